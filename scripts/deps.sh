@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Install every Debian 12 package vprof builds, tests or benchmarks with.
+# Idempotent and quick when everything is present.  Run as root.
+set -euo pipefail
+PKGS=(
+  build-essential cmake pkg-config git
+  clang-14 llvm-14-dev llvm-14-tools libclang-rt-14-dev
+  libdw-dev libelf-dev libunwind-dev libxxhash-dev zlib1g-dev
+  libcmocka-dev python3 python3-scipy
+  libprotobuf-c-dev protobuf-c-compiler
+)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "vprof: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,466 @@
+/*
+ * format.h - the on-disk and in-binary layouts shared by every vprof component.
+ *
+ * Defined once here and included by the C++ passes (llvm/, loopclass/,
+ * redundancy/), the runtime (sampler-rt/) and the analysis (vprof-core/ and up).
+ * Header-only: plain structs and constants, no functions, no allocation.
+ *
+ * Four layouts live here (docs/formats.md explains each field and why):
+ *   1. the schema ELF section  ".vprof.schema"  written by the schema pass;
+ *   2. the loop table section  ".vprof.loops"   written by the loop pass;
+ *   3. the PC index file       (launcher -> runtime), built from DWARF by
+ *                               `vprof record` before the target starts;
+ *   4. the profile file         (runtime -> analysis), "vprof.out".
+ *
+ * All integers are little-endian, fixed width, and every record is a multiple
+ * of 8 bytes so a reader can map a file and index it without copying.
+ * Strings are referenced by a uint32_t byte offset into a string table; offset
+ * 0 is always the empty string.  Readers must bounds-check every offset.
+ */
+#ifndef VPROF_FORMAT_H
+#define VPROF_FORMAT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Shared enums                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* Why a variable is watched (vProf section 3.1).  A bit set. */
+enum vp_tag {
+    VP_TAG_LOOP = 1u << 0,   /* loop induction variable (ScalarEvolution)      */
+    VP_TAG_COND = 1u << 1,   /* appears in a branch condition                  */
+    VP_TAG_ARGS = 1u << 2,   /* passed as a call argument                      */
+    VP_TAG_GLOBAL = 1u << 3, /* a global (or function-static) variable         */
+};
+
+/* What kind of value a variable holds; decides how it is read and compared. */
+enum vp_type_kind {
+    VP_TYPE_UNKNOWN = 0,
+    VP_TYPE_SINT = 1,      /* signed integer, char, enum                        */
+    VP_TYPE_UINT = 2,      /* unsigned integer, bool                            */
+    VP_TYPE_FLOAT = 3,     /* float/double (value stored as its bit pattern)    */
+    VP_TYPE_PTR_BASIC = 4, /* pointer to a basic type: the pointee is sampled   */
+    VP_TYPE_PTR_OTHER = 5, /* pointer to a non-basic type: processing cost only */
+    VP_TYPE_AGGREGATE = 6, /* struct/array: first 8 bytes, processing cost only */
+};
+
+/* ------------------------------------------------------------------------ */
+/* 1. Schema section ".vprof.schema" (one blob per translation unit)         */
+/* ------------------------------------------------------------------------ */
+/*
+ * The linker concatenates the blobs of every object file; each blob starts
+ * with a header and its total_size is a multiple of 8, and the section is
+ * 8-aligned, so a reader walks header to header.  A reader skips 8-byte words
+ * of zero between blobs (padding some linkers insert).
+ */
+#define VP_SCHEMA_SECTION ".vprof.schema"
+#define VP_SCHEMA_MAGIC 0x43535056u /* "VPSC" little-endian */
+#define VP_SCHEMA_VERSION 1
+
+struct vp_schema_header {
+    uint32_t magic;          /* VP_SCHEMA_MAGIC                                */
+    uint16_t version;        /* VP_SCHEMA_VERSION                              */
+    uint16_t header_size;    /* sizeof(struct vp_schema_header)                */
+    uint32_t total_size;     /* this blob: header + entries + strings, %8 == 0 */
+    uint32_t entry_count;    /* entries follow the header directly             */
+    uint32_t strings_offset; /* from blob start                                */
+    uint32_t strings_size;   /* string table bytes; starts with "\0"           */
+    uint32_t comp_dir;       /* string: DW_AT_comp_dir of the TU               */
+    uint32_t reserved;
+};
+
+struct vp_schema_entry {
+    uint32_t file;      /* string: source file as in DIFile (may be relative)  */
+    uint32_t function;  /* string: DISubprogram name; 0 ("") for a global      */
+    uint32_t linkage;   /* string: linkage (mangled) name; 0 if same/none       */
+    uint32_t name;      /* string: variable name                               */
+    uint32_t type;      /* string: type as written ("unsigned long", "node *") */
+    uint32_t line;      /* declaration line                                    */
+    uint16_t tags;      /* enum vp_tag bits                                    */
+    uint16_t type_kind; /* enum vp_type_kind                                   */
+    uint32_t size;      /* byte size of the variable (pointee size for PTR_BASIC
+                           is in pointee_size)                                 */
+    uint32_t pointee_size; /* for VP_TYPE_PTR_BASIC: size of the pointee        */
+    uint32_t arg_no;    /* 1-based parameter number, 0 for non-parameters       */
+};
+
+/* ------------------------------------------------------------------------ */
+/* 2. Loop table section ".vprof.loops" (one blob per translation unit)      */
+/* ------------------------------------------------------------------------ */
+/*
+ * Written by the loopclass pass; same blob discipline as the schema.
+ * The loop id is stable for a given source: a 64-bit hash of
+ * (file, function linkage name, header line, header column, ordinal).
+ */
+#define VP_LOOPS_SECTION ".vprof.loops"
+#define VP_LOOPS_MAGIC 0x504c5056u /* "VPLP" */
+#define VP_LOOPS_VERSION 1
+
+enum vp_loop_class {
+    VP_CLASS_ZERO_STAR = 0,      /* 0*      no side effect                     */
+    VP_CLASS_ZERO_STAR_ONE = 1,  /* 0*1?    results only on the way out        */
+    VP_CLASS_ZERO_OR_ONE = 2,    /* [0|1]*  avoidable side effects in the body */
+    VP_CLASS_ONE_STAR = 3,       /* 1*      side effect on every iteration     */
+};
+
+enum vp_loop_kind {
+    VP_LOOP_NATURAL = 0,   /* a natural loop                                    */
+    VP_LOOP_RECURSION = 1, /* a directly recursive function; iterations = calls */
+};
+
+struct vp_loops_header {
+    uint32_t magic;          /* VP_LOOPS_MAGIC                                 */
+    uint16_t version;        /* VP_LOOPS_VERSION                               */
+    uint16_t header_size;
+    uint32_t total_size;     /* %8 == 0                                        */
+    uint32_t loop_count;     /* struct vp_loop_entry[loop_count] follow        */
+    uint32_t site_count;     /* struct vp_loop_site[site_count] follow those    */
+    uint32_t strings_offset;
+    uint32_t strings_size;
+    uint32_t reserved;
+};
+
+struct vp_loop_entry {
+    uint64_t loop_id;
+    uint32_t function;      /* string: DISubprogram name                       */
+    uint32_t linkage;       /* string: linkage name                            */
+    uint32_t file;          /* string                                          */
+    uint32_t line;          /* line of the for/while/do keyword (or of the
+                               function for recursion)                         */
+    uint16_t column;
+    uint8_t kind;           /* enum vp_loop_kind                               */
+    uint8_t static_class;   /* enum vp_loop_class                              */
+    uint16_t depth;         /* nesting depth, 1 = outermost                    */
+    uint16_t flags;         /* VP_LOOPF_* bits                                 */
+    uint64_t parent_id;     /* enclosing loop's id, 0 for outermost            */
+    uint32_t first_site;    /* index into the sites array                      */
+    uint32_t site_count;
+    uint32_t end_line;      /* last source line of the loop body (quoting)    */
+    uint32_t reserved;
+};
+
+enum vp_loop_flags {
+    VP_LOOPF_PROBED = 1u << 0,    /* dynamic probes were inserted               */
+    VP_LOOPF_LIVEOUT_IV = 1u << 1, /* result is a live-out induction variable   */
+    VP_LOOPF_IO_ONLY = 1u << 2,    /* only side effects are I/O calls           */
+};
+
+enum vp_site_kind {
+    VP_SITE_STORE = 0,        /* write to non-private memory                   */
+    VP_SITE_CALL = 1,         /* call to a function that writes memory         */
+    VP_SITE_EXTERNAL = 2,     /* call to an external / unknown function        */
+    VP_SITE_INDIRECT = 3,     /* call through a pointer                        */
+    VP_SITE_LIVEOUT = 4,      /* value computed in the loop, used after it     */
+    VP_SITE_RETURN = 5,       /* return from inside the loop                   */
+};
+
+struct vp_loop_site {
+    uint32_t line;
+    uint16_t column;
+    uint8_t kind;            /* enum vp_site_kind                               */
+    uint8_t in_body;         /* 1 inside the loop body, 0 on the exit path      */
+    uint32_t callee;         /* string: callee name for calls, else 0           */
+    uint32_t reserved;
+};
+
+/* ------------------------------------------------------------------------ */
+/* 3. PC index file (built by `vprof record`, mapped read-only by runtime)   */
+/* ------------------------------------------------------------------------ */
+/*
+ * For each instrumented module, a sorted array of disjoint PC ranges
+ * (module-relative: PC - load bias).  Each range lists the location recipes
+ * of the variables live there.  The runtime binary-searches the range of a
+ * sampled PC and evaluates each recipe; no allocation, no hashing.
+ *
+ * A recipe is a short program for a tiny stack machine (vp_op below); the
+ * evaluator is bounded (VP_RECIPE_MAX_OPS ops, VP_RECIPE_STACK entries) and
+ * every memory read in it goes through the runtime's fault-safe reader.
+ */
+#define VP_INDEX_MAGIC 0x58445056u /* "VPDX" */
+#define VP_INDEX_VERSION 1
+#define VP_RECIPE_MAX_OPS 16
+#define VP_RECIPE_STACK 8
+
+/* Recipe opcodes.  Operands are in the op's `arg` (signed 64-bit). */
+enum vp_op_code {
+    VP_OP_END = 0,
+    VP_OP_REG = 1,        /* push register `reg` (DWARF x86-64 numbering)      */
+    VP_OP_BREG = 2,       /* push register `reg` + arg                         */
+    VP_OP_CFA = 3,        /* push CFA of the frame + arg                       */
+    VP_OP_ADDR = 4,       /* push module load bias + arg (PIE relocation)      */
+    VP_OP_CONST = 5,      /* push arg                                          */
+    VP_OP_DEREF = 6,      /* pop address, push `size`-byte value read from it  */
+    VP_OP_PLUS = 7,       /* pop b, pop a, push a+b                            */
+    VP_OP_MINUS = 8,
+    VP_OP_MUL = 9,
+    VP_OP_PLUS_CONST = 10, /* top += arg                                       */
+    VP_OP_AND = 11,
+    VP_OP_OR = 12,
+    VP_OP_SHL = 13,
+    VP_OP_SHR = 14,
+    VP_OP_SHRA = 15,
+    VP_OP_NEG = 16,
+    VP_OP_DIV = 17,       /* signed; division by zero -> unreadable             */
+    VP_OP_XOR = 18,
+    VP_OP_NOT = 19,
+    VP_OP_DUP = 20,
+    VP_OP_TLS = 21,       /* reserved: thread-local, treated as unavailable     */
+    /* The result: top of stack is the value (DW_OP_stack_value) unless the
+       recipe ends with VP_OP_MEMORY, meaning the top is the variable's address
+       and `size` bytes must be read from it. */
+    VP_OP_VALUE = 30,
+    VP_OP_MEMORY = 31,
+};
+
+struct vp_op {
+    uint8_t code;  /* enum vp_op_code                                          */
+    uint8_t reg;   /* DWARF register number for REG/BREG                       */
+    uint8_t size;  /* byte size for DEREF and MEMORY                           */
+    uint8_t pad[5];
+    int64_t arg;
+};
+
+enum vp_recipe_flags {
+    VP_RECIPE_DEREF_BASIC = 1u << 0, /* value is a pointer to a basic type:
+                                        also read `pointee_size` bytes at it   */
+    VP_RECIPE_CALLER_OK = 1u << 1,   /* only uses callee-saved registers, CFA and
+                                        memory: valid in caller frames too     */
+    VP_RECIPE_NEEDS_CFA = 1u << 2,   /* uses VP_OP_CFA                         */
+};
+
+struct vp_recipe {
+    uint32_t var_id;       /* index into the variable table                    */
+    uint16_t flags;        /* vp_recipe_flags                                  */
+    uint8_t size;          /* bytes of the value (<= 8)                        */
+    uint8_t pointee_size;  /* for VP_RECIPE_DEREF_BASIC                        */
+    uint32_t first_op;     /* index into the ops array                         */
+    uint32_t op_count;     /* <= VP_RECIPE_MAX_OPS                             */
+};
+
+struct vp_index_range {
+    uint64_t lo, hi;        /* module-relative [lo, hi)                        */
+    uint32_t first_recipe;  /* index into the recipe-ref array                  */
+    uint32_t recipe_count;
+};
+
+struct vp_index_module {
+    uint32_t path;          /* string: absolute path of the ELF file           */
+    uint32_t build_id_len;  /* <= 32                                           */
+    uint8_t build_id[32];
+    uint32_t first_range;   /* into the range array                            */
+    uint32_t range_count;
+};
+
+/* Index file: header, then the arrays at the given offsets (all 8-aligned). */
+struct vp_index_header {
+    uint32_t magic;         /* VP_INDEX_MAGIC                                  */
+    uint16_t version;
+    uint16_t header_size;
+    uint64_t file_size;
+    uint32_t module_count;   uint32_t modules_off;
+    uint32_t range_count;    uint32_t ranges_off;
+    uint32_t refs_count;     uint32_t refs_off;     /* uint32_t recipe indices */
+    uint32_t recipe_count;   uint32_t recipes_off;
+    uint32_t op_count;       uint32_t ops_off;
+    uint32_t strings_size;   uint32_t strings_off;
+    /* The variable table and location-coverage records, already in profile
+       section layout, copied verbatim into the profile by the runtime. */
+    uint32_t vartab_size;    uint32_t vartab_off;   /* a VP_SEC_VARIABLES payload */
+    uint32_t coverage_size;  uint32_t coverage_off; /* a VP_SEC_COVERAGE payload  */
+};
+
+/* ------------------------------------------------------------------------ */
+/* 4. Profile file                                                            */
+/* ------------------------------------------------------------------------ */
+/*
+ * header, then sections back to back: each a vp_section_header followed by
+ * `size` payload bytes, padded to 8.  A section whose type is unknown is an
+ * error unless VP_SECF_OPTIONAL is set, in which case it is skipped.
+ * The file ends with a VP_SEC_END section (size 0): a file without it was
+ * truncated.
+ */
+#define VP_PROFILE_MAGIC "VPROFILE" /* 8 bytes, no NUL */
+#define VP_PROFILE_VERSION 1
+#define VP_ENDIAN_MARK 0x01020304u
+
+enum vp_clock {
+    VP_CLOCK_THREAD_CPUTIME = 1, /* per-thread timer_create(CLOCK_THREAD_CPUTIME_ID) */
+    VP_CLOCK_PROCESS_CPUTIME = 2,/* fallback: setitimer(ITIMER_PROF)           */
+};
+
+struct vp_profile_header {
+    char magic[8];            /* VP_PROFILE_MAGIC                              */
+    uint32_t version;         /* VP_PROFILE_VERSION                            */
+    uint32_t header_size;     /* sizeof(struct vp_profile_header)              */
+    uint32_t endian;          /* VP_ENDIAN_MARK as written by the producer     */
+    uint8_t word_size;        /* 8                                              */
+    uint8_t clock;            /* enum vp_clock                                 */
+    uint16_t max_depth;       /* --depth used                                  */
+    uint64_t period_ns;       /* sampling period                               */
+    uint64_t start_ns;        /* CLOCK_REALTIME at start                       */
+    uint64_t end_ns;          /* CLOCK_REALTIME at write                       */
+    uint32_t pid;
+    uint32_t ppid;
+    int32_t exit_status;      /* as seen by the runtime, -1 if unknown         */
+    uint32_t flags;           /* VP_PROFF_* bits                               */
+    uint32_t root_pid;        /* the pid `vprof record` started                */
+    uint32_t reserved;
+};
+
+enum vp_profile_flags {
+    VP_PROFF_FORKED = 1u << 0,   /* written by a child after fork              */
+    VP_PROFF_SIGNALLED = 1u << 1,/* written on a terminating signal            */
+    VP_PROFF_EXECED = 1u << 2,   /* process image came from exec of a traced one */
+};
+
+enum vp_section_type {
+    VP_SEC_END = 0,
+    VP_SEC_STRINGS = 1,    /* string table: "\0" first                         */
+    VP_SEC_MODULES = 2,    /* struct vp_prof_module[]                          */
+    VP_SEC_VARIABLES = 3,  /* struct vp_prof_var[] (strings: own table, below) */
+    VP_SEC_PC_SAMPLES = 4, /* struct vp_pc_sample records, variable length     */
+    VP_SEC_VALUE_SAMPLES = 5, /* struct vp_value_sample[]                       */
+    VP_SEC_LOSS = 6,       /* struct vp_loss                                   */
+    VP_SEC_COVERAGE = 7,   /* struct vp_coverage + struct vp_coverage_reason[] */
+    VP_SEC_THREADS = 8,    /* struct vp_prof_thread[]                          */
+    VP_SEC_LOOP_COUNTS = 16, /* reserved for loopclass: per-loop counters      */
+    VP_SEC_LOOP_ITER_HASHES = 17, /* reserved for redundancy: cross-iteration  */
+    VP_SEC_LOOP_INSTANCES = 18,   /* reserved for redundancy: cross-loop       */
+};
+
+enum vp_section_flags {
+    VP_SECF_OPTIONAL = 1u << 0,
+};
+
+struct vp_section_header {
+    uint32_t type;            /* enum vp_section_type                          */
+    uint32_t flags;           /* enum vp_section_flags                         */
+    uint64_t size;            /* payload bytes (excluding padding)             */
+};
+
+struct vp_prof_module {
+    uint64_t load_bias;       /* runtime address - ELF vaddr                   */
+    uint64_t lo, hi;          /* mapped text range (absolute)                   */
+    uint32_t path;            /* string in VP_SEC_STRINGS                      */
+    uint32_t build_id_len;
+    uint8_t build_id[32];
+    uint32_t indexed;         /* 1 if the PC index covered this module         */
+    uint32_t reserved;
+};
+
+/*
+ * VP_SEC_VARIABLES payload: struct vp_vartab_header, then var_count
+ * struct vp_prof_var, then the variable table's own string table (so the
+ * runtime can copy it verbatim from the index file).
+ */
+struct vp_vartab_header {
+    uint32_t var_count;
+    uint32_t strings_size;
+};
+
+struct vp_prof_var {
+    uint32_t file;            /* strings: the vartab's own table               */
+    uint32_t function;        /* "" for globals                                */
+    uint32_t linkage;
+    uint32_t name;
+    uint32_t type;
+    uint32_t line;
+    uint16_t tags;            /* enum vp_tag                                   */
+    uint16_t type_kind;       /* enum vp_type_kind                             */
+    uint32_t size;
+    uint32_t module;          /* index into VP_SEC_MODULES order of the index  */
+    uint32_t reserved;
+};
+
+/*
+ * VP_SEC_PC_SAMPLES: records back to back, each 8-aligned:
+ * struct vp_pc_sample then `depth` uint64_t return addresses (callers,
+ * innermost first, already the raw return address, not -1).
+ */
+struct vp_pc_sample {
+    uint64_t seq;             /* sample sequence number, unique per process    */
+    uint64_t time_ns;         /* CLOCK_MONOTONIC                               */
+    uint64_t pc;              /* interrupted PC                                */
+    uint32_t tid;
+    uint16_t depth;           /* callers recorded after this struct            */
+    uint16_t flags;           /* VP_PCF_* bits                                 */
+};
+
+enum vp_pc_flags {
+    VP_PCF_UNWIND_FAILED = 1u << 0, /* unwinding stopped early on an error     */
+};
+
+enum vp_value_status {
+    VP_VAL_OK = 0,
+    VP_VAL_UNREADABLE = 1,    /* the address could not be read                 */
+    VP_VAL_POINTEE_UNREADABLE = 2, /* pointer read, pointee not readable        */
+};
+
+struct vp_value_sample {
+    uint64_t seq;             /* the PC sample this value belongs to           */
+    uint64_t value;           /* raw bits, zero-extended or sign-extended per kind */
+    uint64_t pc;              /* PC of the frame where it was read (caller frames:
+                                 the return address)                           */
+    uint32_t var_id;
+    uint32_t tid;
+    uint8_t depth;            /* 0 = interrupted frame, 1.. = callers          */
+    uint8_t status;           /* enum vp_value_status                          */
+    uint16_t pad;
+    uint32_t pad2;
+};
+
+struct vp_loss {
+    uint64_t signals;             /* SIGPROF deliveries handled               */
+    uint64_t pc_samples;          /* PC samples stored                        */
+    uint64_t pc_dropped;          /* PC samples lost: buffer full             */
+    uint64_t value_samples;       /* value samples stored                     */
+    uint64_t values_dropped;      /* value samples lost: buffer full          */
+    uint64_t values_unreadable;   /* reads that faulted                       */
+    uint64_t unwind_errors;       /* unwinds stopped on an error              */
+    uint64_t reentrant;           /* signals that arrived inside the handler  */
+    uint64_t threads;             /* threads that got a timer                 */
+    uint64_t timer_failures;      /* threads we could not arm a timer for     */
+    uint64_t reserved[6];
+};
+
+/* VP_SEC_COVERAGE: how many schema variables have a usable location. */
+enum vp_coverage_reason {
+    VP_COV_OK = 0,
+    VP_COV_NO_DIE = 1,          /* no DWARF variable matched the schema entry */
+    VP_COV_NO_LOCATION = 2,     /* optimised out: no DW_AT_location            */
+    VP_COV_ENTRY_VALUE = 3,     /* needs DW_OP_entry_value                     */
+    VP_COV_UNSUPPORTED_OP = 4,  /* another expression we cannot evaluate       */
+    VP_COV_PIECES = 5,          /* split across pieces (DW_OP_piece)           */
+    VP_COV_TOO_LONG = 6,        /* expression longer than VP_RECIPE_MAX_OPS    */
+    VP_COV_TLS = 7,             /* thread-local storage                        */
+    VP_COV_REASONS = 8,
+};
+
+struct vp_coverage {
+    uint32_t schema_vars;       /* entries in the schema                       */
+    uint32_t located;           /* with a usable location at some PC           */
+    uint32_t by_reason[VP_COV_REASONS]; /* variables per (first) reason        */
+    uint64_t pc_bytes_total;    /* bytes of scope PC range over all variables  */
+    uint64_t pc_bytes_located;  /* of which with a usable location             */
+};
+
+struct vp_prof_thread {
+    uint32_t tid;
+    uint32_t reserved;
+    uint64_t pc_samples;
+    uint64_t cpu_ns;            /* thread CPU time when it ended or at write   */
+};
+
+/* Loop-stage sections (16..) are defined by loopclass/ and redundancy/ in
+   this header when they land; their payloads start with a uint32_t version. */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VPROF_FORMAT_H */

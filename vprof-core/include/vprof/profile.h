@@ -1,0 +1,129 @@
+/*
+ * profile.h - read and write vprof profile files (layout in format.h,
+ * documented in docs/profile-format.md).
+ *
+ * The reader maps the whole file, validates every section and record against
+ * the file's bounds before handing anything out, and never crashes on bad
+ * input: every failure returns -1 with a one-line message naming the file and
+ * the byte offset of the problem.
+ *
+ * Usage:
+ *     struct vp_profile *p;
+ *     char err[512];
+ *     if (vp_profile_open("slow.vprof", &p, err, sizeof err) != 0) {
+ *         fprintf(stderr, "vprof: %s\n", err);
+ *         return 2;
+ *     }
+ *     for (size_t i = 0; i < p->pc_count; i++) use(p->pc_samples[i]);
+ *     vp_profile_close(p);
+ */
+#ifndef VPROF_PROFILE_H
+#define VPROF_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vprof/format.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An extra section the reader does not interpret (loop-stage sections). */
+struct vp_profile_extra {
+    uint32_t type;
+    uint32_t flags;
+    const void *data; /* points into the mapping, 8-aligned */
+    uint64_t size;
+};
+
+struct vp_profile {
+    char *path;
+    struct vp_profile_header hdr;
+
+    const char *strings;            /* VP_SEC_STRINGS, NUL-terminated entries */
+    size_t strings_size;
+
+    const struct vp_prof_module *modules;
+    size_t module_count;
+
+    const struct vp_prof_var *vars; /* VP_SEC_VARIABLES                       */
+    size_t var_count;
+    const char *var_strings;        /* the variable table's own strings       */
+    size_t var_strings_size;
+
+    /* PC samples are variable length; this array (allocated by the reader)
+       points at each record in the mapping, in file order. */
+    const struct vp_pc_sample **pc_samples;
+    size_t pc_count;
+
+    const struct vp_value_sample *values; /* in file order                   */
+    size_t value_count;
+
+    struct vp_loss loss;            /* zero if the section was absent          */
+    int has_coverage;
+    struct vp_coverage coverage;
+
+    const struct vp_prof_thread *threads;
+    size_t thread_count;
+
+    struct vp_profile_extra *extras; /* sections of type >= 16, in file order */
+    size_t extra_count;
+
+    /* private */
+    void *map_;
+    size_t map_size_;
+};
+
+/* Open and validate a profile.  Returns 0, or -1 with `err` set to
+ * "<path>: offset <n>: <what is wrong>". */
+int vp_profile_open(const char *path, struct vp_profile **out, char *err, size_t errlen);
+
+/* Validate an in-memory buffer (used by the fuzz target).  `name` is used in
+ * messages.  The buffer must outlive the profile; it is not copied.
+ * Returns 0 or -1 with `err` set. */
+int vp_profile_parse(const char *name, const void *buf, size_t size,
+                     struct vp_profile **out, char *err, size_t errlen);
+
+void vp_profile_close(struct vp_profile *p);
+
+/* String helpers; both return "" for offset 0 (validated at open, can't fail). */
+const char *vp_profile_str(const struct vp_profile *p, uint32_t off);
+const char *vp_profile_var_str(const struct vp_profile *p, uint32_t off);
+
+/* Callers of a PC sample (innermost first), `s->depth` of them. */
+static inline const uint64_t *vp_pc_sample_callers(const struct vp_pc_sample *s)
+{
+    return (const uint64_t *)(const void *)(s + 1);
+}
+
+/* Find the module containing absolute address `pc`; NULL if none. */
+const struct vp_prof_module *vp_profile_module_of(const struct vp_profile *p, uint64_t pc);
+
+/* First extra section of `type`, or NULL. */
+const struct vp_profile_extra *vp_profile_extra(const struct vp_profile *p, uint32_t type);
+
+/* ---- writer (analysis side: synthetic profiles, tests, conversions) ---- */
+/*
+ * Writes to "<path>.tmp.<pid>" and renames over `path` on commit, so a reader
+ * never sees a half-written file.  Sections are appended in call order; the
+ * VP_SEC_END section is added by commit.
+ */
+struct vp_profile_writer;
+
+struct vp_profile_writer *vp_pw_open(const char *path, const struct vp_profile_header *hdr,
+                                     char *err, size_t errlen);
+int vp_pw_section(struct vp_profile_writer *w, uint32_t type, uint32_t flags, const void *data,
+                  uint64_t size);
+/* Returns 0, or -1 with err set (the temporary file is removed). */
+int vp_pw_commit(struct vp_profile_writer *w, char *err, size_t errlen);
+void vp_pw_abort(struct vp_profile_writer *w);
+
+/* Fill a header with magic, version, endian mark and word size. */
+void vp_profile_header_init(struct vp_profile_header *hdr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VPROF_PROFILE_H */

@@ -1,0 +1,64 @@
+/*
+ * symbols.h - address -> function / source line, from an ELF file's symbol
+ * table and DWARF (libdw).  Used by every analysis that names code.
+ *
+ * Addresses given to vp_symtab_* are ELF virtual addresses (runtime address
+ * minus the module's load bias).  vp_resolver wraps one symtab per module of
+ * a profile and takes runtime addresses.
+ *
+ * File names are absolute, lexically normalised paths when DWARF gives a
+ * compilation directory (so they compare equal to the schema's file names).
+ */
+#ifndef VPROF_SYMBOLS_H
+#define VPROF_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vprof/profile.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct vp_func {
+    uint64_t lo, hi;       /* [lo, hi) ELF vaddr of the function's code         */
+    const char *name;      /* DWARF name (demangled-looking) or symbol name    */
+    const char *linkage;   /* symbol (linkage) name                            */
+    const char *file;      /* declaration file, "" when no debug info          */
+    int line;              /* declaration line, 0 when unknown                 */
+};
+
+struct vp_symtab;
+
+/* Open `elf_path`.  If build_id_len > 0, the file's build-id must match.
+ * Works without DWARF (symbols only; has_dwarf() then returns 0).
+ * Returns 0, or -1 with err "<path>: <problem>". */
+int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_id_len,
+                   struct vp_symtab **out, char *err, size_t errlen);
+void vp_symtab_close(struct vp_symtab *st);
+int vp_symtab_has_dwarf(const struct vp_symtab *st);
+
+/* The function containing `addr`, or NULL. */
+const struct vp_func *vp_symtab_func(const struct vp_symtab *st, uint64_t addr);
+/* All functions, sorted by lo. */
+const struct vp_func *vp_symtab_funcs(const struct vp_symtab *st, size_t *count);
+/* Source line of `addr`; returns 0 and sets *file/*line, or -1 if unknown. */
+int vp_symtab_line(const struct vp_symtab *st, uint64_t addr, const char **file, int *line);
+
+/* Resolver over all modules of a profile (symtabs opened lazily, cached). */
+struct vp_resolver;
+struct vp_resolver *vp_resolver_new(const struct vp_profile *p);
+void vp_resolver_free(struct vp_resolver *r);
+/* Runtime address -> function / line.  NULL / -1 when not resolvable.
+ * The first failure to open a module's file is remembered and reported by
+ * vp_resolver_error() (e.g. "binary changed since recording: build-id"). */
+const struct vp_func *vp_resolve_func(struct vp_resolver *r, uint64_t pc);
+int vp_resolve_line(struct vp_resolver *r, uint64_t pc, const char **file, int *line);
+const char *vp_resolver_error(const struct vp_resolver *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VPROF_SYMBOLS_H */
