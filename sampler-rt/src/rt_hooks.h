@@ -1,0 +1,33 @@
+/*
+ * rt_hooks.h - how optional runtime components (the loop probes of
+ * loopclass/ and redundancy/, in sampler-rt/src/loops/) plug into the
+ * sampler runtime without the core knowing them.
+ *
+ * None of these is called from the SIGPROF handler.
+ */
+#ifndef VPROF_RT_HOOKS_H
+#define VPROF_RT_HOOKS_H
+
+#include <stdint.h>
+
+/* Emits one profile section; returns 0 or -1 on a write error. */
+typedef int (*vp_rt_emit_fn)(void *ctx, uint32_t type, uint32_t flags, const void *data,
+                             uint64_t size);
+
+struct vp_rt_component {
+    const char *name;
+    /* Called once from the runtime's initialisation (before timers are armed),
+       after the environment has been read. */
+    void (*init)(void);
+    /* Called while the profile is written (at exit, on SIGTERM/SIGINT, on a
+       flush request): append this component's sections with `emit`. */
+    int (*write_sections)(void *ctx, vp_rt_emit_fn emit);
+    /* Called in the child after fork(): drop the parent's data. */
+    void (*after_fork_child)(void);
+};
+
+/* Register a component; call from a constructor.  At most 8 components.
+   Can't fail except by exceeding the limit (then it returns -1). */
+int vp_rt_register_component(const struct vp_rt_component *c);
+
+#endif
