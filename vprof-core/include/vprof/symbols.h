@@ -43,8 +43,13 @@ int vp_symtab_has_dwarf(const struct vp_symtab *st);
 const struct vp_func *vp_symtab_func(const struct vp_symtab *st, uint64_t addr);
 /* All functions, sorted by lo. */
 const struct vp_func *vp_symtab_funcs(const struct vp_symtab *st, size_t *count);
-/* Source line of `addr`; returns 0 and sets *file/*line, or -1 if unknown. */
+/* Source line of `addr`; returns 0 and sets file and line, or -1 if unknown. */
 int vp_symtab_line(const struct vp_symtab *st, uint64_t addr, const char **file, int *line);
+
+/* Join `file` onto `dir` (unless `file` is absolute; `dir` may be NULL) and
+ * normalise lexically: repeated slashes and "." components collapse, and a
+ * ".." removes the component before it (never climbing above the root).  Returns a malloc'ed string, or NULL when out of memory. */
+char *vp_symtab_normpath(const char *dir, const char *file);
 
 /* Resolver over all modules of a profile (symtabs opened lazily, cached). */
 struct vp_resolver;

@@ -1,0 +1,672 @@
+/*
+ * symbols.c - address -> function and address -> source line for one ELF
+ * file (vp_symtab), and for every module of a profile (vp_resolver).
+ *
+ * Everything is decoded once at open time into two sorted arrays: functions
+ * (from DWARF subprograms, completed by the ELF symbol table for code without
+ * debug info) and line-table rows.  Lookups are binary searches and allocate
+ * nothing.  File names are interned: every vp_func.file and every line row
+ * points into one table owned by the symtab.
+ */
+#include "vprof/symbols.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One line-table row: code at [addr, next row's addr) comes from file:line. */
+struct line_row {
+    uint64_t addr;
+    const char *file;
+    int line;
+    bool end_seq;     /* the row ends a sequence: addr is past its code */
+};
+
+/* Interned strings: open addressing over malloc'ed copies. */
+struct strtab {
+    char **slots;
+    size_t cap, used;
+};
+
+struct vp_symtab {
+    char *path;
+    int fd;
+    Elf *elf;
+    Dwarf *dw;        /* NULL without debug info                          */
+    struct vp_func *funcs;
+    size_t nfuncs, capfuncs;
+    struct line_row *rows;
+    size_t nrows, caprows;
+    struct strtab strs;
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------------ */
+/* Paths and strings                                                   */
+/* ------------------------------------------------------------------ */
+
+char *vp_symtab_normpath(const char *dir, const char *file)
+{
+    if (!file)
+        file = "";
+    size_t dl = (dir && file[0] != '/') ? strlen(dir) : 0;
+    size_t fl = strlen(file);
+    char *joined = malloc(dl + fl + 2);
+    if (!joined)
+        return NULL;
+    if (dl) {
+        memcpy(joined, dir, dl);
+        joined[dl] = '/';
+        memcpy(joined + dl + 1, file, fl + 1);
+    } else {
+        memcpy(joined, file, fl + 1);
+    }
+    /* Walk the components, writing the kept ones back in place; `out`
+       never overtakes `in`, so no second buffer is needed. */
+    bool abs = joined[0] == '/';
+    char *out = joined;
+    size_t olen = 0;
+    const char *in = joined;
+    if (abs) {
+        out[olen++] = '/';
+    }
+    size_t base = olen; /* ".." never climbs above this point */
+    while (*in) {
+        while (*in == '/')
+            in++;
+        if (!*in)
+            break;
+        const char *c = in;
+        while (*in && *in != '/')
+            in++;
+        size_t cl = (size_t)(in - c);
+        if (cl == 1 && c[0] == '.')
+            continue;
+        if (cl == 2 && c[0] == '.' && c[1] == '.') {
+            /* Drop the previous component unless it is itself ".." of a
+               relative path or there is nothing to drop. */
+            size_t k = olen;
+            while (k > base && out[k - 1] == '/')
+                k--;
+            size_t start = k;
+            while (start > base && out[start - 1] != '/')
+                start--;
+            bool prev_dotdot = (k - start == 2 && out[start] == '.' && out[start + 1] == '.');
+            if (k > base && !prev_dotdot) {
+                olen = start;
+                continue;
+            }
+            if (abs)
+                continue; /* "/.." is "/" */
+        }
+        if (olen > base && out[olen - 1] != '/')
+            out[olen++] = '/';
+        memmove(out + olen, c, cl);
+        olen += cl;
+    }
+    if (olen > 1 && out[olen - 1] == '/')
+        olen--;
+    if (olen == 0)
+        out[olen++] = '.';
+    out[olen] = '\0';
+    return joined;
+}
+
+static uint64_t str_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* Intern `s` and return the stored copy, or NULL when out of memory. */
+static const char *strtab_intern(struct strtab *t, const char *s)
+{
+    if (t->used * 2 >= t->cap) {
+        size_t ncap = t->cap ? t->cap * 2 : 256;
+        char **ns = calloc(ncap, sizeof *ns);
+        if (!ns)
+            return NULL;
+        for (size_t i = 0; i < t->cap; i++) {
+            if (!t->slots[i])
+                continue;
+            size_t j = str_hash(t->slots[i]) & (ncap - 1);
+            while (ns[j])
+                j = (j + 1) & (ncap - 1);
+            ns[j] = t->slots[i];
+        }
+        free(t->slots);
+        t->slots = ns;
+        t->cap = ncap;
+    }
+    size_t j = str_hash(s) & (t->cap - 1);
+    while (t->slots[j]) {
+        if (strcmp(t->slots[j], s) == 0)
+            return t->slots[j];
+        j = (j + 1) & (t->cap - 1);
+    }
+    t->slots[j] = strdup(s);
+    if (!t->slots[j])
+        return NULL;
+    t->used++;
+    return t->slots[j];
+}
+
+/* Intern the normalised join of dir and file. */
+static const char *intern_path(struct strtab *t, const char *dir, const char *file)
+{
+    char *p = vp_symtab_normpath(dir, file);
+    if (!p)
+        return NULL;
+    const char *r = strtab_intern(t, p);
+    free(p);
+    return r;
+}
+
+static void strtab_free(struct strtab *t)
+{
+    for (size_t i = 0; i < t->cap; i++)
+        free(t->slots[i]);
+    free(t->slots);
+}
+
+/* ------------------------------------------------------------------ */
+/* Collecting functions and lines                                      */
+/* ------------------------------------------------------------------ */
+
+static int add_func(struct vp_symtab *st, const struct vp_func *f)
+{
+    if (st->nfuncs == st->capfuncs) {
+        size_t n = st->capfuncs ? st->capfuncs * 2 : 256;
+        struct vp_func *nf = realloc(st->funcs, n * sizeof *nf);
+        if (!nf)
+            return -1;
+        st->funcs = nf;
+        st->capfuncs = n;
+    }
+    st->funcs[st->nfuncs++] = *f;
+    return 0;
+}
+
+static int add_row(struct vp_symtab *st, const struct line_row *r)
+{
+    if (st->nrows == st->caprows) {
+        size_t n = st->caprows ? st->caprows * 2 : 1024;
+        struct line_row *nr = realloc(st->rows, n * sizeof *nr);
+        if (!nr)
+            return -1;
+        st->rows = nr;
+        st->caprows = n;
+    }
+    st->rows[st->nrows++] = *r;
+    return 0;
+}
+
+/* Name of a subprogram, following DW_AT_specification / abstract_origin. */
+static const char *die_attr_string(Dwarf_Die *die, unsigned name)
+{
+    Dwarf_Attribute a;
+    if (!dwarf_attr_integrate(die, name, &a))
+        return NULL;
+    return dwarf_formstring(&a);
+}
+
+/* Record every code range of a concrete subprogram DIE.  Declarations and
+   abstract instances (no pc) are skipped by dwarf_ranges returning none. */
+static int collect_subprogram(struct vp_symtab *st, Dwarf_Die *die, const char *comp_dir)
+{
+    Dwarf_Addr base, lo, hi;
+    ptrdiff_t off = 0;
+    const char *name = die_attr_string(die, DW_AT_name);
+    const char *link = die_attr_string(die, DW_AT_linkage_name);
+    if (!link)
+        link = die_attr_string(die, DW_AT_MIPS_linkage_name);
+    const char *decl = dwarf_decl_file(die);
+    int line = 0;
+    if (dwarf_decl_line(die, &line) != 0)
+        line = 0;
+    struct vp_func f = { 0 };
+    f.name = strtab_intern(&st->strs, name ? name : (link ? link : "??"));
+    f.linkage = strtab_intern(&st->strs, link ? link : (name ? name : "??"));
+    f.file = decl ? intern_path(&st->strs, comp_dir, decl) : strtab_intern(&st->strs, "");
+    f.line = line;
+    if (!f.name || !f.linkage || !f.file)
+        return -1;
+    while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+        if (hi <= lo || lo == 0)
+            continue; /* discarded (garbage-collected) code has lo 0 */
+        f.lo = lo;
+        f.hi = hi;
+        if (add_func(st, &f) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Walk a DIE tree for subprograms.  Functions can nest in namespaces and
+   classes (C++) and, rarely, in other subprograms; lexical blocks cannot
+   hold out-of-line functions, so they are not entered. */
+static int walk_dies(struct vp_symtab *st, Dwarf_Die *parent, const char *comp_dir, int depth)
+{
+    Dwarf_Die child;
+    if (depth > 64 || dwarf_child(parent, &child) != 0)
+        return 0;
+    do {
+        int tag = dwarf_tag(&child);
+        if (tag == DW_TAG_subprogram) {
+            if (collect_subprogram(st, &child, comp_dir) != 0)
+                return -1;
+            if (walk_dies(st, &child, comp_dir, depth + 1) != 0)
+                return -1;
+        } else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+                   tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+            if (walk_dies(st, &child, comp_dir, depth + 1) != 0)
+                return -1;
+        }
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return 0;
+}
+
+static int collect_lines(struct vp_symtab *st, Dwarf_Die *cudie, const char *comp_dir)
+{
+    Dwarf_Lines *lines;
+    size_t n;
+    if (dwarf_getsrclines(cudie, &lines, &n) != 0)
+        return 0; /* a CU without a line table is not an error */
+    const char *last_src = NULL, *last_interned = NULL;
+    for (size_t i = 0; i < n; i++) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr a;
+        int ln = 0;
+        bool end = false;
+        if (!l || dwarf_lineaddr(l, &a) != 0)
+            continue;
+        dwarf_lineno(l, &ln);
+        dwarf_lineendsequence(l, &end);
+        const char *src = dwarf_linesrc(l, NULL, NULL);
+        if (!src)
+            src = "";
+        if (src != last_src) {
+            last_interned = src[0] ? intern_path(&st->strs, comp_dir, src)
+                                   : strtab_intern(&st->strs, "");
+            if (!last_interned)
+                return -1;
+            last_src = src;
+        }
+        struct line_row r = { .addr = a, .file = last_interned, .line = ln, .end_seq = end };
+        if (add_row(st, &r) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int collect_dwarf(struct vp_symtab *st)
+{
+    Dwarf_CU *cu = NULL;
+    Dwarf_Die cudie, subdie;
+    uint8_t unit_type;
+    while (dwarf_get_units(st->dw, cu, &cu, NULL, &unit_type, &cudie, &subdie) == 0) {
+        if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
+            continue;
+        const char *comp_dir = die_attr_string(&cudie, DW_AT_comp_dir);
+        if (walk_dies(st, &cudie, comp_dir, 0) != 0)
+            return -1;
+        if (collect_lines(st, &cudie, comp_dir) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+    const struct vp_func *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    /* At equal start, DWARF entries (with a file) first, longest first. */
+    if ((x->file[0] != 0) != (y->file[0] != 0))
+        return x->file[0] ? -1 : 1;
+    if (x->hi != y->hi)
+        return x->hi > y->hi ? -1 : 1;
+    return 0;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+    const struct line_row *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    /* An end of sequence at X sorts before rows starting at X, so the last
+       row <= addr is the one that starts there. */
+    if (x->end_seq != y->end_seq)
+        return x->end_seq ? -1 : 1;
+    return 0;
+}
+
+/* Index of the last function with lo <= addr in the sorted array, or -1. */
+static ptrdiff_t func_floor(const struct vp_func *f, size_t n, uint64_t addr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f[mid].lo <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (ptrdiff_t)lo - 1;
+}
+
+/* ELF STT_FUNC symbols for code not described by DWARF (crt files,
+   assembly, stripped-of-DWARF binaries).  .symtab is preferred; .dynsym is
+   the fallback for stripped files. */
+static int collect_elf_symbols(struct vp_symtab *st, size_t ndwarf)
+{
+    Elf_Scn *scn = NULL, *symscn = NULL;
+    GElf_Shdr sh, symsh;
+    while ((scn = elf_nextscn(st->elf, scn)) != NULL) {
+        if (!gelf_getshdr(scn, &sh))
+            continue;
+        if (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && !symscn)) {
+            symscn = scn;
+            symsh = sh;
+        }
+    }
+    if (!symscn || symsh.sh_entsize == 0)
+        return 0;
+    Elf_Data *data = elf_getdata(symscn, NULL);
+    if (!data)
+        return 0;
+    size_t count = symsh.sh_size / symsh.sh_entsize;
+    for (size_t i = 0; i < count; i++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(data, (int)i, &sym))
+            break;
+        int type = GELF_ST_TYPE(sym.st_info);
+        if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+            sym.st_value == 0)
+            continue;
+        /* Already covered by a DWARF function? */
+        ptrdiff_t k = func_floor(st->funcs, ndwarf, sym.st_value);
+        if (k >= 0 && sym.st_value < st->funcs[k].hi)
+            continue;
+        const char *nm = elf_strptr(st->elf, symsh.sh_link, sym.st_name);
+        if (!nm || !nm[0])
+            continue;
+        struct vp_func f = { .lo = sym.st_value,
+                             .hi = sym.st_value + sym.st_size,
+                             .name = strtab_intern(&st->strs, nm),
+                             .linkage = NULL,
+                             .file = strtab_intern(&st->strs, ""),
+                             .line = 0 };
+        f.linkage = f.name;
+        if (!f.name || !f.file || add_func(st, &f) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Sort, drop duplicates (aliases: same start), give size-0 symbols the
+   extent up to the next function. */
+static void finish_funcs(struct vp_symtab *st)
+{
+    qsort(st->funcs, st->nfuncs, sizeof *st->funcs, cmp_func);
+    size_t w = 0;
+    for (size_t i = 0; i < st->nfuncs; i++) {
+        if (w > 0 && st->funcs[w - 1].lo == st->funcs[i].lo)
+            continue;
+        st->funcs[w++] = st->funcs[i];
+    }
+    st->nfuncs = w;
+    for (size_t i = 0; i < st->nfuncs; i++) {
+        if (st->funcs[i].hi > st->funcs[i].lo)
+            continue;
+        st->funcs[i].hi = (i + 1 < st->nfuncs) ? st->funcs[i + 1].lo : st->funcs[i].lo + 1;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Public API                                                          */
+/* ------------------------------------------------------------------ */
+
+static void hex(char *out, size_t outlen, const uint8_t *b, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 3 <= outlen; i++)
+        k += (size_t)snprintf(out + k, outlen - k, "%02x", b[i]);
+    if (outlen)
+        out[k < outlen ? k : outlen - 1] = '\0';
+}
+
+int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_id_len,
+                   struct vp_symtab **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    elf_version(EV_CURRENT);
+    struct vp_symtab *st = calloc(1, sizeof *st);
+    if (!st) {
+        set_err(err, errlen, "%s: out of memory", elf_path);
+        return -1;
+    }
+    st->fd = -1;
+    st->path = strdup(elf_path);
+    if (!st->path)
+        goto oom;
+    st->fd = open(elf_path, O_RDONLY | O_CLOEXEC);
+    if (st->fd < 0) {
+        set_err(err, errlen, "%s: %s", elf_path, strerror(errno));
+        goto fail;
+    }
+    st->elf = elf_begin(st->fd, ELF_C_READ_MMAP, NULL);
+    if (!st->elf || elf_kind(st->elf) != ELF_K_ELF) {
+        set_err(err, errlen, "%s: not an ELF file", elf_path);
+        goto fail;
+    }
+    if (build_id_len > 0) {
+        const void *id = NULL;
+        ssize_t idlen = dwelf_elf_gnu_build_id(st->elf, &id);
+        if (idlen <= 0) {
+            set_err(err, errlen, "%s: no build-id note, cannot check it against the recorded one",
+                    elf_path);
+            goto fail;
+        }
+        if ((size_t)idlen != build_id_len || memcmp(id, build_id, build_id_len) != 0) {
+            char a[80], b[80];
+            hex(a, sizeof a, id, (size_t)idlen);
+            hex(b, sizeof b, build_id, build_id_len);
+            set_err(err, errlen,
+                    "%s: build-id differs from the recorded one (file %s, recorded %s): "
+                    "the binary changed since recording",
+                    elf_path, a, b);
+            goto fail;
+        }
+    }
+    /* No debug info is not an error: dwarf_begin_elf fails and we use the
+       symbol table alone. */
+    st->dw = dwarf_begin_elf(st->elf, DWARF_C_READ, NULL);
+    if (st->dw && collect_dwarf(st) != 0)
+        goto oom;
+    size_t ndwarf = st->nfuncs;
+    qsort(st->funcs, ndwarf, sizeof *st->funcs, cmp_func);
+    if (collect_elf_symbols(st, ndwarf) != 0)
+        goto oom;
+    finish_funcs(st);
+    qsort(st->rows, st->nrows, sizeof *st->rows, cmp_row);
+    *out = st;
+    return 0;
+oom:
+    set_err(err, errlen, "%s: out of memory", elf_path);
+fail:
+    vp_symtab_close(st);
+    return -1;
+}
+
+void vp_symtab_close(struct vp_symtab *st)
+{
+    if (!st)
+        return;
+    if (st->dw)
+        dwarf_end(st->dw);
+    if (st->elf)
+        elf_end(st->elf);
+    if (st->fd >= 0)
+        close(st->fd);
+    free(st->funcs);
+    free(st->rows);
+    strtab_free(&st->strs);
+    free(st->path);
+    free(st);
+}
+
+int vp_symtab_has_dwarf(const struct vp_symtab *st)
+{
+    return st && st->dw != NULL && st->nrows > 0;
+}
+
+const struct vp_func *vp_symtab_func(const struct vp_symtab *st, uint64_t addr)
+{
+    if (!st)
+        return NULL;
+    ptrdiff_t k = func_floor(st->funcs, st->nfuncs, addr);
+    if (k < 0 || addr >= st->funcs[k].hi)
+        return NULL;
+    return &st->funcs[k];
+}
+
+const struct vp_func *vp_symtab_funcs(const struct vp_symtab *st, size_t *count)
+{
+    *count = st ? st->nfuncs : 0;
+    return st ? st->funcs : NULL;
+}
+
+int vp_symtab_line(const struct vp_symtab *st, uint64_t addr, const char **file, int *line)
+{
+    if (!st || st->nrows == 0)
+        return -1;
+    size_t lo = 0, hi = st->nrows;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (st->rows[mid].addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return -1;
+    const struct line_row *r = &st->rows[lo - 1];
+    /* Past the end of a sequence, or a row for compiler-generated code. */
+    if (r->end_seq || r->line <= 0)
+        return -1;
+    *file = r->file;
+    *line = r->line;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Resolver over the modules of a profile                              */
+/* ------------------------------------------------------------------ */
+
+struct vp_resolver {
+    const struct vp_profile *p;
+    struct vp_symtab **tabs; /* one per module, opened on first use */
+    bool *tried;
+    char err[512];
+};
+
+struct vp_resolver *vp_resolver_new(const struct vp_profile *p)
+{
+    struct vp_resolver *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->p = p;
+    size_t n = p->module_count ? p->module_count : 1;
+    r->tabs = calloc(n, sizeof *r->tabs);
+    r->tried = calloc(n, sizeof *r->tried);
+    if (!r->tabs || !r->tried) {
+        vp_resolver_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void vp_resolver_free(struct vp_resolver *r)
+{
+    if (!r)
+        return;
+    if (r->tabs)
+        for (size_t i = 0; i < r->p->module_count; i++)
+            vp_symtab_close(r->tabs[i]);
+    free(r->tabs);
+    free(r->tried);
+    free(r);
+}
+
+/* The symtab of the module containing runtime address pc (opened on first
+   use) and the module's load bias; NULL if no module has pc or it failed. */
+static struct vp_symtab *module_tab(struct vp_resolver *r, uint64_t pc, uint64_t *bias)
+{
+    const struct vp_profile *p = r->p;
+    for (size_t i = 0; i < p->module_count; i++) {
+        const struct vp_prof_module *m = &p->modules[i];
+        if (pc < m->lo || pc >= m->hi)
+            continue;
+        *bias = m->load_bias;
+        if (!r->tried[i]) {
+            r->tried[i] = true;
+            /* The reader validates string offsets; check again so a
+               hand-built profile cannot make us read out of bounds. */
+            if (!p->strings || m->path >= p->strings_size ||
+                !memchr(p->strings + m->path, '\0', p->strings_size - m->path)) {
+                if (!r->err[0])
+                    snprintf(r->err, sizeof r->err, "module %zu: bad path string offset %u", i,
+                             m->path);
+                return NULL;
+            }
+            const char *path = p->strings + m->path;
+            size_t idlen = m->build_id_len <= sizeof m->build_id ? m->build_id_len : 0;
+            char e[512];
+            if (vp_symtab_open(path, m->build_id, idlen, &r->tabs[i], e, sizeof e) != 0 &&
+                !r->err[0])
+                snprintf(r->err, sizeof r->err, "%s", e);
+        }
+        return r->tabs[i];
+    }
+    return NULL;
+}
+
+const struct vp_func *vp_resolve_func(struct vp_resolver *r, uint64_t pc)
+{
+    uint64_t bias = 0;
+    struct vp_symtab *st = module_tab(r, pc, &bias);
+    return st ? vp_symtab_func(st, pc - bias) : NULL;
+}
+
+int vp_resolve_line(struct vp_resolver *r, uint64_t pc, const char **file, int *line)
+{
+    uint64_t bias = 0;
+    struct vp_symtab *st = module_tab(r, pc, &bias);
+    return st ? vp_symtab_line(st, pc - bias, file, line) : -1;
+}
+
+const char *vp_resolver_error(const struct vp_resolver *r)
+{
+    return (r && r->err[0]) ? r->err : NULL;
+}

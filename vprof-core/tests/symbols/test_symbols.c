@@ -1,0 +1,272 @@
+/*
+ * test_symbols.c - vp_symtab and vp_resolver on prog.c built at DWARF 4 and
+ * 5, without DWARF, and fully stripped.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <elfutils/libdwelf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <unistd.h>
+
+#include "vprof/symbols.h"
+
+/* Line of the first line of prog.c containing `marker`. */
+static int marker_line(const char *marker)
+{
+    FILE *f = fopen(SYM_SRC, "r");
+    assert_non_null(f);
+    char buf[512];
+    int n = 0, found = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        n++;
+        if (strstr(buf, marker)) {
+            found = n;
+            break;
+        }
+    }
+    fclose(f);
+    assert_int_not_equal(found, 0);
+    return found;
+}
+
+static const struct vp_func *find_named(struct vp_symtab *st, const char *name)
+{
+    size_t n;
+    const struct vp_func *f = vp_symtab_funcs(st, &n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(f[i].name, name) == 0)
+            return &f[i];
+    return NULL;
+}
+
+static struct vp_symtab *open_ok(const char *name)
+{
+    char path[1024], err[512] = "";
+    snprintf(path, sizeof path, "%s/%s", SYM_DIR, name);
+    struct vp_symtab *st = NULL;
+    int rc = vp_symtab_open(path, NULL, 0, &st, err, sizeof err);
+    if (rc != 0)
+        fail_msg("%s", err);
+    return st;
+}
+
+static void check_dwarf_prog(const char *name)
+{
+    struct vp_symtab *st = open_ok(name);
+    assert_true(vp_symtab_has_dwarf(st));
+
+    /* Functions sorted and disjoint. */
+    size_t n;
+    const struct vp_func *all = vp_symtab_funcs(st, &n);
+    assert_true(n >= 3);
+    for (size_t i = 0; i + 1 < n; i++) {
+        assert_true(all[i].lo < all[i].hi);
+        assert_true(all[i].hi <= all[i + 1].lo);
+    }
+
+    const struct vp_func *work = find_named(st, "work");
+    const struct vp_func *helper = find_named(st, "helper");
+    const struct vp_func *mainf = find_named(st, "main");
+    assert_non_null(work);
+    assert_non_null(helper);
+    assert_non_null(mainf);
+    assert_string_equal(work->file, SYM_SRC);
+    assert_string_equal(helper->file, SYM_SRC);
+    assert_int_equal(work->line, marker_line("@work */"));
+    assert_int_equal(helper->line, marker_line("@helper */"));
+    assert_int_equal(mainf->line, marker_line("@main */"));
+    assert_string_equal(work->linkage, "work");
+
+    /* address -> function at both ends and past the end. */
+    assert_ptr_equal(vp_symtab_func(st, work->lo), work);
+    assert_ptr_equal(vp_symtab_func(st, work->hi - 1), work);
+    assert_ptr_equal(vp_symtab_func(st, helper->lo + 1), helper);
+    assert_null(vp_symtab_func(st, 0));
+    assert_null(vp_symtab_func(st, UINT64_MAX));
+
+    /* address -> line: every address of work() maps into work's lines, the
+       entry to the declaration line, and the call line occurs. */
+    const char *file;
+    int line, saw_call = 0;
+    int lwork = marker_line("@work */"), lcall = marker_line("@work_call");
+    /* clang maps the entry to the subprogram's scope line: the "{". */
+    assert_int_equal(vp_symtab_line(st, work->lo, &file, &line), 0);
+    assert_string_equal(file, SYM_SRC);
+    assert_int_equal(line, lwork + 1);
+    for (uint64_t a = work->lo; a < work->hi; a++) {
+        if (vp_symtab_line(st, a, &file, &line) != 0)
+            continue;
+        assert_string_equal(file, SYM_SRC);
+        assert_in_range(line, lwork, lwork + 6);
+        saw_call |= line == lcall;
+    }
+    assert_true(saw_call);
+    assert_int_equal(vp_symtab_line(st, helper->lo + 4, &file, &line), 0);
+    assert_in_range(line, marker_line("@helper */"), marker_line("@helper_body") + 1);
+    assert_int_equal(vp_symtab_line(st, 0, &file, &line), -1);
+    vp_symtab_close(st);
+}
+
+static void test_dwarf4(void **state) { check_dwarf_prog("prog-dwarf4"); }
+static void test_dwarf5(void **state) { check_dwarf_prog("prog-dwarf5"); }
+
+/* No DWARF: functions from .symtab, with empty file and line 0. */
+static void test_nodebug(void **state)
+{
+    struct vp_symtab *st = open_ok("prog-nodebug");
+    assert_false(vp_symtab_has_dwarf(st));
+    const struct vp_func *work = find_named(st, "work");
+    const struct vp_func *helper = find_named(st, "helper"); /* static: .symtab only */
+    assert_non_null(work);
+    assert_non_null(helper);
+    assert_string_equal(work->file, "");
+    assert_int_equal(work->line, 0);
+    assert_ptr_equal(vp_symtab_func(st, work->lo + 1), work);
+    const char *file;
+    int line;
+    assert_int_equal(vp_symtab_line(st, work->lo, &file, &line), -1);
+    vp_symtab_close(st);
+}
+
+/* Fully stripped: only .dynsym remains (--export-dynamic put work there). */
+static void test_stripped(void **state)
+{
+    struct vp_symtab *st = open_ok("prog-stripped");
+    assert_false(vp_symtab_has_dwarf(st));
+    const struct vp_func *work = find_named(st, "work");
+    assert_non_null(work);
+    assert_null(find_named(st, "helper"));
+    assert_ptr_equal(vp_symtab_func(st, work->lo), work);
+    vp_symtab_close(st);
+}
+
+/* Reads the build-id with libdwelf independently of the code under test. */
+static size_t read_build_id(const char *path, uint8_t *id)
+{
+    elf_version(EV_CURRENT);
+    int fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    const void *p;
+    ssize_t n = dwelf_elf_gnu_build_id(e, &p);
+    assert_true(n > 0 && n <= 32);
+    memcpy(id, p, (size_t)n);
+    elf_end(e);
+    close(fd);
+    return (size_t)n;
+}
+
+static void test_build_id(void **state)
+{
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/prog-dwarf5", SYM_DIR);
+    uint8_t id[32];
+    size_t n = read_build_id(path, id);
+    struct vp_symtab *st = NULL;
+    assert_int_equal(vp_symtab_open(path, id, n, &st, err, sizeof err), 0);
+    vp_symtab_close(st);
+
+    id[0] ^= 0xff;
+    st = NULL;
+    assert_int_equal(vp_symtab_open(path, id, n, &st, err, sizeof err), -1);
+    assert_null(st);
+    assert_non_null(strstr(err, "build-id differs from the recorded one"));
+    assert_int_equal(strncmp(err, path, strlen(path)), 0);
+}
+
+static void test_open_errors(void **state)
+{
+    char err[512];
+    struct vp_symtab *st = NULL;
+    assert_int_equal(vp_symtab_open("/nonexistent/x", NULL, 0, &st, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/nonexistent/x: "));
+    assert_int_equal(vp_symtab_open(SYM_SRC, NULL, 0, &st, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not an ELF file"));
+}
+
+static void test_normpath(void **state)
+{
+    static const char *cases[][3] = {
+        { "/a/b", "c.c", "/a/b/c.c" },
+        { "/a/b", "/x/y.c", "/x/y.c" },
+        { "/a/b/", "./c.c", "/a/b/c.c" },
+        { "/a/b", "../c.c", "/a/c.c" },
+        { "/a//b/./", "d/../../e/f.c", "/a/e/f.c" },
+        { "/", "../../c.c", "/c.c" },
+        { NULL, "x/../../y.c", "../y.c" },
+        { NULL, "./a/", "a" },
+        { "/a", "..", "/" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *p = vp_symtab_normpath(cases[i][0], cases[i][1]);
+        assert_non_null(p);
+        assert_string_equal(p, cases[i][2]);
+        free(p);
+    }
+}
+
+/* A profile with the PIE mapped at a load bias, built by hand. */
+static void test_resolver(void **state)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/prog-dwarf4", SYM_DIR);
+    struct vp_symtab *st = open_ok("prog-dwarf4");
+    const struct vp_func *work = find_named(st, "work");
+    uint64_t wlo = work->lo;
+
+    char strings[1100] = "";
+    memcpy(strings + 1, path, strlen(path) + 1);
+    struct vp_prof_module mods[2] = { 0 };
+    const uint64_t bias = 0x555555554000ull;
+    mods[0].load_bias = bias;
+    mods[0].lo = bias;
+    mods[0].hi = bias + 0x100000;
+    mods[0].path = 1;
+    mods[0].build_id_len = (uint32_t)read_build_id(path, mods[0].build_id);
+    mods[1] = mods[0];
+    mods[1].lo = mods[1].load_bias = 0x7f0000000000ull;
+    mods[1].hi = mods[1].lo + 0x100000;
+    mods[1].build_id[0] ^= 1; /* "the binary changed since recording" */
+
+    struct vp_profile p = { 0 };
+    p.strings = strings;
+    p.strings_size = sizeof strings;
+    p.modules = mods;
+    p.module_count = 2;
+    struct vp_resolver *r = vp_resolver_new(&p);
+    assert_non_null(r);
+    const struct vp_func *f = vp_resolve_func(r, bias + wlo + 2);
+    assert_non_null(f);
+    assert_string_equal(f->name, "work");
+    const char *file;
+    int line;
+    assert_int_equal(vp_resolve_line(r, bias + wlo, &file, &line), 0);
+    assert_int_equal(line, marker_line("@work */") + 1);
+    assert_null(vp_resolver_error(r));
+    assert_null(vp_resolve_func(r, 0x1000)); /* no module */
+    assert_null(vp_resolve_func(r, mods[1].lo + wlo));
+    assert_non_null(vp_resolver_error(r));
+    assert_non_null(strstr(vp_resolver_error(r), "build-id differs"));
+    vp_resolver_free(r);
+    vp_symtab_close(st);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_normpath),   cmocka_unit_test(test_dwarf4),
+        cmocka_unit_test(test_dwarf5),     cmocka_unit_test(test_nodebug),
+        cmocka_unit_test(test_stripped),   cmocka_unit_test(test_build_id),
+        cmocka_unit_test(test_open_errors), cmocka_unit_test(test_resolver),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
