@@ -1,0 +1,44 @@
+// Every global defined in the TU is in the schema with tag `global`,
+// function-static variables too (under their function); extern-only
+// declarations are described by the TU that defines them.
+// RUN: %vprof-cc -O0 -c %s -o %t0.o -mllvm -vprof-print-schema 2> %t0.txt
+// RUN: FileCheck %s --input-file=%t0.txt
+// RUN: FileCheck %s --check-prefix=NEG --input-file=%t0.txt
+// The schema is taken before optimization: the same at every -O level.
+// RUN: %vprof-cc -O2 -c %s -o %t2.o -mllvm -vprof-print-schema 2> %t2.txt
+// RUN: diff %t0.txt %t2.txt
+
+extern int declared_elsewhere;
+int counter;
+static long hits = 3;
+const int table[4] = {1, 2, 3, 4};
+struct config { int level; char *name; } cfg;
+double *cursor;
+
+// CHECK-DAG: fn=#global var=counter line=[[@LINE-6]] tags=cond,global kind=sint size=4 pointee=0 arg=0 type="int" file={{/.*}}/schema/globals.c{{$}}
+// CHECK-DAG: fn=#global var=hits line=[[@LINE-6]] tags=global kind=sint size=8 pointee=0 arg=0 type="long"
+// CHECK-DAG: fn=#global var=table line=[[@LINE-6]] tags=args,global kind=aggregate size=16 pointee=0 arg=0 type="const int [4]"
+// CHECK-DAG: fn=#global var=cfg line=[[@LINE-6]] tags=cond,global kind=aggregate size=16 pointee=0 arg=0 type="struct config"
+// CHECK-DAG: fn=#global var=cursor line=[[@LINE-6]] tags=global kind=ptr_basic size=8 pointee=8 arg=0 type="double *"
+// NEG-NOT: var=declared_elsewhere
+
+void consume(const int *t);
+
+long bump(void) {
+  static unsigned calls;
+  // CHECK-DAG: fn=bump var=calls line=[[@LINE-1]] tags=global kind=uint size=4
+  calls++;
+  if (counter > 2 && cfg.level)
+    hits += declared_elsewhere;
+  consume(table);
+  *cursor += 1.0;
+  return hits + calls;
+}
+
+int other(void) {
+  {
+    static int nested_static = 7;
+    // CHECK-DAG: fn=other var=nested_static line=[[@LINE-1]] tags=global
+    return nested_static++;
+  }
+}
