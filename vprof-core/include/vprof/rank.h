@@ -1,0 +1,257 @@
+/*
+ * rank.h - vProf's post-profiling analysis (vProf section 5): raw cost,
+ * variable-discounter, hist-discounter, calibrated cost, bug-pattern
+ * inference and localisation of anomalous samples.  docs/rank.md explains
+ * every decision.
+ *
+ * The algorithm runs on an address-free model: per run, functions keyed by
+ * (name, file) with PC-sample counts, and variables keyed by (function, file,
+ * name, declaration line) with their value sequences.  Runs from different
+ * builds of a program are matched by these names, never by address.  Tests
+ * build models by hand; vp_rank_load_profile() builds one from a profile.
+ *
+ * Usage:
+ *     struct vp_rank_model *m = vp_rank_model_new();
+ *     for each file: vp_rank_load_profile(m, path, slow, err, sizeof err);
+ *     struct vp_rank_params prm; vp_rank_params_default(&prm);
+ *     struct vp_rank_result *r;
+ *     if (vp_rank_run(m, &prm, &r, err, sizeof err) != 0) -> input error
+ *     vp_rank_write(stdout, r, VP_RANK_TEXT, 10);
+ *     vp_rank_result_free(r); vp_rank_model_free(m);
+ */
+#ifndef VPROF_RANK_H
+#define VPROF_RANK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- model ------------------------------------------------------------ */
+
+struct vp_rank_func {
+    char *name;
+    char *file;              /* declaration file ("" if unknown)              */
+    int line;                /* declaration line (0 if unknown)               */
+    uint64_t pc_samples;     /* PC samples whose interrupted PC is inside     */
+    uint64_t value_ticks;    /* PC samples (ticks) with at least one value
+                                sample in a frame of this function: value
+                                samples at distinct PCs, each PC sample
+                                counted once per function (docs/rank.md)      */
+};
+
+/* A global's sightings: the functions whose PCs sampled it. */
+struct vp_rank_site {
+    size_t func;             /* index into the run's functions                */
+    uint64_t samples;
+};
+
+struct vp_rank_var {
+    char *function;          /* "" for a global                               */
+    char *file, *name, *type;
+    int line;                /* declaration line                              */
+    uint16_t tags;           /* enum vp_tag                                   */
+    uint16_t type_kind;      /* enum vp_type_kind                             */
+    uint32_t size;
+    /* Readable samples in (thread, sequence) order.  A segment is a maximal
+       stretch of one thread's consecutive readable samples; deltas and run
+       lengths never cross a segment boundary. */
+    size_t count, cap;
+    uint64_t *values;        /* raw bits as in the profile                   */
+    uint64_t *pcs;           /* frame PC used for attribution (pc, or pc-1 in
+                                caller frames); NULL unless keep_pcs          */
+    size_t nseg, seg_cap;
+    size_t *seg_start;       /* segment s = [seg_start[s], seg_start[s+1])   */
+    uint64_t unreadable;     /* samples excluded: status != VP_VAL_OK         */
+    uint32_t last_tid;
+    int open;                /* last sample readable: the segment continues   */
+    struct vp_rank_site *sites;
+    size_t nsites;
+};
+
+/* Resolves a slow run's frame PC to a source line, for localisation. */
+struct vp_rank_symbolizer {
+    /* 0 and *file, *line set, or -1.  *func (may be NULL) names the function
+       containing pc, used to keep a global's lines inside one function. */
+    int (*line)(void *ctx, uint64_t pc, const char **file, int *line, const char **func);
+    /* The line of the innermost loop enclosing pc, 0 if none or unknown.
+       NULL until the loop table (.vprof.loops) is read. */
+    int (*loop_line)(void *ctx, uint64_t pc);
+    void (*free)(void *ctx);
+    void *ctx;
+};
+
+struct vp_rank_run {
+    char *label;             /* file name, for reports                        */
+    int slow;                /* 1 = buggy run, 0 = normal run                  */
+    uint64_t period_ns;      /* sampling period                               */
+    struct vp_rank_func *funcs;
+    size_t nfuncs, funcs_cap;
+    struct vp_rank_var *vars;
+    size_t nvars, vars_cap;
+    uint64_t value_samples;  /* all value samples read (incl. unreadable)     */
+    uint64_t input_bytes;
+    struct vp_rank_symbolizer sym; /* optional; slow runs only                */
+};
+
+struct vp_rank_model {
+    struct vp_rank_run *runs;
+    size_t nruns, runs_cap;
+};
+
+/* All constructors return NULL / -1 only when out of memory. */
+struct vp_rank_model *vp_rank_model_new(void);
+void vp_rank_model_free(struct vp_rank_model *m);
+struct vp_rank_run *vp_rank_add_run(struct vp_rank_model *m, const char *label, int slow,
+                                    uint64_t period_ns);
+/* Adds counts to the function (name, file), creating it; returns its index
+ * or (size_t)-1 when out of memory. */
+size_t vp_rank_add_func(struct vp_rank_run *r, const char *name, const char *file, int line,
+                        uint64_t pc_samples, uint64_t value_ticks);
+struct vp_rank_var *vp_rank_add_var(struct vp_rank_run *r, const char *function,
+                                    const char *file, const char *name, const char *type,
+                                    int line, uint16_t tags, uint16_t type_kind, uint32_t size);
+/* Append one sample in (thread, sequence) order.  `readable` = 0 counts it
+ * as unreadable and ends the current segment; a new tid starts a segment. */
+int vp_rank_var_sample(struct vp_rank_var *v, uint32_t tid, uint64_t value, uint64_t pc,
+                       int readable, int keep_pc);
+/* Reserve room for n more samples (optional, avoids regrowth). */
+int vp_rank_var_reserve(struct vp_rank_var *v, size_t n, int keep_pc);
+/* Record that a global was sampled `samples` times at PCs of function `func`. */
+int vp_rank_var_site(struct vp_rank_var *v, size_t func, uint64_t samples);
+
+/* Build a run from a profile file: symbolizes PCs with the profile's
+ * modules, counts PC samples and value ticks per function, groups value
+ * samples by variable and orders them by (thread, seq, depth).
+ * Returns 0, or -1 with err "<path>: <problem>". */
+int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, char *err,
+                         size_t errlen);
+
+/* ---- parameters and results --------------------------------------------- */
+
+struct vp_rank_params {
+    double default_discount; /* DefaultDiscount, 0.8                           */
+    double valid_discount;   /* ValidDiscount, 0.1                             */
+    double alpha;            /* A-D rejection level, 0.05: reject if p < alpha */
+    size_t hellinger_bins;   /* VP_STATS_HELLINGER_BINS                        */
+    size_t max_lines;        /* anomalous lines kept per function, 10          */
+};
+void vp_rank_params_default(struct vp_rank_params *p);
+
+enum vp_rank_dim {
+    VP_RANK_DIM_VALUES = 0,
+    VP_RANK_DIM_DELTAS = 1,
+    VP_RANK_DIM_PROC = 2,    /* processing cost: run lengths of equal values  */
+    VP_RANK_DIM_COUNT = 3,
+    VP_RANK_DIM_SLOW_ONLY = 3, /* sampled only in the slow run(s)             */
+    VP_RANK_DIM_NONE = 4,
+};
+const char *vp_rank_dim_name(int dim); /* "values" "deltas" "processing-cost"
+                                          "slow-only" "none" */
+
+enum vp_rank_pattern {
+    VP_RANK_PAT_NONE = 0,
+    VP_RANK_PAT_MISSING_CONSTRAINT = 1,
+    VP_RANK_PAT_SCALABILITY = 2,
+    VP_RANK_PAT_WRONG_CONSTRAINT = 3,
+};
+const char *vp_rank_pattern_name(int pat); /* NULL for NONE */
+
+enum vp_rank_discounter { VP_RANK_DISC_NONE = 0, VP_RANK_DISC_VARIABLE = 1, VP_RANK_DISC_HIST = 2 };
+const char *vp_rank_discounter_name(int d); /* "none" "variable" "hist" */
+
+struct vp_rank_dim_result {
+    int available;           /* both sides had samples in this dimension       */
+    int tested;              /* A-D test computable (else: not rejected)        */
+    int rejected;            /* p < alpha                                      */
+    double statistic, pvalue, hellinger, discount;
+    uint64_t n_normal, n_slow;
+    uint64_t normal_lo, normal_hi; /* normal range, as order keys              */
+};
+
+struct vp_rank_var_result {
+    const char *function, *file, *name, *type; /* point into the model        */
+    int line;
+    uint16_t tags, type_kind;
+    int global;
+    int basic;               /* values/deltas apply (basic type)               */
+    double discount;
+    int dim;                 /* enum vp_rank_dim that gave the discount       */
+    int anomalous;           /* deciding dimension rejected, or slow-only      */
+    struct vp_rank_dim_result dims[VP_RANK_DIM_COUNT];
+    uint64_t normal_samples, slow_samples;
+    uint64_t normal_unreadable, slow_unreadable;
+};
+
+struct vp_rank_line {
+    char *file;
+    int line;
+    int loop_line;           /* enclosing loop's line; 0 until .vprof.loops is read */
+    uint64_t count;
+};
+
+struct vp_rank_func_result {
+    const char *name, *file; /* point into the model                           */
+    int line;
+    size_t rank;             /* 1-based, by calibrated cost                    */
+    size_t raw_rank;         /* 1-based, by raw cost (what a plain profiler says) */
+    uint64_t pc_samples, value_ticks; /* summed over slow runs                 */
+    double pc_cost_ns, var_cost_ns; /* samples x period, summed over slow runs  */
+    double raw_cost_ns;      /* sum over slow runs of max(pc cost, var cost)  */
+    double calibrated_cost_ns;
+    double discount;
+    int discounter;          /* enum vp_rank_discounter                        */
+    int dim;                 /* dimension of the deciding variable             */
+    int pattern;             /* enum vp_rank_pattern                           */
+    long pattern_var;        /* index into vars[] of the variable that decided
+                                the pattern, -1 if none                        */
+    int pattern_dim;
+    long top_var;            /* most anomalous variable (min discount), -1     */
+    uint64_t hist_h, hist_c; /* hist-discounter counts                         */
+    size_t *var_idx;         /* this function's variables (indices into vars[]) */
+    size_t nvars;
+    struct vp_rank_line *lines; /* slow samples outside the normal range       */
+    size_t nlines;
+    uint64_t outside;        /* total of those samples (lines may be truncated) */
+    int loc_dim;             /* dimension used for localisation                */
+    long loc_var;            /* variable localised, -1 if none                 */
+};
+
+struct vp_rank_input {
+    const char *label;
+    int slow;
+    uint64_t period_ns, pc_samples, value_samples, unreadable;
+};
+
+struct vp_rank_result {
+    struct vp_rank_params params;
+    struct vp_rank_input *inputs;
+    size_t ninputs;
+    struct vp_rank_func_result *funcs; /* sorted by rank                       */
+    size_t nfuncs;
+    struct vp_rank_var_result *vars;   /* sorted by (function, file, name, line) */
+    size_t nvars;
+};
+
+/* Run the analysis.  Returns 0, or -1 with a one-line err for inputs that
+ * cannot be compared: no normal or no slow run, no samples, no function
+ * names in common (unrelated programs).  The result does not own the
+ * model's strings: free the result before the model. */
+int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
+                struct vp_rank_result **out, char *err, size_t errlen);
+void vp_rank_result_free(struct vp_rank_result *r);
+
+/* ---- reports (report_rank.c) ------------------------------------------- */
+
+enum vp_rank_format { VP_RANK_TEXT = 0, VP_RANK_JSON = 1, VP_RANK_MD = 2 };
+/* Write the top `top` functions (0 = all).  Returns 0 or -1 on write error. */
+int vp_rank_write(FILE *out, const struct vp_rank_result *r, int format, size_t top);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VPROF_RANK_H */

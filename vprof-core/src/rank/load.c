@@ -1,0 +1,439 @@
+/*
+ * load.c - build a vprof rank model run (vprof/rank.h) from a profile file:
+ * symbolize PCs once per distinct address, count PC samples and value ticks
+ * per function, and group value samples per variable in (thread, seq, depth)
+ * order.  The file stays mapped; samples are read in place, not copied,
+ * except the 8-byte values (and, for slow runs, PCs) the analysis keeps.
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include "vprof/rank.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "vprof/format.h"
+#include "vprof/profile.h"
+#include "vprof/symbols.h"
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- PC -> run function index, memoised (open addressing) -------------- */
+
+struct pc_cache {
+    uint64_t *pc;
+    long *func;              /* run function index, -1 unresolved           */
+    uint8_t *used;
+    size_t mask, n;
+};
+
+struct fn_map {              /* struct vp_func pointer -> run function index */
+    const struct vp_func **key;
+    long *idx;
+    size_t mask, n;
+};
+
+struct loader {
+    struct vp_profile *p;
+    struct vp_resolver *res;
+    struct vp_rank_run *run;
+    struct pc_cache pcs;
+    struct fn_map fns;
+    uint64_t unresolved;
+};
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return x;
+}
+
+static int fn_map_grow(struct fn_map *m)
+{
+    size_t cap = m->mask ? (m->mask + 1) * 2 : 256;
+    const struct vp_func **key = calloc(cap, sizeof *key);
+    long *idx = malloc(cap * sizeof *idx);
+    if (!key || !idx) {
+        free(key);
+        free(idx);
+        return -1;
+    }
+    for (size_t i = 0; m->mask && i <= m->mask; i++)
+        if (m->key[i]) {
+            size_t h = mix((uint64_t)(uintptr_t)m->key[i]) & (cap - 1);
+            while (key[h])
+                h = (h + 1) & (cap - 1);
+            key[h] = m->key[i];
+            idx[h] = m->idx[i];
+        }
+    free(m->key);
+    free(m->idx);
+    m->key = key;
+    m->idx = idx;
+    m->mask = cap - 1;
+    return 0;
+}
+
+/* Run function index of a symbolized function; adds it on first sight. */
+static long func_index(struct loader *L, const struct vp_func *f)
+{
+    if ((L->fns.n + 1) * 2 > L->fns.mask + 1 && fn_map_grow(&L->fns))
+        return -2;
+    size_t h = mix((uint64_t)(uintptr_t)f) & L->fns.mask;
+    while (L->fns.key[h]) {
+        if (L->fns.key[h] == f)
+            return L->fns.idx[h];
+        h = (h + 1) & L->fns.mask;
+    }
+    size_t i = vp_rank_add_func(L->run, f->name ? f->name : "", f->file ? f->file : "", f->line,
+                                0, 0);
+    if (i == (size_t)-1)
+        return -2;
+    L->fns.key[h] = f;
+    L->fns.idx[h] = (long)i;
+    L->fns.n++;
+    return (long)i;
+}
+
+static int pc_cache_grow(struct pc_cache *c)
+{
+    size_t cap = c->mask ? (c->mask + 1) * 2 : 4096;
+    uint64_t *pc = malloc(cap * sizeof *pc);
+    long *func = malloc(cap * sizeof *func);
+    uint8_t *used = calloc(cap, 1);
+    if (!pc || !func || !used) {
+        free(pc);
+        free(func);
+        free(used);
+        return -1;
+    }
+    for (size_t i = 0; c->mask && i <= c->mask; i++)
+        if (c->used[i]) {
+            size_t h = mix(c->pc[i]) & (cap - 1);
+            while (used[h])
+                h = (h + 1) & (cap - 1);
+            used[h] = 1;
+            pc[h] = c->pc[i];
+            func[h] = c->func[i];
+        }
+    free(c->pc);
+    free(c->func);
+    free(c->used);
+    c->pc = pc;
+    c->func = func;
+    c->used = used;
+    c->mask = cap - 1;
+    return 0;
+}
+
+/* Run function index containing runtime address pc; -1 unresolved, -2 OOM. */
+static long func_of_pc(struct loader *L, uint64_t pc)
+{
+    struct pc_cache *c = &L->pcs;
+    if ((c->n + 1) * 2 > c->mask + 1 && pc_cache_grow(c))
+        return -2;
+    size_t h = mix(pc) & c->mask;
+    while (c->used[h]) {
+        if (c->pc[h] == pc)
+            return c->func[h];
+        h = (h + 1) & c->mask;
+    }
+    const struct vp_func *f = vp_resolve_func(L->res, pc);
+    long idx = f ? func_index(L, f) : -1;
+    if (idx == -2)
+        return -2;
+    c->used[h] = 1;
+    c->pc[h] = pc;
+    c->func[h] = idx;
+    c->n++;
+    return idx;
+}
+
+static void loader_free_maps(struct loader *L)
+{
+    free(L->pcs.pc);
+    free(L->pcs.func);
+    free(L->pcs.used);
+    free(L->fns.key);
+    free(L->fns.idx);
+    memset(&L->pcs, 0, sizeof L->pcs);
+    memset(&L->fns, 0, sizeof L->fns);
+}
+
+/* ---- symbolizer kept for localisation (slow runs) ----------------------- */
+
+struct sym_ctx {
+    struct vp_profile *p;
+    struct vp_resolver *res;
+};
+
+static int sym_line(void *ctx, uint64_t pc, const char **file, int *line, const char **func)
+{
+    struct sym_ctx *s = ctx;
+    const struct vp_func *f = vp_resolve_func(s->res, pc);
+    *func = f ? f->name : NULL;
+    return vp_resolve_line(s->res, pc, file, line);
+}
+
+static void sym_free(void *ctx)
+{
+    struct sym_ctx *s = ctx;
+    vp_resolver_free(s->res);
+    vp_profile_close(s->p);
+    free(s);
+}
+
+/* ---- value sample ordering ---------------------------------------------- */
+
+static int cmp_sample(const void *a, const void *b, void *ctx)
+{
+    const struct vp_value_sample *v = ctx;
+    const struct vp_value_sample *x = &v[*(const uint32_t *)a], *y = &v[*(const uint32_t *)b];
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    if (x->seq != y->seq)
+        return x->seq < y->seq ? -1 : 1;
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+static int before(const struct vp_value_sample *x, const struct vp_value_sample *y)
+{
+    if (x->tid != y->tid)
+        return x->tid < y->tid;
+    if (x->seq != y->seq)
+        return x->seq < y->seq;
+    return x->depth <= y->depth;
+}
+
+static int cmp_seq(const void *a, const void *b, void *ctx)
+{
+    const struct vp_value_sample *v = ctx;
+    uint64_t x = v[*(const uint32_t *)a].seq, y = v[*(const uint32_t *)b].seq;
+    if (x != y)
+        return x < y ? -1 : 1;
+    return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+static uint64_t frame_pc(const struct vp_value_sample *s)
+{
+    /* A caller frame's pc is a return address: pc-1 lies in the call. */
+    return s->depth > 0 && s->pc > 0 ? s->pc - 1 : s->pc;
+}
+
+/* Value ticks: for each function, the PC samples (seq) with at least one
+ * value sample in one of its frames.  Needs samples in seq order. */
+static int count_ticks(struct loader *L)
+{
+    const struct vp_profile *p = L->p;
+    size_t n = p->value_count;
+    uint32_t *order = NULL;
+    int sorted = 1;
+    for (size_t i = 1; i < n && sorted; i++)
+        sorted = p->values[i - 1].seq <= p->values[i].seq;
+    if (!sorted) {
+        order = malloc(n * sizeof *order);
+        if (!order)
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            order[i] = (uint32_t)i;
+        qsort_r(order, n, sizeof *order, cmp_seq, (void *)p->values);
+    }
+    uint64_t *last = NULL; /* per run function: seq + 1 of the last tick */
+    size_t nlast = 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct vp_value_sample *s = &p->values[order ? order[k] : k];
+        long f = func_of_pc(L, frame_pc(s));
+        if (f == -2)
+            goto oom;
+        if (f < 0)
+            continue;
+        if ((size_t)f >= nlast) {
+            size_t nn = L->run->nfuncs + 64;
+            uint64_t *q = realloc(last, nn * sizeof *q);
+            if (!q)
+                goto oom;
+            memset(q + nlast, 0, (nn - nlast) * sizeof *q);
+            last = q;
+            nlast = nn;
+        }
+        if (last[f] != s->seq + 1) {
+            last[f] = s->seq + 1;
+            L->run->funcs[f].value_ticks++;
+        }
+    }
+    free(last);
+    free(order);
+    return 0;
+oom:
+    free(last);
+    free(order);
+    return -1;
+}
+
+/* Group value samples by variable, each group in (tid, seq, depth) order,
+ * and append them to model variables. */
+static int load_values(struct loader *L, int slow)
+{
+    const struct vp_profile *p = L->p;
+    size_t n = p->value_count, nv = p->var_count;
+    size_t *start = calloc(nv + 1, sizeof *start);
+    uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    if (!start || !idx)
+        goto oom;
+    for (size_t i = 0; i < n; i++)
+        start[p->values[i].var_id + 1]++;
+    for (size_t v = 0; v < nv; v++)
+        start[v + 1] += start[v];
+    {
+        size_t *fill = malloc((nv ? nv : 1) * sizeof *fill);
+        if (!fill)
+            goto oom;
+        memcpy(fill, start, nv * sizeof *fill);
+        for (size_t i = 0; i < n; i++)
+            idx[fill[p->values[i].var_id]++] = (uint32_t)i; /* stable: file order */
+        free(fill);
+    }
+    for (size_t v = 0; v < nv; v++) {
+        size_t lo = start[v], hi = start[v + 1];
+        if (lo == hi)
+            continue;
+        int sorted = 1;
+        for (size_t i = lo + 1; i < hi && sorted; i++)
+            sorted = before(&p->values[idx[i - 1]], &p->values[idx[i]]);
+        if (!sorted)
+            qsort_r(idx + lo, hi - lo, sizeof *idx, cmp_sample, (void *)p->values);
+        const struct vp_prof_var *pv = &p->vars[v];
+        struct vp_rank_var *mv = vp_rank_add_var(
+            L->run, vp_profile_var_str(p, pv->function), vp_profile_var_str(p, pv->file),
+            vp_profile_var_str(p, pv->name), vp_profile_var_str(p, pv->type), (int)pv->line,
+            pv->tags, pv->type_kind, pv->size);
+        if (!mv || vp_rank_var_reserve(mv, hi - lo, slow))
+            goto oom;
+        int global = pv->function == 0 || vp_profile_var_str(p, pv->function)[0] == 0;
+        long site = -1;
+        uint64_t site_n = 0;
+        for (size_t i = lo; i < hi; i++) {
+            const struct vp_value_sample *s = &p->values[idx[i]];
+            if (vp_rank_var_sample(mv, s->tid, s->value, frame_pc(s), s->status == VP_VAL_OK,
+                                   slow))
+                goto oom;
+            if (!global)
+                continue;
+            /* A global is attributed to the functions whose PCs sampled it;
+               runs of the same function are summed before recording. */
+            long f = func_of_pc(L, frame_pc(s));
+            if (f == -2)
+                goto oom;
+            if (f != site) {
+                if (site >= 0 && vp_rank_var_site(mv, (size_t)site, site_n))
+                    goto oom;
+                site = f;
+                site_n = 0;
+            }
+            site_n++;
+        }
+        if (site >= 0 && vp_rank_var_site(mv, (size_t)site, site_n))
+            goto oom;
+    }
+    free(start);
+    free(idx);
+    return 0;
+oom:
+    free(start);
+    free(idx);
+    return -1;
+}
+
+int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, char *err,
+                         size_t errlen)
+{
+    struct loader L = {0};
+    char perr[512];
+    if (vp_profile_open(path, &L.p, perr, sizeof perr) != 0) {
+        set_err(err, errlen, "%s", perr);
+        return -1;
+    }
+    if (L.p->pc_count == 0 && L.p->value_count == 0) {
+        set_err(err, errlen, "%s: no samples (no PC and no value samples)", path);
+        vp_profile_close(L.p);
+        return -1;
+    }
+    if ((uint64_t)L.p->value_count >= UINT32_MAX) {
+        set_err(err, errlen, "%s: more than 2^32 value samples are not supported", path);
+        vp_profile_close(L.p);
+        return -1;
+    }
+    L.res = vp_resolver_new(L.p);
+    if (!L.res)
+        goto oom;
+    L.run = vp_rank_add_run(m, path, slow, L.p->hdr.period_ns);
+    if (!L.run)
+        goto oom;
+    L.run->value_samples = L.p->value_count;
+    L.run->input_bytes = L.p->map_size_;
+    for (size_t i = 0; i < L.p->pc_count; i++) {
+        long f = func_of_pc(&L, L.p->pc_samples[i]->pc);
+        if (f == -2)
+            goto oom;
+        if (f >= 0)
+            L.run->funcs[f].pc_samples++;
+        else
+            L.unresolved++;
+    }
+    if (count_ticks(&L) || load_values(&L, slow))
+        goto oom;
+    loader_free_maps(&L);
+    if (L.run->nfuncs == 0) {
+        const char *why = vp_resolver_error(L.res);
+        set_err(err, errlen, "%s: no sample resolves to a function%s%s", path, why ? ": " : "",
+                why ? why : "");
+        vp_resolver_free(L.res);
+        vp_profile_close(L.p);
+        return -1;
+    }
+    if (slow) {
+        /* Keep the profile and resolver for localisation, but give the
+           value-sample pages back: the model holds what it needs. */
+        struct sym_ctx *s = malloc(sizeof *s);
+        if (!s)
+            goto oom;
+        s->p = L.p;
+        s->res = L.res;
+        L.run->sym.line = sym_line;
+        L.run->sym.loop_line = NULL; /* .vprof.loops is not read yet */
+        L.run->sym.free = sym_free;
+        L.run->sym.ctx = s;
+        if (L.p->value_count) {
+            long pg = sysconf(_SC_PAGESIZE);
+            uintptr_t a = ((uintptr_t)L.p->values + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+            uintptr_t e = ((uintptr_t)(L.p->values + L.p->value_count)) & ~((uintptr_t)pg - 1);
+            if (e > a)
+                madvise((void *)a, e - a, MADV_DONTNEED);
+        }
+    } else {
+        vp_resolver_free(L.res);
+        vp_profile_close(L.p);
+    }
+    return 0;
+oom:
+    set_err(err, errlen, "%s: out of memory", path);
+    loader_free_maps(&L);
+    if (L.res)
+        vp_resolver_free(L.res);
+    vp_profile_close(L.p);
+    return -1;
+}

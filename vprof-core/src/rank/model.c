@@ -1,0 +1,204 @@
+/*
+ * model.c - the address-free model vprof rank works on (see vprof/rank.h):
+ * constructors for runs, functions and variables with their value sequences.
+ */
+#include "vprof/rank.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "vprof/format.h"
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap : 8;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, n * elem);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+static char *dup(const char *s)
+{
+    return strdup(s ? s : "");
+}
+
+struct vp_rank_model *vp_rank_model_new(void)
+{
+    return calloc(1, sizeof(struct vp_rank_model));
+}
+
+static void free_var(struct vp_rank_var *v)
+{
+    free(v->function);
+    free(v->file);
+    free(v->name);
+    free(v->type);
+    free(v->values);
+    free(v->pcs);
+    free(v->seg_start);
+    free(v->sites);
+}
+
+void vp_rank_model_free(struct vp_rank_model *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->nruns; i++) {
+        struct vp_rank_run *r = &m->runs[i];
+        for (size_t f = 0; f < r->nfuncs; f++) {
+            free(r->funcs[f].name);
+            free(r->funcs[f].file);
+        }
+        for (size_t v = 0; v < r->nvars; v++)
+            free_var(&r->vars[v]);
+        free(r->funcs);
+        free(r->vars);
+        free(r->label);
+        if (r->sym.free)
+            r->sym.free(r->sym.ctx);
+    }
+    free(m->runs);
+    free(m);
+}
+
+struct vp_rank_run *vp_rank_add_run(struct vp_rank_model *m, const char *label, int slow,
+                                    uint64_t period_ns)
+{
+    if (grow((void **)&m->runs, &m->runs_cap, m->nruns + 1, sizeof *m->runs))
+        return NULL;
+    struct vp_rank_run *r = &m->runs[m->nruns];
+    memset(r, 0, sizeof *r);
+    r->label = dup(label);
+    if (!r->label)
+        return NULL;
+    r->slow = slow ? 1 : 0;
+    r->period_ns = period_ns;
+    m->nruns++;
+    return r;
+}
+
+size_t vp_rank_add_func(struct vp_rank_run *r, const char *name, const char *file, int line,
+                        uint64_t pc_samples, uint64_t value_ticks)
+{
+    /* Linear lookup: models are built once per function by the loader,
+       which already deduplicates; tests have a handful of functions. */
+    for (size_t i = 0; i < r->nfuncs; i++) {
+        struct vp_rank_func *f = &r->funcs[i];
+        if (strcmp(f->name, name) == 0 && strcmp(f->file, file ? file : "") == 0) {
+            f->pc_samples += pc_samples;
+            f->value_ticks += value_ticks;
+            if (!f->line)
+                f->line = line;
+            return i;
+        }
+    }
+    if (grow((void **)&r->funcs, &r->funcs_cap, r->nfuncs + 1, sizeof *r->funcs))
+        return (size_t)-1;
+    struct vp_rank_func *f = &r->funcs[r->nfuncs];
+    f->name = dup(name);
+    f->file = dup(file);
+    if (!f->name || !f->file) {
+        free(f->name);
+        free(f->file);
+        return (size_t)-1;
+    }
+    f->line = line;
+    f->pc_samples = pc_samples;
+    f->value_ticks = value_ticks;
+    return r->nfuncs++;
+}
+
+struct vp_rank_var *vp_rank_add_var(struct vp_rank_run *r, const char *function,
+                                    const char *file, const char *name, const char *type,
+                                    int line, uint16_t tags, uint16_t type_kind, uint32_t size)
+{
+    if (grow((void **)&r->vars, &r->vars_cap, r->nvars + 1, sizeof *r->vars))
+        return NULL;
+    struct vp_rank_var *v = &r->vars[r->nvars];
+    memset(v, 0, sizeof *v);
+    v->function = dup(function);
+    v->file = dup(file);
+    v->name = dup(name);
+    v->type = dup(type);
+    if (!v->function || !v->file || !v->name || !v->type) {
+        free_var(v);
+        return NULL;
+    }
+    v->line = line;
+    v->tags = tags;
+    v->type_kind = type_kind;
+    v->size = size;
+    r->nvars++;
+    return v;
+}
+
+int vp_rank_var_reserve(struct vp_rank_var *v, size_t n, int keep_pc)
+{
+    size_t cap = v->cap;
+    if (grow((void **)&v->values, &cap, v->count + n, sizeof *v->values))
+        return -1;
+    if (keep_pc || v->pcs) {
+        size_t pcap = v->pcs ? v->cap : 0;
+        if (pcap < cap) {
+            uint64_t *p = realloc(v->pcs, cap * sizeof *p);
+            if (!p)
+                return -1;
+            v->pcs = p;
+        }
+    }
+    v->cap = cap;
+    return 0;
+}
+
+int vp_rank_var_sample(struct vp_rank_var *v, uint32_t tid, uint64_t value, uint64_t pc,
+                       int readable, int keep_pc)
+{
+    if (!readable) {
+        v->unreadable++;
+        v->open = 0; /* no delta or run continues across a gap */
+        return 0;
+    }
+    if (v->count == v->cap && vp_rank_var_reserve(v, v->cap ? v->cap : 16, keep_pc))
+        return -1;
+    if (keep_pc && !v->pcs && vp_rank_var_reserve(v, 0, 1))
+        return -1;
+    if (!v->open || tid != v->last_tid) {
+        /* seg_start keeps nseg+1 entries: the last is the end (count). */
+        if (grow((void **)&v->seg_start, &v->seg_cap, v->nseg + 2, sizeof *v->seg_start))
+            return -1;
+        v->seg_start[v->nseg] = v->count;
+        v->nseg++;
+    }
+    v->values[v->count] = value;
+    if (v->pcs)
+        v->pcs[v->count] = pc;
+    v->count++;
+    v->seg_start[v->nseg] = v->count;
+    v->last_tid = tid;
+    v->open = 1;
+    return 0;
+}
+
+int vp_rank_var_site(struct vp_rank_var *v, size_t func, uint64_t samples)
+{
+    for (size_t i = 0; i < v->nsites; i++)
+        if (v->sites[i].func == func) {
+            v->sites[i].samples += samples;
+            return 0;
+        }
+    struct vp_rank_site *s = realloc(v->sites, (v->nsites + 1) * sizeof *s);
+    if (!s)
+        return -1;
+    v->sites = s;
+    v->sites[v->nsites].func = func;
+    v->sites[v->nsites].samples = samples;
+    v->nsites++;
+    return 0;
+}

@@ -1,0 +1,1136 @@
+/*
+ * rank.c - cost calibration and bug-pattern inference (vProf section 5) on
+ * the address-free model of vprof/rank.h.
+ *
+ * Steps: match functions and variables across runs by name; compute each
+ * variable's discount per dimension (values, deltas, processing cost) with
+ * the A-D test and the Hellinger distance; aggregate to functions (lowest
+ * discount wins); hist-discounter for functions without variables; sort by
+ * calibrated cost; infer patterns; localise anomalous samples to lines.
+ * Everything iterates sorted arrays, so output is byte-for-byte stable.
+ */
+#include "vprof/rank.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vprof/format.h"
+#include "vprof/stats.h"
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+void vp_rank_params_default(struct vp_rank_params *p)
+{
+    p->default_discount = 0.8;
+    p->valid_discount = 0.1;
+    p->alpha = 0.05;
+    p->hellinger_bins = VP_STATS_HELLINGER_BINS;
+    p->max_lines = 10;
+}
+
+const char *vp_rank_dim_name(int dim)
+{
+    switch (dim) {
+    case VP_RANK_DIM_VALUES: return "values";
+    case VP_RANK_DIM_DELTAS: return "deltas";
+    case VP_RANK_DIM_PROC: return "processing-cost";
+    case VP_RANK_DIM_SLOW_ONLY: return "slow-only";
+    default: return "none";
+    }
+}
+
+const char *vp_rank_pattern_name(int pat)
+{
+    switch (pat) {
+    case VP_RANK_PAT_MISSING_CONSTRAINT: return "missing-constraint";
+    case VP_RANK_PAT_SCALABILITY: return "scalability";
+    case VP_RANK_PAT_WRONG_CONSTRAINT: return "wrong-constraint";
+    default: return NULL;
+    }
+}
+
+const char *vp_rank_discounter_name(int d)
+{
+    switch (d) {
+    case VP_RANK_DISC_VARIABLE: return "variable";
+    case VP_RANK_DISC_HIST: return "hist";
+    default: return "none";
+    }
+}
+
+/* ---- name matching ------------------------------------------------------ */
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* Function lookup in one run: exact (name, file); else the unique function
+ * with the same name and file base name (another checkout or build dir);
+ * else the unique function with that name.  Returns index or -1. */
+static long find_func(const struct vp_rank_run *r, const char *name, const char *file)
+{
+    long base = -1, byname = -1;
+    int nbase = 0, nname = 0;
+    for (size_t i = 0; i < r->nfuncs; i++) {
+        const struct vp_rank_func *f = &r->funcs[i];
+        if (strcmp(f->name, name) != 0)
+            continue;
+        if (strcmp(f->file, file) == 0)
+            return (long)i;
+        nname++;
+        byname = (long)i;
+        if (strcmp(base_name(f->file), base_name(file)) == 0) {
+            nbase++;
+            base = (long)i;
+        }
+    }
+    if (nbase == 1)
+        return base;
+    if (nname == 1 && (file[0] == 0 || r->funcs[byname].file[0] == 0 || nbase == 0))
+        return byname;
+    return -1;
+}
+
+static int var_key_cmp(const struct vp_rank_var *a, const struct vp_rank_var *b)
+{
+    int c = strcmp(a->function, b->function);
+    if (c)
+        return c;
+    if ((c = strcmp(a->file, b->file)))
+        return c;
+    if ((c = strcmp(a->name, b->name)))
+        return c;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
+/* Variable lookup in a normal run: exact (function, file, name, line); else
+ * the unique variable with the same function, file base name and name (the
+ * declaration moved between versions).  Returns index or -1. */
+static long find_var(const struct vp_rank_run *r, const struct vp_rank_var *v)
+{
+    long relaxed = -1;
+    int nrelaxed = 0;
+    for (size_t i = 0; i < r->nvars; i++) {
+        const struct vp_rank_var *w = &r->vars[i];
+        if (var_key_cmp(w, v) == 0)
+            return (long)i;
+        if (strcmp(w->function, v->function) == 0 && strcmp(w->name, v->name) == 0 &&
+            strcmp(base_name(w->file), base_name(v->file)) == 0) {
+            nrelaxed++;
+            relaxed = (long)i;
+        }
+    }
+    return nrelaxed == 1 ? relaxed : -1;
+}
+
+/* ---- per-variable dimensions ------------------------------------------- */
+
+static int basic_kind(int kind)
+{
+    return kind == VP_TYPE_SINT || kind == VP_TYPE_UINT || kind == VP_TYPE_FLOAT ||
+           kind == VP_TYPE_PTR_BASIC;
+}
+
+static double as_double(const struct vp_rank_var *v, uint64_t bits)
+{
+    if (v->type_kind == VP_TYPE_FLOAT) {
+        if (v->size == 4) {
+            float f;
+            uint32_t b = (uint32_t)bits;
+            memcpy(&f, &b, sizeof f);
+            return f;
+        }
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        return d;
+    }
+    return 0; /* unused for integers */
+}
+
+/* Order key of a value; 0 returned through *ok = 0 for NaN. */
+static uint64_t value_key(const struct vp_rank_var *v, uint64_t bits, int *ok)
+{
+    *ok = 1;
+    switch (v->type_kind) {
+    case VP_TYPE_SINT: return vp_stats_key_int64((int64_t)bits);
+    case VP_TYPE_FLOAT: {
+        double d = as_double(v, bits);
+        if (isnan(d)) {
+            *ok = 0;
+            return 0;
+        }
+        return vp_stats_key_double(d);
+    }
+    default: return bits; /* UINT, PTR_BASIC (pointee read zero-extended) */
+    }
+}
+
+/* Order key of the change from a to b: exact for integers (saturated to
+ * int64), IEEE difference for floats. */
+static uint64_t delta_key(const struct vp_rank_var *v, uint64_t a, uint64_t b, int *ok)
+{
+    *ok = 1;
+    if (v->type_kind == VP_TYPE_FLOAT) {
+        double d = as_double(v, b) - as_double(v, a);
+        if (isnan(d)) {
+            *ok = 0;
+            return 0;
+        }
+        return vp_stats_key_double(d);
+    }
+    __int128 d = v->type_kind == VP_TYPE_SINT ? (__int128)(int64_t)b - (__int128)(int64_t)a
+                                              : (__int128)b - (__int128)a;
+    if (d > INT64_MAX)
+        d = INT64_MAX;
+    if (d < INT64_MIN)
+        d = INT64_MIN;
+    return vp_stats_key_int64((int64_t)d);
+}
+
+/* Visit the observations of dimension `dim` of one variable.  The callback
+ * gets the order key and the index range [first, last] of the samples that
+ * produced it (a value: one sample; a delta: the pair; a run: the run). */
+typedef void (*obs_fn)(void *ctx, uint64_t key, size_t first, size_t last);
+
+static void for_each_obs(const struct vp_rank_var *v, int dim, obs_fn fn, void *ctx)
+{
+    for (size_t s = 0; s < v->nseg; s++) {
+        size_t lo = v->seg_start[s], hi = v->seg_start[s + 1];
+        int ok;
+        if (dim == VP_RANK_DIM_VALUES) {
+            for (size_t i = lo; i < hi; i++) {
+                uint64_t k = value_key(v, v->values[i], &ok);
+                if (ok)
+                    fn(ctx, k, i, i);
+            }
+        } else if (dim == VP_RANK_DIM_DELTAS) {
+            for (size_t i = lo + 1; i < hi; i++) {
+                uint64_t k = delta_key(v, v->values[i - 1], v->values[i], &ok);
+                if (ok)
+                    fn(ctx, k, i - 1, i);
+            }
+        } else {
+            size_t start = lo;
+            for (size_t i = lo + 1; i <= hi; i++)
+                if (i == hi || v->values[i] != v->values[start]) {
+                    fn(ctx, (uint64_t)(i - start), start, i - 1);
+                    start = i;
+                }
+        }
+    }
+}
+
+struct key_buf {
+    uint64_t *k;
+    size_t n, cap;
+    int oom;
+};
+
+static void push_key(void *ctx, uint64_t key, size_t first, size_t last)
+{
+    (void)first;
+    (void)last;
+    struct key_buf *b = ctx;
+    if (b->oom)
+        return;
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 1024;
+        uint64_t *k = realloc(b->k, cap * sizeof *k);
+        if (!k) {
+            b->oom = 1;
+            return;
+        }
+        b->k = k;
+        b->cap = cap;
+    }
+    b->k[b->n++] = key;
+}
+
+/* The variables of one key across runs. */
+struct var_group {
+    const struct vp_rank_var **slow, **normal;
+    size_t nslow, nnormal;
+    size_t *slow_run;         /* run index of each slow var, for symbolizing */
+};
+
+static int collect(const struct vp_rank_var *const *vars, size_t n, int dim, struct key_buf *b)
+{
+    b->n = 0;
+    for (size_t i = 0; i < n; i++)
+        for_each_obs(vars[i], dim, push_key, b);
+    if (b->oom)
+        return -1;
+    uint64_t *tmp = malloc((b->n ? b->n : 1) * sizeof *tmp);
+    if (!tmp)
+        return -1;
+    vp_stats_sort_keys(b->k, tmp, b->n);
+    free(tmp);
+    return 0;
+}
+
+static int test_dim(const struct var_group *g, int dim, const struct vp_rank_params *p,
+                    struct vp_rank_dim_result *d)
+{
+    struct key_buf nb = {0}, sb = {0};
+    memset(d, 0, sizeof *d);
+    if (collect(g->normal, g->nnormal, dim, &nb) || collect(g->slow, g->nslow, dim, &sb)) {
+        free(nb.k);
+        free(sb.k);
+        return -1;
+    }
+    d->n_normal = nb.n;
+    d->n_slow = sb.n;
+    if (nb.n && sb.n) {
+        d->available = 1;
+        d->normal_lo = nb.k[0];
+        d->normal_hi = nb.k[nb.n - 1];
+        const uint64_t *s[2] = {nb.k, sb.k};
+        size_t n[2] = {nb.n, sb.n};
+        struct vp_stats_ad ad;
+        /* Not computable (fewer than 4 observations, or one value in both
+           runs): the test cannot reject, so the default applies. */
+        if (vp_stats_anderson_ksamp_keys(s, n, 2, &ad, NULL, 0) == 0) {
+            d->tested = 1;
+            d->statistic = ad.statistic;
+            d->pvalue = ad.pvalue;
+            d->rejected = ad.pvalue < p->alpha;
+        }
+        if (d->rejected) {
+            d->hellinger = vp_stats_hellinger_keys(nb.k, nb.n, sb.k, sb.n, p->hellinger_bins);
+            d->discount = 1.0 - d->hellinger;
+            if (d->discount < p->valid_discount)
+                d->discount = 0;
+        } else {
+            d->discount = p->default_discount;
+        }
+    }
+    free(nb.k);
+    free(sb.k);
+    return 0;
+}
+
+static int analyse_var(const struct var_group *g, const struct vp_rank_params *p,
+                       struct vp_rank_var_result *vr)
+{
+    const struct vp_rank_var *v = g->slow[0];
+    memset(vr, 0, sizeof *vr);
+    vr->function = v->function;
+    vr->file = v->file;
+    vr->name = v->name;
+    vr->type = v->type;
+    vr->line = v->line;
+    vr->tags = v->tags;
+    vr->type_kind = v->type_kind;
+    vr->global = v->function[0] == 0;
+    vr->basic = basic_kind(v->type_kind);
+    for (size_t i = 0; i < g->nslow; i++) {
+        vr->slow_samples += g->slow[i]->count;
+        vr->slow_unreadable += g->slow[i]->unreadable;
+    }
+    for (size_t i = 0; i < g->nnormal; i++) {
+        vr->normal_samples += g->normal[i]->count;
+        vr->normal_unreadable += g->normal[i]->unreadable;
+    }
+    vr->dim = VP_RANK_DIM_NONE;
+    vr->discount = -1;
+    if (vr->normal_samples + vr->normal_unreadable == 0) {
+        /* Never sampled in a normal run: anomalous by definition. */
+        vr->discount = 0;
+        vr->dim = VP_RANK_DIM_SLOW_ONLY;
+        vr->anomalous = 1;
+        return 0;
+    }
+    /* Lowest discount over the dimensions that apply; ties keep the first
+       in the order values, deltas, processing cost. */
+    for (int dim = vr->basic ? 0 : VP_RANK_DIM_PROC; dim < VP_RANK_DIM_COUNT; dim++) {
+        if (test_dim(g, dim, p, &vr->dims[dim]))
+            return -1;
+        const struct vp_rank_dim_result *d = &vr->dims[dim];
+        if (d->available && (vr->discount < 0 || d->discount < vr->discount)) {
+            vr->discount = d->discount;
+            vr->dim = dim;
+            vr->anomalous = d->rejected;
+        }
+    }
+    return 0;
+}
+
+/* ---- functions ---------------------------------------------------------- */
+
+struct sfunc {                /* a function of the slow run(s)               */
+    const char *name, *file;
+    int line;
+    long *in_run;             /* index in each run, -1 if absent             */
+};
+
+static double run_cost(const struct vp_rank_run *r, const struct vp_rank_func *f)
+{
+    uint64_t n = f->pc_samples > f->value_ticks ? f->pc_samples : f->value_ticks;
+    return (double)n * (double)r->period_ns;
+}
+
+static int cmp_double_desc(double a, double b)
+{
+    return (a < b) - (a > b);
+}
+
+/* Competition ("1224") rank of each function of a run by raw cost. */
+static size_t *run_ranks(const struct vp_rank_run *r)
+{
+    size_t *rank = malloc((r->nfuncs ? r->nfuncs : 1) * sizeof *rank);
+    if (!rank)
+        return NULL;
+    for (size_t i = 0; i < r->nfuncs; i++) {
+        double c = run_cost(r, &r->funcs[i]);
+        size_t higher = 0;
+        for (size_t j = 0; j < r->nfuncs; j++)
+            if (run_cost(r, &r->funcs[j]) > c)
+                higher++;
+        rank[i] = higher + 1;
+    }
+    return rank;
+}
+
+/* ---- sorting helpers (qsort with full tie-breaks = deterministic) ------- */
+
+static const struct vp_rank_result *g_sort_result; /* qsort has no context arg */
+
+static int cmp_func_result(const void *pa, const void *pb)
+{
+    const struct vp_rank_func_result *a = pa, *b = pb;
+    int c = cmp_double_desc(a->calibrated_cost_ns, b->calibrated_cost_ns);
+    if (c)
+        return c;
+    if ((c = cmp_double_desc(a->raw_cost_ns, b->raw_cost_ns)))
+        return c;
+    if ((c = strcmp(a->name, b->name)))
+        return c;
+    if ((c = strcmp(a->file, b->file)))
+        return c;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
+static int cmp_func_raw(const void *pa, const void *pb)
+{
+    const struct vp_rank_func_result *a = *(const struct vp_rank_func_result *const *)pa;
+    const struct vp_rank_func_result *b = *(const struct vp_rank_func_result *const *)pb;
+    int c = cmp_double_desc(a->raw_cost_ns, b->raw_cost_ns);
+    if (c)
+        return c;
+    if ((c = strcmp(a->name, b->name)))
+        return c;
+    if ((c = strcmp(a->file, b->file)))
+        return c;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
+/* Most anomalous first: lower discount, anomalous before not, lower p-value
+ * of the deciding dimension, then the key. */
+static int cmp_var_anomaly(const void *pa, const void *pb)
+{
+    const struct vp_rank_var_result *a = &g_sort_result->vars[*(const size_t *)pa];
+    const struct vp_rank_var_result *b = &g_sort_result->vars[*(const size_t *)pb];
+    if (a->discount != b->discount)
+        return a->discount < b->discount ? -1 : 1;
+    if (a->anomalous != b->anomalous)
+        return b->anomalous - a->anomalous;
+    double pa_ = a->dim < VP_RANK_DIM_COUNT ? a->dims[a->dim].pvalue : 0;
+    double pb_ = b->dim < VP_RANK_DIM_COUNT ? b->dims[b->dim].pvalue : 0;
+    if (pa_ != pb_)
+        return pa_ < pb_ ? -1 : 1;
+    size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+    return (ia > ib) - (ia < ib); /* vars[] is sorted by key */
+}
+
+static int cmp_var_ptr(const void *pa, const void *pb)
+{
+    return var_key_cmp(*(const struct vp_rank_var *const *)pa,
+                       *(const struct vp_rank_var *const *)pb);
+}
+
+static int cmp_sfunc(const void *pa, const void *pb)
+{
+    const struct sfunc *a = pa, *b = pb;
+    int c = strcmp(a->name, b->name);
+    if (c)
+        return c;
+    if ((c = strcmp(a->file, b->file)))
+        return c;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
+/* ---- localisation -------------------------------------------------------- */
+
+struct outside_ctx {
+    const struct vp_rank_var *v;
+    const struct vp_rank_dim_result *d;
+    int all;                  /* slow-only: every sample is outside          */
+    int dim;
+    uint64_t *pcs;
+    size_t n, cap;
+    int oom;
+};
+
+static void push_outside(void *ctx, uint64_t key, size_t first, size_t last)
+{
+    struct outside_ctx *o = ctx;
+    if (o->oom || (!o->all && key >= o->d->normal_lo && key <= o->d->normal_hi))
+        return;
+    /* A delta is charged to the sample that ends it; a run to all its samples. */
+    size_t from = o->dim == VP_RANK_DIM_DELTAS ? last : first;
+    for (size_t i = from; i <= last; i++) {
+        if (o->n == o->cap) {
+            size_t cap = o->cap ? o->cap * 2 : 256;
+            uint64_t *p = realloc(o->pcs, cap * sizeof *p);
+            if (!p) {
+                o->oom = 1;
+                return;
+            }
+            o->pcs = p;
+            o->cap = cap;
+        }
+        o->pcs[o->n++] = o->v->pcs[i];
+    }
+}
+
+static int cmp_line(const void *pa, const void *pb)
+{
+    const struct vp_rank_line *a = pa, *b = pb;
+    int c = strcmp(a->file, b->file);
+    if (c)
+        return c;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
+static int cmp_line_count(const void *pa, const void *pb)
+{
+    const struct vp_rank_line *a = pa, *b = pb;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return cmp_line(pa, pb);
+}
+
+static int localise(const struct vp_rank_model *m, const struct var_group *g,
+                    const struct vp_rank_var_result *vr, int dim, const char *func_name,
+                    const struct vp_rank_params *p, struct vp_rank_func_result *fr)
+{
+    struct vp_rank_line *lines = NULL;
+    size_t nlines = 0, cap = 0;
+    fr->outside = 0;
+    for (size_t i = 0; i < g->nslow; i++) {
+        const struct vp_rank_var *v = g->slow[i];
+        const struct vp_rank_run *run = &m->runs[g->slow_run[i]];
+        if (!v->pcs || !run->sym.line)
+            continue;
+        struct outside_ctx o = {.v = v, .all = dim == VP_RANK_DIM_SLOW_ONLY};
+        o.dim = o.all ? VP_RANK_DIM_VALUES : dim;
+        if (!o.all)
+            o.d = &vr->dims[dim];
+        for_each_obs(v, o.dim, push_outside, &o);
+        if (o.oom) {
+            free(o.pcs);
+            goto oom;
+        }
+        /* Sort PCs so each distinct PC is symbolized once. */
+        uint64_t *tmp = malloc((o.n ? o.n : 1) * sizeof *tmp);
+        if (!tmp) {
+            free(o.pcs);
+            goto oom;
+        }
+        vp_stats_sort_keys(o.pcs, tmp, o.n);
+        free(tmp);
+        for (size_t a = 0; a < o.n;) {
+            size_t b = a;
+            while (b < o.n && o.pcs[b] == o.pcs[a])
+                b++;
+            const char *file = NULL, *func = NULL;
+            int line = 0;
+            if (run->sym.line(run->sym.ctx, o.pcs[a], &file, &line, &func) == 0 &&
+                (!vr->global || !func || strcmp(func, func_name) == 0)) {
+                if (nlines == cap) {
+                    cap = cap ? cap * 2 : 16;
+                    struct vp_rank_line *nl = realloc(lines, cap * sizeof *nl);
+                    if (!nl) {
+                        free(o.pcs);
+                        goto oom;
+                    }
+                    lines = nl;
+                }
+                lines[nlines].file = strdup(file ? file : "");
+                lines[nlines].line = line;
+                lines[nlines].loop_line =
+                    run->sym.loop_line ? run->sym.loop_line(run->sym.ctx, o.pcs[a]) : 0;
+                lines[nlines].count = b - a;
+                if (!lines[nlines].file) {
+                    free(o.pcs);
+                    goto oom;
+                }
+                nlines++;
+                fr->outside += b - a;
+            }
+            a = b;
+        }
+        free(o.pcs);
+    }
+    /* Merge equal (file, line) from different PCs and runs. */
+    qsort(lines, nlines, sizeof *lines, cmp_line);
+    size_t w = 0;
+    for (size_t r = 0; r < nlines; r++) {
+        if (w && cmp_line(&lines[w - 1], &lines[r]) == 0) {
+            lines[w - 1].count += lines[r].count;
+            if (!lines[w - 1].loop_line)
+                lines[w - 1].loop_line = lines[r].loop_line;
+            free(lines[r].file);
+        } else {
+            lines[w++] = lines[r];
+        }
+    }
+    nlines = w;
+    qsort(lines, nlines, sizeof *lines, cmp_line_count);
+    while (nlines > p->max_lines)
+        free(lines[--nlines].file);
+    fr->lines = lines;
+    fr->nlines = nlines;
+    fr->loc_dim = dim;
+    return 0;
+oom:
+    for (size_t r = 0; r < nlines; r++)
+        free(lines[r].file);
+    free(lines);
+    return -1;
+}
+
+/* ---- pattern inference ---------------------------------------------------- */
+
+static int dim_anomalous(const struct vp_rank_var_result *v, int dim)
+{
+    return v->dims[dim].available && v->dims[dim].rejected;
+}
+
+/* vProf's four rules, in order, over the function's variables from most to
+ * least anomalous.  Sets pattern, pattern_var and pattern_dim. */
+static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_result *f,
+                          const size_t *order, double default_discount)
+{
+    f->pattern = VP_RANK_PAT_NONE;
+    f->pattern_var = -1;
+    f->pattern_dim = VP_RANK_DIM_NONE;
+    /* 1. a loop/cond variable stays the same abnormally long */
+    for (size_t i = 0; i < f->nvars; i++) {
+        const struct vp_rank_var_result *v = &res->vars[order[i]];
+        if ((v->tags & (VP_TAG_LOOP | VP_TAG_COND)) && dim_anomalous(v, VP_RANK_DIM_PROC)) {
+            f->pattern = VP_RANK_PAT_MISSING_CONSTRAINT;
+            f->pattern_var = (long)order[i];
+            f->pattern_dim = VP_RANK_DIM_PROC;
+            return;
+        }
+    }
+    /* 2. a loop variable has abnormal values or deltas */
+    for (size_t i = 0; i < f->nvars; i++) {
+        const struct vp_rank_var_result *v = &res->vars[order[i]];
+        if (!(v->tags & VP_TAG_LOOP))
+            continue;
+        int dv = dim_anomalous(v, VP_RANK_DIM_VALUES), dd = dim_anomalous(v, VP_RANK_DIM_DELTAS);
+        if (dv || dd) {
+            f->pattern = VP_RANK_PAT_SCALABILITY;
+            f->pattern_var = (long)order[i];
+            f->pattern_dim = dv && (!dd || v->dims[0].discount <= v->dims[1].discount)
+                                 ? VP_RANK_DIM_VALUES
+                                 : VP_RANK_DIM_DELTAS;
+            return;
+        }
+    }
+    /* 3. a condition variable is abnormal in any dimension */
+    for (size_t i = 0; i < f->nvars; i++) {
+        const struct vp_rank_var_result *v = &res->vars[order[i]];
+        if ((v->tags & VP_TAG_COND) && v->anomalous) {
+            f->pattern = VP_RANK_PAT_WRONG_CONSTRAINT;
+            f->pattern_var = (long)order[i];
+            f->pattern_dim = v->dim;
+            return;
+        }
+    }
+    /* 4. the most costly function looks normal and has only non-basic
+          variables: default discount, decided by processing cost */
+    if (f->raw_rank == 1 && f->discounter == VP_RANK_DISC_VARIABLE &&
+        f->discount == default_discount && f->dim == VP_RANK_DIM_PROC && f->nvars > 0) {
+        for (size_t i = 0; i < f->nvars; i++)
+            if (res->vars[f->var_idx[i]].basic)
+                return;
+        f->pattern = VP_RANK_PAT_SCALABILITY;
+        f->pattern_var = (long)order[0];
+        f->pattern_dim = VP_RANK_DIM_PROC;
+    }
+}
+
+/* ---- the analysis -------------------------------------------------------- */
+
+void vp_rank_result_free(struct vp_rank_result *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nfuncs; i++) {
+        for (size_t l = 0; l < r->funcs[i].nlines; l++)
+            free(r->funcs[i].lines[l].file);
+        free(r->funcs[i].lines);
+        free(r->funcs[i].var_idx);
+    }
+    free(r->funcs);
+    free(r->vars);
+    free(r->inputs);
+    free(r);
+}
+
+struct state {
+    const struct vp_rank_model *m;
+    struct sfunc *sf;
+    size_t nsf;
+    struct var_group *groups;
+    size_t ngroups;
+    long *var_func;           /* group -> sfunc index for locals, -1        */
+};
+
+static void free_state(struct state *s)
+{
+    for (size_t i = 0; i < s->nsf; i++)
+        free(s->sf[i].in_run);
+    free(s->sf);
+    for (size_t i = 0; i < s->ngroups; i++) {
+        free(s->groups[i].slow);
+        free(s->groups[i].normal);
+        free(s->groups[i].slow_run);
+    }
+    free(s->groups);
+    free(s->var_func);
+}
+
+static int check_inputs(const struct vp_rank_model *m, char *err, size_t errlen)
+{
+    size_t nslow = 0, nnormal = 0;
+    for (size_t i = 0; i < m->nruns; i++) {
+        const struct vp_rank_run *r = &m->runs[i];
+        if (r->slow)
+            nslow++;
+        else
+            nnormal++;
+        uint64_t pcs = 0;
+        for (size_t f = 0; f < r->nfuncs; f++)
+            pcs += r->funcs[f].pc_samples + r->funcs[f].value_ticks;
+        if (pcs == 0) {
+            set_err(err, errlen, "%s: no samples attributed to any function", r->label);
+            return -1;
+        }
+    }
+    if (!nslow || !nnormal) {
+        set_err(err, errlen, "need at least one normal and one buggy profile");
+        return -1;
+    }
+    /* Each normal run must share function names with the slow runs. */
+    for (size_t i = 0; i < m->nruns; i++) {
+        const struct vp_rank_run *n = &m->runs[i];
+        if (n->slow)
+            continue;
+        int common = 0;
+        for (size_t j = 0; j < m->nruns && !common; j++) {
+            const struct vp_rank_run *s = &m->runs[j];
+            if (!s->slow)
+                continue;
+            for (size_t f = 0; f < s->nfuncs && !common; f++)
+                for (size_t g = 0; g < n->nfuncs && !common; g++)
+                    common = strcmp(s->funcs[f].name, n->funcs[g].name) == 0;
+        }
+        if (!common) {
+            set_err(err, errlen,
+                    "%s: no function names in common with the buggy profile(s): "
+                    "profiles of unrelated programs?",
+                    n->label);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Slow functions: union of the slow runs' functions with cost, by (name, file). */
+static int build_sfuncs(struct state *s)
+{
+    const struct vp_rank_model *m = s->m;
+    size_t cap = 0;
+    for (size_t i = 0; i < m->nruns; i++)
+        if (m->runs[i].slow)
+            cap += m->runs[i].nfuncs;
+    s->sf = calloc(cap ? cap : 1, sizeof *s->sf);
+    if (!s->sf)
+        return -1;
+    for (size_t i = 0; i < m->nruns; i++) {
+        const struct vp_rank_run *r = &m->runs[i];
+        if (!r->slow)
+            continue;
+        for (size_t f = 0; f < r->nfuncs; f++) {
+            const struct vp_rank_func *fn = &r->funcs[f];
+            if (fn->pc_samples + fn->value_ticks == 0)
+                continue;
+            int seen = 0;
+            for (size_t k = 0; k < s->nsf && !seen; k++)
+                seen = strcmp(s->sf[k].name, fn->name) == 0 && strcmp(s->sf[k].file, fn->file) == 0;
+            if (seen)
+                continue;
+            s->sf[s->nsf].name = fn->name;
+            s->sf[s->nsf].file = fn->file;
+            s->sf[s->nsf].line = fn->line;
+            s->nsf++;
+        }
+    }
+    qsort(s->sf, s->nsf, sizeof *s->sf, cmp_sfunc);
+    for (size_t k = 0; k < s->nsf; k++) {
+        s->sf[k].in_run = malloc((m->nruns ? m->nruns : 1) * sizeof(long));
+        if (!s->sf[k].in_run)
+            return -1;
+        for (size_t i = 0; i < m->nruns; i++) {
+            const struct vp_rank_run *r = &m->runs[i];
+            long idx = -1;
+            if (r->slow) { /* exact key in slow runs */
+                for (size_t f = 0; f < r->nfuncs && idx < 0; f++)
+                    if (strcmp(r->funcs[f].name, s->sf[k].name) == 0 &&
+                        strcmp(r->funcs[f].file, s->sf[k].file) == 0)
+                        idx = (long)f;
+            } else {
+                idx = find_func(r, s->sf[k].name, s->sf[k].file);
+            }
+            s->sf[k].in_run[i] = idx;
+        }
+    }
+    return 0;
+}
+
+static long sfunc_of(const struct state *s, const char *name, const char *file)
+{
+    for (size_t k = 0; k < s->nsf; k++)
+        if (strcmp(s->sf[k].name, name) == 0 && strcmp(s->sf[k].file, file) == 0)
+            return (long)k;
+    long base = -1, any = -1;
+    int nbase = 0, nany = 0;
+    for (size_t k = 0; k < s->nsf; k++)
+        if (strcmp(s->sf[k].name, name) == 0) {
+            nany++;
+            any = (long)k;
+            if (strcmp(base_name(s->sf[k].file), base_name(file)) == 0) {
+                nbase++;
+                base = (long)k;
+            }
+        }
+    if (nbase == 1)
+        return base;
+    return nany == 1 ? any : -1;
+}
+
+/* Variable groups: one per distinct key among the slow runs' variables that
+ * have at least one sample (readable or not). */
+static int build_groups(struct state *s)
+{
+    const struct vp_rank_model *m = s->m;
+    size_t total = 0;
+    for (size_t i = 0; i < m->nruns; i++)
+        if (m->runs[i].slow)
+            total += m->runs[i].nvars;
+    const struct vp_rank_var **all = malloc((total ? total : 1) * sizeof *all);
+    size_t *run_of = malloc((total ? total : 1) * sizeof *run_of);
+    if (!all || !run_of) {
+        free(all);
+        free(run_of);
+        return -1;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < m->nruns; i++)
+        if (m->runs[i].slow)
+            for (size_t v = 0; v < m->runs[i].nvars; v++)
+                if (m->runs[i].vars[v].count + m->runs[i].vars[v].unreadable)
+                    all[n++] = &m->runs[i].vars[v];
+    qsort(all, n, sizeof *all, cmp_var_ptr);
+    /* run index of each pointer */
+    for (size_t a = 0; a < n; a++)
+        for (size_t i = 0; i < m->nruns; i++)
+            if (all[a] >= m->runs[i].vars && all[a] < m->runs[i].vars + m->runs[i].nvars)
+                run_of[a] = i;
+    s->groups = calloc(n ? n : 1, sizeof *s->groups);
+    s->var_func = malloc((n ? n : 1) * sizeof *s->var_func);
+    if (!s->groups || !s->var_func)
+        goto oom;
+    for (size_t a = 0; a < n;) {
+        size_t b = a;
+        while (b < n && var_key_cmp(all[a], all[b]) == 0)
+            b++;
+        struct var_group *g = &s->groups[s->ngroups++];
+        g->slow = malloc((b - a) * sizeof *g->slow);
+        g->slow_run = malloc((b - a) * sizeof *g->slow_run);
+        g->normal = malloc((m->nruns ? m->nruns : 1) * sizeof *g->normal);
+        if (!g->slow || !g->slow_run || !g->normal)
+            goto oom;
+        for (size_t k = a; k < b; k++) {
+            g->slow_run[g->nslow] = run_of[k];
+            g->slow[g->nslow++] = all[k];
+        }
+        for (size_t i = 0; i < m->nruns; i++) {
+            if (m->runs[i].slow)
+                continue;
+            long w = find_var(&m->runs[i], all[a]);
+            if (w >= 0)
+                g->normal[g->nnormal++] = &m->runs[i].vars[w];
+        }
+        a = b;
+    }
+    free(all);
+    free(run_of);
+    return 0;
+oom:
+    free(all);
+    free(run_of);
+    return -1;
+}
+
+int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
+                struct vp_rank_result **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (check_inputs(m, err, errlen))
+        return -1;
+    struct state s = {.m = m};
+    struct vp_rank_result *res = calloc(1, sizeof *res);
+    size_t *order = NULL;
+    size_t **func_vars = NULL;
+    size_t *func_nvars = NULL;
+    long *targets = NULL; /* functions a variable is attributed to */
+    if (!res)
+        goto oom;
+    res->params = *p;
+    if (build_sfuncs(&s) || build_groups(&s))
+        goto oom;
+    if (s.nsf == 0) {
+        set_err(err, errlen, "the buggy profile(s) have no samples in any known function");
+        goto fail;
+    }
+
+    /* inputs */
+    res->inputs = calloc(m->nruns, sizeof *res->inputs);
+    if (!res->inputs)
+        goto oom;
+    res->ninputs = m->nruns;
+    for (size_t i = 0; i < m->nruns; i++) {
+        const struct vp_rank_run *r = &m->runs[i];
+        struct vp_rank_input *in = &res->inputs[i];
+        in->label = r->label;
+        in->slow = r->slow;
+        in->period_ns = r->period_ns;
+        in->value_samples = r->value_samples;
+        for (size_t f = 0; f < r->nfuncs; f++)
+            in->pc_samples += r->funcs[f].pc_samples;
+        for (size_t v = 0; v < r->nvars; v++)
+            in->unreadable += r->vars[v].unreadable;
+    }
+
+    /* variables */
+    res->vars = calloc(s.ngroups ? s.ngroups : 1, sizeof *res->vars);
+    if (!res->vars)
+        goto oom;
+    res->nvars = s.ngroups;
+    for (size_t g = 0; g < s.ngroups; g++)
+        if (analyse_var(&s.groups[g], p, &res->vars[g]))
+            goto oom;
+
+    /* attribute variables to slow functions */
+    func_vars = calloc(s.nsf, sizeof *func_vars);
+    func_nvars = calloc(s.nsf, sizeof *func_nvars);
+    targets = malloc(s.nsf * sizeof *targets);
+    if (!func_vars || !func_nvars || !targets)
+        goto oom;
+    for (size_t g = 0; g < s.ngroups; g++) {
+        const struct vp_rank_var_result *vr = &res->vars[g];
+        if (vr->discount < 0)
+            continue; /* no usable samples on one side: no discount */
+        size_t nt = 0;
+        if (!vr->global) {
+            long k = sfunc_of(&s, vr->function, vr->file);
+            if (k >= 0)
+                targets[nt++] = k;
+        } else {
+            const struct var_group *grp = &s.groups[g];
+            for (size_t i = 0; i < grp->nslow; i++) {
+                const struct vp_rank_var *v = grp->slow[i];
+                const struct vp_rank_run *r = &m->runs[grp->slow_run[i]];
+                for (size_t t = 0; t < v->nsites; t++) {
+                    const struct vp_rank_func *fn = &r->funcs[v->sites[t].func];
+                    long k = sfunc_of(&s, fn->name, fn->file);
+                    int dupl = 0;
+                    for (size_t q = 0; q < nt; q++)
+                        dupl |= targets[q] == k;
+                    if (k >= 0 && !dupl)
+                        targets[nt++] = k;
+                }
+            }
+        }
+        for (size_t t = 0; t < nt; t++) {
+            size_t k = (size_t)targets[t];
+            size_t *nv = realloc(func_vars[k], (func_nvars[k] + 1) * sizeof *nv);
+            if (!nv)
+                goto oom;
+            func_vars[k] = nv;
+            nv[func_nvars[k]++] = g;
+        }
+    }
+
+    /* functions: raw cost, discount */
+    res->funcs = calloc(s.nsf, sizeof *res->funcs);
+    if (!res->funcs)
+        goto oom;
+    res->nfuncs = s.nsf;
+    size_t **ranks = calloc(m->nruns, sizeof *ranks);
+    if (!ranks)
+        goto oom;
+    for (size_t i = 0; i < m->nruns; i++)
+        if (!(ranks[i] = run_ranks(&m->runs[i]))) {
+            for (size_t q = 0; q < i; q++)
+                free(ranks[q]);
+            free(ranks);
+            goto oom;
+        }
+    for (size_t k = 0; k < s.nsf; k++) {
+        struct vp_rank_func_result *f = &res->funcs[k];
+        f->name = s.sf[k].name;
+        f->file = s.sf[k].file;
+        f->line = s.sf[k].line;
+        f->pattern_var = f->top_var = f->loc_var = -1;
+        f->dim = f->pattern_dim = f->loc_dim = VP_RANK_DIM_NONE;
+        for (size_t i = 0; i < m->nruns; i++) {
+            const struct vp_rank_run *r = &m->runs[i];
+            long idx = s.sf[k].in_run[i];
+            if (!r->slow || idx < 0)
+                continue;
+            const struct vp_rank_func *fn = &r->funcs[idx];
+            f->pc_samples += fn->pc_samples;
+            f->value_ticks += fn->value_ticks;
+            f->pc_cost_ns += (double)fn->pc_samples * (double)r->period_ns;
+            f->var_cost_ns += (double)fn->value_ticks * (double)r->period_ns;
+            f->raw_cost_ns += run_cost(r, fn);
+            if (!f->line)
+                f->line = fn->line;
+        }
+        f->var_idx = func_vars[k];
+        f->nvars = func_nvars[k];
+        func_vars[k] = NULL;
+        if (f->nvars) {
+            f->discounter = VP_RANK_DISC_VARIABLE;
+            f->discount = 2;
+            for (size_t i = 0; i < f->nvars; i++) {
+                const struct vp_rank_var_result *v = &res->vars[f->var_idx[i]];
+                if (v->discount < f->discount) {
+                    f->discount = v->discount;
+                    f->dim = v->dim;
+                }
+            }
+        } else {
+            /* hist-discounter: n slow x m normal comparisons of raw-cost rank */
+            for (size_t i = 0; i < m->nruns; i++) {
+                long si = s.sf[k].in_run[i];
+                if (!m->runs[i].slow || si < 0)
+                    continue;
+                const struct vp_rank_func *sfn = &m->runs[i].funcs[si];
+                if (sfn->pc_samples + sfn->value_ticks == 0)
+                    continue;
+                for (size_t j = 0; j < m->nruns; j++) {
+                    if (m->runs[j].slow)
+                        continue;
+                    long nj = s.sf[k].in_run[j];
+                    size_t rn = nj >= 0 ? ranks[j][nj] : m->runs[j].nfuncs + 1;
+                    f->hist_c++;
+                    if (rn < ranks[i][si])
+                        f->hist_h++;
+                }
+            }
+            if (f->hist_c) {
+                f->discounter = VP_RANK_DISC_HIST;
+                f->discount = (double)f->hist_h / (double)f->hist_c;
+                if (f->discount < p->valid_discount)
+                    f->discount = 0;
+            }
+        }
+        f->calibrated_cost_ns = (1.0 - f->discount) * f->raw_cost_ns;
+    }
+    for (size_t i = 0; i < m->nruns; i++)
+        free(ranks[i]);
+    free(ranks);
+
+    /* raw rank (what a plain profiler would say) */
+    {
+        struct vp_rank_func_result **by_raw = malloc(s.nsf * sizeof *by_raw);
+        if (!by_raw)
+            goto oom;
+        for (size_t k = 0; k < s.nsf; k++)
+            by_raw[k] = &res->funcs[k];
+        qsort(by_raw, s.nsf, sizeof *by_raw, cmp_func_raw);
+        for (size_t k = 0; k < s.nsf; k++)
+            by_raw[k]->raw_rank = k + 1;
+        free(by_raw);
+    }
+
+    /* patterns and localisation, before sorting (indices match s.sf) */
+    g_sort_result = res;
+    for (size_t k = 0; k < s.nsf; k++) {
+        struct vp_rank_func_result *f = &res->funcs[k];
+        if (!f->nvars)
+            continue;
+        free(order);
+        order = malloc(f->nvars * sizeof *order);
+        if (!order)
+            goto oom;
+        memcpy(order, f->var_idx, f->nvars * sizeof *order);
+        qsort(order, f->nvars, sizeof *order, cmp_var_anomaly);
+        f->top_var = (long)order[0];
+        infer_pattern(res, f, order, p->default_discount);
+        long lv = f->pattern_var >= 0 ? f->pattern_var
+                                      : (res->vars[order[0]].anomalous ? (long)order[0] : -1);
+        if (lv >= 0) {
+            int ld = f->pattern_var >= 0 ? f->pattern_dim : res->vars[lv].dim;
+            f->loc_var = lv;
+            if (ld != VP_RANK_DIM_NONE &&
+                localise(m, &s.groups[lv], &res->vars[lv], ld, f->name, p, f))
+                goto oom;
+        }
+    }
+    free(order);
+    order = NULL;
+
+    qsort(res->funcs, res->nfuncs, sizeof *res->funcs, cmp_func_result);
+    for (size_t k = 0; k < res->nfuncs; k++)
+        res->funcs[k].rank = k + 1;
+
+    free(func_vars);
+    free(func_nvars);
+    free(targets);
+    free_state(&s);
+    *out = res;
+    return 0;
+oom:
+    set_err(err, errlen, "out of memory");
+fail:
+    if (func_vars)
+        for (size_t k = 0; k < s.nsf; k++)
+            free(func_vars[k]);
+    free(func_vars);
+    free(func_nvars);
+    free(targets);
+    free(order);
+    free_state(&s);
+    vp_rank_result_free(res);
+    return -1;
+}

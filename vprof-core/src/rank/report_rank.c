@@ -1,0 +1,327 @@
+/*
+ * report_rank.c - print a vprof rank result as a terminal table, as JSON
+ * ("schema": "vprof-rank/1") or as a Markdown comment for a bug tracker.
+ * Numbers use fixed formats so output is byte-for-byte reproducible.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "vprof/format.h"
+#include "vprof/json.h"
+#include "vprof/rank.h"
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static size_t shown(const struct vp_rank_result *r, size_t top)
+{
+    return top && top < r->nfuncs ? top : r->nfuncs;
+}
+
+static const struct vp_rank_var_result *decider(const struct vp_rank_result *r,
+                                                const struct vp_rank_func_result *f)
+{
+    long v = f->pattern_var >= 0 ? f->pattern_var : f->loc_var >= 0 ? f->loc_var : f->top_var;
+    return v >= 0 ? &r->vars[v] : NULL;
+}
+
+static const char *kind_name(int k)
+{
+    static const char *n[] = {"unknown", "sint", "uint", "float", "ptr-basic", "ptr-other",
+                              "aggregate"};
+    return k >= 0 && k <= VP_TYPE_AGGREGATE ? n[k] : "unknown";
+}
+
+static void tags_str(uint16_t tags, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s%s", tags & VP_TAG_LOOP ? "loop," : "",
+             tags & VP_TAG_COND ? "cond," : "", tags & VP_TAG_ARGS ? "args," : "",
+             tags & VP_TAG_GLOBAL ? "global," : "");
+    size_t n = strlen(buf);
+    if (n)
+        buf[n - 1] = 0;
+}
+
+/* ---- text ------------------------------------------------------------- */
+
+static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
+{
+    size_t nn = 0, nb = 0;
+    for (size_t i = 0; i < r->ninputs; i++)
+        r->inputs[i].slow ? nb++ : nn++;
+    fprintf(out,
+            "vprof rank: %zu normal, %zu buggy profile(s); DefaultDiscount %.2f, "
+            "ValidDiscount %.2f, alpha %.3f\n",
+            nn, nb, r->params.default_discount, r->params.valid_discount, r->params.alpha);
+    fprintf(out, "%4s  %-28s %-24s %12s %12s %8s %8s %-15s %-18s %s\n", "rank", "function",
+            "location", "calibrated", "raw", "discount", "by", "dimension", "pattern",
+            "variable");
+    for (size_t i = 0; i < shown(r, top); i++) {
+        const struct vp_rank_func_result *f = &r->funcs[i];
+        const struct vp_rank_var_result *v = decider(r, f);
+        char loc[256], var[256];
+        snprintf(loc, sizeof loc, "%s:%d", base_name(f->file), f->line);
+        if (v)
+            snprintf(var, sizeof var, "%s (%s:%d)", v->name, base_name(v->file), v->line);
+        else
+            snprintf(var, sizeof var, "-");
+        const char *pat = vp_rank_pattern_name(f->pattern);
+        fprintf(out, "%4zu  %-28s %-24s %10.4f s %10.4f s %8.3f %8s %-15s %-18s %s\n", f->rank,
+                f->name, loc, f->calibrated_cost_ns / 1e9, f->raw_cost_ns / 1e9, f->discount,
+                vp_rank_discounter_name(f->discounter),
+                vp_rank_dim_name(f->pattern_var >= 0 ? f->pattern_dim : f->dim),
+                pat ? pat : "-", var);
+        if (f->nlines) {
+            fprintf(out, "      anomalous samples:");
+            for (size_t l = 0; l < f->nlines; l++)
+                fprintf(out, "%s %s:%d (%llu)", l ? "," : "", base_name(f->lines[l].file),
+                        f->lines[l].line, (unsigned long long)f->lines[l].count);
+            fputc('\n', out);
+        }
+    }
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+static void json_dim(struct vp_json *j, const struct vp_rank_dim_result *d)
+{
+    vp_json_begin_object(j);
+    vp_json_kv_uint(j, "normal_n", d->n_normal);
+    vp_json_kv_uint(j, "slow_n", d->n_slow);
+    vp_json_kv_bool(j, "tested", d->tested);
+    if (d->tested) {
+        vp_json_kv_double(j, "statistic", d->statistic);
+        vp_json_kv_double(j, "pvalue", d->pvalue);
+    }
+    vp_json_kv_bool(j, "rejected", d->rejected);
+    if (d->rejected)
+        vp_json_kv_double(j, "hellinger", d->hellinger);
+    vp_json_kv_double(j, "discount", d->discount);
+    vp_json_end_object(j);
+}
+
+static void json_var(struct vp_json *j, const struct vp_rank_var_result *v)
+{
+    char tags[64];
+    vp_json_begin_object(j);
+    vp_json_kv_str(j, "name", v->name);
+    vp_json_kv_str(j, "function", v->function);
+    vp_json_kv_str(j, "file", v->file);
+    vp_json_kv_int(j, "line", v->line);
+    vp_json_kv_str(j, "type", v->type);
+    vp_json_kv_str(j, "kind", kind_name(v->type_kind));
+    tags_str(v->tags, tags, sizeof tags);
+    vp_json_key(j, "tags");
+    vp_json_begin_array(j);
+    for (char *t = tags; *t;) {
+        char *c = strchr(t, ',');
+        if (c)
+            *c = 0;
+        vp_json_str(j, t);
+        if (!c)
+            break;
+        t = c + 1;
+    }
+    vp_json_end_array(j);
+    vp_json_kv_bool(j, "global", v->global);
+    vp_json_kv_double(j, "discount", v->discount);
+    vp_json_kv_str(j, "dimension", vp_rank_dim_name(v->dim));
+    vp_json_kv_bool(j, "anomalous", v->anomalous);
+    vp_json_kv_uint(j, "normal_samples", v->normal_samples);
+    vp_json_kv_uint(j, "slow_samples", v->slow_samples);
+    vp_json_kv_uint(j, "normal_unreadable", v->normal_unreadable);
+    vp_json_kv_uint(j, "slow_unreadable", v->slow_unreadable);
+    vp_json_key(j, "dimensions");
+    vp_json_begin_object(j);
+    for (int d = v->basic ? 0 : VP_RANK_DIM_PROC; d < VP_RANK_DIM_COUNT; d++)
+        if (v->dims[d].available) {
+            vp_json_key(j, vp_rank_dim_name(d));
+            json_dim(j, &v->dims[d]);
+        }
+    vp_json_end_object(j);
+    vp_json_end_object(j);
+}
+
+static int write_json(FILE *out, const struct vp_rank_result *r, size_t top)
+{
+    struct vp_json *j = vp_json_new(out, 1);
+    if (!j)
+        return -1;
+    vp_json_begin_object(j);
+    vp_json_kv_str(j, "schema", "vprof-rank/1");
+    vp_json_key(j, "parameters");
+    vp_json_begin_object(j);
+    vp_json_kv_double(j, "default_discount", r->params.default_discount);
+    vp_json_kv_double(j, "valid_discount", r->params.valid_discount);
+    vp_json_kv_double(j, "alpha", r->params.alpha);
+    vp_json_kv_uint(j, "hellinger_bins", r->params.hellinger_bins);
+    vp_json_kv_uint(j, "top", top);
+    vp_json_kv_str(j, "cost_unit", "s");
+    vp_json_end_object(j);
+    vp_json_key(j, "inputs");
+    vp_json_begin_array(j);
+    for (size_t i = 0; i < r->ninputs; i++) {
+        const struct vp_rank_input *in = &r->inputs[i];
+        vp_json_begin_object(j);
+        vp_json_kv_str(j, "path", in->label);
+        vp_json_kv_str(j, "role", in->slow ? "buggy" : "normal");
+        vp_json_kv_uint(j, "period_ns", in->period_ns);
+        vp_json_kv_uint(j, "pc_samples", in->pc_samples);
+        vp_json_kv_uint(j, "value_samples", in->value_samples);
+        vp_json_kv_uint(j, "unreadable", in->unreadable);
+        vp_json_end_object(j);
+    }
+    vp_json_end_array(j);
+    vp_json_kv_uint(j, "function_count", r->nfuncs);
+    vp_json_key(j, "functions");
+    vp_json_begin_array(j);
+    for (size_t i = 0; i < shown(r, top); i++) {
+        const struct vp_rank_func_result *f = &r->funcs[i];
+        const char *pat = vp_rank_pattern_name(f->pattern);
+        vp_json_begin_object(j);
+        vp_json_kv_uint(j, "rank", f->rank);
+        vp_json_kv_str(j, "name", f->name);
+        vp_json_kv_str(j, "file", f->file);
+        vp_json_kv_int(j, "line", f->line);
+        vp_json_kv_double(j, "raw_cost", f->raw_cost_ns / 1e9);
+        vp_json_kv_double(j, "calibrated_cost", f->calibrated_cost_ns / 1e9);
+        vp_json_kv_double(j, "discount", f->discount);
+        vp_json_kv_str(j, "dimension", vp_rank_dim_name(f->pattern_var >= 0 ? f->pattern_dim
+                                                                            : f->dim));
+        vp_json_kv_str(j, "pattern", pat);
+        vp_json_kv_str(j, "discounter", vp_rank_discounter_name(f->discounter));
+        vp_json_kv_uint(j, "raw_rank", f->raw_rank);
+        vp_json_kv_uint(j, "pc_samples", f->pc_samples);
+        vp_json_kv_uint(j, "value_ticks", f->value_ticks);
+        vp_json_kv_double(j, "pc_cost", f->pc_cost_ns / 1e9);
+        vp_json_kv_double(j, "var_cost", f->var_cost_ns / 1e9);
+        if (f->discounter == VP_RANK_DISC_HIST) {
+            vp_json_key(j, "hist");
+            vp_json_begin_object(j);
+            vp_json_kv_uint(j, "h", f->hist_h);
+            vp_json_kv_uint(j, "c", f->hist_c);
+            vp_json_end_object(j);
+        }
+        const struct vp_rank_var_result *pv = f->pattern_var >= 0 ? &r->vars[f->pattern_var] : NULL;
+        vp_json_kv_str(j, "pattern_variable", pv ? pv->name : NULL);
+        const struct vp_rank_var_result *lv = f->loc_var >= 0 ? &r->vars[f->loc_var] : NULL;
+        vp_json_kv_str(j, "anomalous_variable", lv ? lv->name : NULL);
+        vp_json_kv_str(j, "anomalous_dimension", lv ? vp_rank_dim_name(f->loc_dim) : NULL);
+        vp_json_kv_uint(j, "outside_samples", f->outside);
+        vp_json_key(j, "anomalous_lines");
+        vp_json_begin_array(j);
+        for (size_t l = 0; l < f->nlines; l++) {
+            vp_json_begin_object(j);
+            vp_json_kv_str(j, "file", f->lines[l].file);
+            vp_json_kv_int(j, "line", f->lines[l].line);
+            vp_json_kv_uint(j, "samples", f->lines[l].count);
+            vp_json_key(j, "loop_line");
+            if (f->lines[l].loop_line)
+                vp_json_int(j, f->lines[l].loop_line);
+            else
+                vp_json_null(j);
+            vp_json_end_object(j);
+        }
+        vp_json_end_array(j);
+        vp_json_key(j, "variables");
+        vp_json_begin_array(j);
+        for (size_t v = 0; v < f->nvars; v++)
+            json_var(j, &r->vars[f->var_idx[v]]);
+        vp_json_end_array(j);
+        vp_json_end_object(j);
+    }
+    vp_json_end_array(j);
+    vp_json_end_object(j);
+    return vp_json_finish(j);
+}
+
+/* ---- Markdown ------------------------------------------------------------ */
+
+/* Markdown table cell: '|' and newlines would break the row. */
+static void md_cell(FILE *out, const char *s)
+{
+    fputc(' ', out);
+    for (; *s; s++) {
+        if (*s == '|')
+            fputs("\\|", out);
+        else if (*s == '\n')
+            fputc(' ', out);
+        else
+            fputc(*s, out);
+    }
+    fputs(" |", out);
+}
+
+static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
+{
+    size_t nn = 0, nb = 0;
+    for (size_t i = 0; i < r->ninputs; i++)
+        r->inputs[i].slow ? nb++ : nn++;
+    fputs("### vprof rank\n\n", out);
+    if (r->nfuncs) {
+        const struct vp_rank_func_result *f = &r->funcs[0];
+        const char *pat = vp_rank_pattern_name(f->pattern);
+        fprintf(out, "Comparing %zu normal and %zu slow profile(s), the most likely root cause is "
+                     "`%s` (%s:%d), ranked %zu by raw cost",
+                nn, nb, f->name, base_name(f->file), f->line, f->raw_rank);
+        if (pat)
+            fprintf(out, "; inferred pattern: **%s** (variable `%s`, %s)", pat,
+                    r->vars[f->pattern_var].name, vp_rank_dim_name(f->pattern_dim));
+        fputs(".\n\n", out);
+    }
+    fputs("| rank | function | location | calibrated cost (s) | raw cost (s) | discount | "
+          "dimension | pattern | variable |\n",
+          out);
+    fputs("|---:|---|---|---:|---:|---:|---|---|---|\n", out);
+    char buf[512];
+    for (size_t i = 0; i < shown(r, top); i++) {
+        const struct vp_rank_func_result *f = &r->funcs[i];
+        const struct vp_rank_var_result *v = decider(r, f);
+        const char *pat = vp_rank_pattern_name(f->pattern);
+        fprintf(out, "| %zu |", f->rank);
+        snprintf(buf, sizeof buf, "`%s`", f->name);
+        md_cell(out, buf);
+        snprintf(buf, sizeof buf, "%s:%d", base_name(f->file), f->line);
+        md_cell(out, buf);
+        fprintf(out, " %.4f | %.4f | %.3f |", f->calibrated_cost_ns / 1e9, f->raw_cost_ns / 1e9,
+                f->discount);
+        md_cell(out, vp_rank_dim_name(f->pattern_var >= 0 ? f->pattern_dim : f->dim));
+        md_cell(out, pat ? pat : "-");
+        if (v)
+            snprintf(buf, sizeof buf, "`%s`", v->name);
+        md_cell(out, v ? buf : "-");
+        fputc('\n', out);
+    }
+    fputs("\n<details><summary>Details</summary>\n\n", out);
+    for (size_t i = 0; i < shown(r, top); i++) {
+        const struct vp_rank_func_result *f = &r->funcs[i];
+        fprintf(out, "- **%zu. `%s`** — %s discounter, %llu PC samples, %llu value ticks",
+                f->rank, f->name, vp_rank_discounter_name(f->discounter),
+                (unsigned long long)f->pc_samples, (unsigned long long)f->value_ticks);
+        if (f->loc_var >= 0)
+            fprintf(out, "; `%s` outside its normal %s range in %llu slow sample(s)",
+                    r->vars[f->loc_var].name, vp_rank_dim_name(f->loc_dim),
+                    (unsigned long long)f->outside);
+        fputs("\n", out);
+        for (size_t l = 0; l < f->nlines; l++)
+            fprintf(out, "  - `%s:%d` — %llu sample(s)\n", f->lines[l].file, f->lines[l].line,
+                    (unsigned long long)f->lines[l].count);
+    }
+    fputs("\n</details>\n", out);
+}
+
+int vp_rank_write(FILE *out, const struct vp_rank_result *r, int format, size_t top)
+{
+    switch (format) {
+    case VP_RANK_JSON:
+        if (write_json(out, r, top))
+            return -1;
+        break;
+    case VP_RANK_MD: write_md(out, r, top); break;
+    default: write_text(out, r, top); break;
+    }
+    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}

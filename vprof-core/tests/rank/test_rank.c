@@ -1,0 +1,636 @@
+/*
+ * test_rank.c - the ranking algorithm on synthetic, address-free models:
+ * raw cost, each discount rule, aggregation, hist-discounter, patterns,
+ * localisation, multiple normal runs, version mismatch, determinism, errors.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "vprof/format.h"
+#include "vprof/rank.h"
+
+#define P 1000000ull /* 1 ms period */
+
+static uint64_t rng = 12345;
+static uint64_t rnd(uint64_t mod)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (rng >> 33) % mod;
+}
+
+static struct vp_rank_params params(void)
+{
+    struct vp_rank_params p;
+    vp_rank_params_default(&p);
+    return p;
+}
+
+/* Fill a variable: n samples, value(i) from fn, one thread, pc = base + i%4. */
+typedef uint64_t (*gen_fn)(size_t i);
+static void fill(struct vp_rank_var *v, size_t n, gen_fn g, uint64_t pc)
+{
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(vp_rank_var_sample(v, 1, g(i), pc + (i % 4), 1, 1), 0);
+}
+
+static uint64_t g_uniform100(size_t i) { (void)i; return rnd(100); }
+static uint64_t g_uniform100_hi(size_t i) { (void)i; return 1000 + rnd(100); }
+static uint64_t g_counter(size_t i) { return i % 50; }
+static uint64_t g_slow_counter(size_t i) { return (i / 20) % 50; } /* same values, long runs */
+static uint64_t g_perm(size_t i) { return (i * 37) % 100; } /* each of 0..99 equally often */
+static uint64_t g_half_shift(size_t i) { return i % 2 ? rnd(100) : 50 + rnd(100); }
+
+static const struct vp_rank_func_result *find(const struct vp_rank_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->nfuncs; i++)
+        if (!strcmp(r->funcs[i].name, name))
+            return &r->funcs[i];
+    fail_msg("function %s not in result", name);
+    return NULL;
+}
+
+static const struct vp_rank_var_result *fvar(const struct vp_rank_result *r,
+                                             const struct vp_rank_func_result *f, const char *name)
+{
+    for (size_t i = 0; i < f->nvars; i++)
+        if (!strcmp(r->vars[f->var_idx[i]].name, name))
+            return &r->vars[f->var_idx[i]];
+    fail_msg("variable %s not in %s", name, f->name);
+    return NULL;
+}
+
+static struct vp_rank_result *run(struct vp_rank_model *m)
+{
+    struct vp_rank_params p = params();
+    struct vp_rank_result *r;
+    char err[256];
+    if (vp_rank_run(m, &p, &r, err, sizeof err))
+        fail_msg("vp_rank_run: %s", err);
+    return r;
+}
+
+/* Raw cost = max(PC cost, variable cost); cost unit samples x period. */
+static void test_raw_cost(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m = vp_rank_model_new();
+    struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
+    struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, 2 * P);
+    vp_rank_add_func(n, "a", "x.c", 1, 10, 0);
+    vp_rank_add_func(n, "b", "x.c", 9, 10, 0);
+    vp_rank_add_func(s, "a", "x.c", 1, 100, 30);  /* pc wins */
+    vp_rank_add_func(s, "b", "x.c", 9, 5, 80);    /* variable cost wins */
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *a = find(r, "a"), *b = find(r, "b");
+    assert_true(a->raw_cost_ns == 100.0 * 2 * P);
+    assert_true(b->raw_cost_ns == 80.0 * 2 * P);
+    assert_true(b->var_cost_ns == 80.0 * 2 * P && b->pc_cost_ns == 5.0 * 2 * P);
+    assert_int_equal(a->raw_rank, 1);
+    assert_int_equal(b->raw_rank, 2);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+/* Builds normal/slow runs with one function "f" holding variable "v". */
+static struct vp_rank_model *one_var(gen_fn gn, size_t nn, gen_fn gs, size_t ns, uint16_t kind,
+                                     uint16_t tags)
+{
+    struct vp_rank_model *m = vp_rank_model_new();
+    struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
+    struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
+    vp_rank_add_func(n, "f", "f.c", 10, nn, nn);
+    vp_rank_add_func(s, "f", "f.c", 10, ns, ns);
+    vp_rank_add_func(n, "g", "f.c", 30, nn, 0);
+    vp_rank_add_func(s, "g", "f.c", 30, ns / 2, 0);
+    if (gn)
+        fill(vp_rank_add_var(n, "f", "f.c", "v", "int", 11, tags, kind, 4), nn, gn, 0x1000);
+    fill(vp_rank_add_var(s, "f", "f.c", "v", "int", 11, tags, kind, 4), ns, gs, 0x1000);
+    return m;
+}
+
+static void test_same_distribution_default(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m = one_var(g_perm, 2000, g_perm, 3000, VP_TYPE_SINT, 0);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *f = find(r, "f");
+    const struct vp_rank_var_result *v = fvar(r, f, "v");
+    for (int d = 0; d < VP_RANK_DIM_COUNT; d++) {
+        assert_true(v->dims[d].available);
+        /* run lengths are all 1 on both sides: one distinct value, so the
+           test is not computable and cannot reject */
+        assert_int_equal(v->dims[d].tested, d != VP_RANK_DIM_PROC);
+        assert_false(v->dims[d].rejected);
+        assert_true(v->dims[d].discount == 0.8);
+    }
+    assert_true(v->discount == 0.8 && !v->anomalous);
+    assert_int_equal(v->dim, VP_RANK_DIM_VALUES); /* tie: first dimension */
+    assert_int_equal(f->discounter, VP_RANK_DISC_VARIABLE);
+    assert_true(fabs(f->calibrated_cost_ns - 0.2 * f->raw_cost_ns) < 1e-6);
+    assert_int_equal(f->pattern, VP_RANK_PAT_NONE);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+/* Disjoint values: rejected, Hellinger 1 -> discount 0 (below ValidDiscount). */
+static void test_disjoint_values_zero(void **state)
+{
+    (void)state;
+    rng = 2;
+    struct vp_rank_model *m = one_var(g_uniform100, 500, g_uniform100_hi, 500, VP_TYPE_SINT, 0);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *f = find(r, "f");
+    const struct vp_rank_var_result *v = fvar(r, f, "v");
+    assert_true(v->dims[VP_RANK_DIM_VALUES].rejected);
+    /* 200 distinct values > 64 bins: one bin straddles the two ranges, so H
+       is just below 1 and 1 - H falls under ValidDiscount */
+    assert_true(v->dims[VP_RANK_DIM_VALUES].hellinger > 0.9);
+    assert_true(v->discount == 0.0 && v->anomalous);
+    assert_int_equal(v->dim, VP_RANK_DIM_VALUES);
+    assert_true(f->calibrated_cost_ns == f->raw_cost_ns);
+    assert_int_equal(f->rank, 1);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+/* Partly overlapping: rejected, discount = 1 - H in (ValidDiscount, 1). */
+static void test_partial_overlap_hellinger(void **state)
+{
+    (void)state;
+    rng = 3;
+    struct vp_rank_model *m = one_var(g_uniform100, 3000, g_half_shift, 3000, VP_TYPE_UINT, 0);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_var_result *v = fvar(r, find(r, "f"), "v");
+    const struct vp_rank_dim_result *d = &v->dims[VP_RANK_DIM_VALUES];
+    assert_true(d->rejected && d->pvalue < 0.05);
+    assert_true(d->hellinger > 0.1 && d->hellinger < 0.9);
+    assert_true(fabs(d->discount - (1 - d->hellinger)) < 1e-12);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+/* Same values, but they change 20x less often: processing cost decides. */
+static void test_processing_cost_decides(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m = one_var(g_counter, 2000, g_slow_counter, 2000, VP_TYPE_SINT,
+                                      VP_TAG_LOOP);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *f = find(r, "f");
+    const struct vp_rank_var_result *v = fvar(r, f, "v");
+    assert_false(v->dims[VP_RANK_DIM_VALUES].rejected); /* same uniform 0..49 */
+    assert_true(v->dims[VP_RANK_DIM_PROC].rejected);
+    assert_true(v->dims[VP_RANK_DIM_PROC].discount == 0.0);
+    /* deltas (mostly 0 vs mostly 1) are as anomalous: tie keeps the earlier dim */
+    assert_true(v->discount == 0.0);
+    /* rule 1: loop variable anomalous in processing cost -> missing constraint */
+    assert_int_equal(f->pattern, VP_RANK_PAT_MISSING_CONSTRAINT);
+    assert_int_equal(f->pattern_dim, VP_RANK_DIM_PROC);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+/* Pointers to non-basic types use processing cost only. */
+static void test_pointer_proc_only(void **state)
+{
+    (void)state;
+    rng = 4;
+    struct vp_rank_model *m = one_var(g_uniform100, 500, g_uniform100_hi, 500, VP_TYPE_PTR_OTHER, 0);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *f = find(r, "f");
+    const struct vp_rank_var_result *v = fvar(r, f, "v");
+    assert_false(v->dims[VP_RANK_DIM_VALUES].available);
+    assert_false(v->dims[VP_RANK_DIM_DELTAS].available);
+    assert_true(v->dims[VP_RANK_DIM_PROC].available);
+    assert_int_equal(v->dim, VP_RANK_DIM_PROC);
+    assert_true(v->discount == 0.8); /* run lengths all 1 on both sides */
+    /* rule 4: most costly function, normal, no basic-type variable */
+    assert_int_equal(f->raw_rank, 1);
+    assert_int_equal(f->pattern, VP_RANK_PAT_SCALABILITY);
+    assert_int_equal(f->pattern_dim, VP_RANK_DIM_PROC);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+static void test_slow_only_anomalous(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m = one_var(NULL, 100, g_counter, 100, VP_TYPE_SINT, VP_TAG_COND);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *f = find(r, "f");
+    const struct vp_rank_var_result *v = fvar(r, f, "v");
+    assert_true(v->discount == 0.0 && v->anomalous);
+    assert_int_equal(v->dim, VP_RANK_DIM_SLOW_ONLY);
+    assert_int_equal(f->pattern, VP_RANK_PAT_WRONG_CONSTRAINT); /* rule 3 */
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+/* Unreadable samples are counted and break deltas/runs. */
+static void test_unreadable(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m = vp_rank_model_new();
+    struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
+    struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
+    vp_rank_add_func(n, "f", "f.c", 1, 10, 10);
+    vp_rank_add_func(s, "f", "f.c", 1, 10, 10);
+    struct vp_rank_var *vn = vp_rank_add_var(n, "f", "f.c", "v", "int", 2, 0, VP_TYPE_SINT, 4);
+    struct vp_rank_var *vs = vp_rank_add_var(s, "f", "f.c", "v", "int", 2, 0, VP_TYPE_SINT, 4);
+    for (int i = 0; i < 6; i++)
+        vp_rank_var_sample(vn, 1, 5, 0, i != 3, 0);     /* 5 5 5 X 5 5 */
+    for (int i = 0; i < 6; i++)
+        vp_rank_var_sample(vs, 1, 5, 0, 1, 1);          /* 5 5 5 5 5 5 */
+    vp_rank_var_sample(vs, 2, 5, 0, 1, 1);              /* new thread */
+    assert_int_equal(vn->nseg, 2);
+    assert_int_equal(vs->nseg, 2);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_var_result *v = fvar(r, find(r, "f"), "v");
+    assert_int_equal(v->normal_unreadable, 1);
+    assert_int_equal(v->normal_samples, 5);
+    assert_int_equal(v->dims[VP_RANK_DIM_VALUES].n_normal, 5);
+    assert_int_equal(v->dims[VP_RANK_DIM_DELTAS].n_normal, 3);  /* 2 + 1 */
+    assert_int_equal(v->dims[VP_RANK_DIM_PROC].n_normal, 2);    /* runs 3 and 2 */
+    assert_int_equal(v->dims[VP_RANK_DIM_PROC].n_slow, 2);      /* runs 6 and 1 */
+    /* one distinct value everywhere: test not computable -> default */
+    assert_false(v->dims[VP_RANK_DIM_VALUES].tested);
+    assert_true(v->dims[VP_RANK_DIM_VALUES].discount == 0.8);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+/* Locals go to their function; globals to the functions that sampled them;
+ * a function takes its lowest variable discount. */
+static void test_aggregation(void **state)
+{
+    (void)state;
+    rng = 5;
+    struct vp_rank_model *m = vp_rank_model_new();
+    struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
+    struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
+    size_t fa[2], fb[2];
+    fa[0] = vp_rank_add_func(n, "a", "x.c", 1, 100, 100);
+    fb[0] = vp_rank_add_func(n, "b", "x.c", 20, 100, 100);
+    fa[1] = vp_rank_add_func(s, "a", "x.c", 1, 100, 100);
+    fb[1] = vp_rank_add_func(s, "b", "x.c", 20, 100, 100);
+    vp_rank_add_func(s, "c", "x.c", 40, 100, 0);
+    (void)fa;
+    struct vp_rank_run *runs[2] = {n, s};
+    for (int k = 0; k < 2; k++) {
+        struct vp_rank_var *same = vp_rank_add_var(runs[k], "a", "x.c", "same", "int", 2, 0, VP_TYPE_SINT, 4);
+        fill(same, 1000, g_uniform100, 0x10);
+        struct vp_rank_var *odd = vp_rank_add_var(runs[k], "a", "x.c", "odd", "int", 3, 0, VP_TYPE_SINT, 4);
+        fill(odd, 1000, k ? g_uniform100_hi : g_uniform100, 0x10);
+        struct vp_rank_var *glob = vp_rank_add_var(runs[k], "", "x.c", "gl", "long", 99, VP_TAG_GLOBAL, VP_TYPE_SINT, 8);
+        fill(glob, 1000, k ? g_uniform100_hi : g_uniform100, 0x20);
+        vp_rank_var_site(glob, fb[k], 1000);
+    }
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *a = find(r, "a"), *b = find(r, "b"), *c = find(r, "c");
+    assert_int_equal(a->nvars, 2);
+    assert_true(a->discount == 0.0); /* lowest of 0.8 and 0 */
+    assert_int_equal(b->nvars, 1);
+    assert_string_equal(r->vars[b->var_idx[0]].name, "gl");
+    assert_true(r->vars[b->var_idx[0]].global);
+    assert_int_equal(c->nvars, 0);
+    assert_int_equal(c->discounter, VP_RANK_DISC_HIST);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+/* Hist-discounter: r = h/c over n slow x m normal comparisons of raw-cost
+ * rank; ValidDiscount applies. */
+static void test_hist_discounter(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m = vp_rank_model_new();
+    /* normal runs: "lib" ranks 1 in both; "hot" ranks 2 */
+    for (int j = 0; j < 2; j++) {
+        struct vp_rank_run *n = vp_rank_add_run(m, j ? "n2" : "n1", 0, P);
+        vp_rank_add_func(n, "lib", "l.c", 1, 100, 0);
+        vp_rank_add_func(n, "hot", "h.c", 1, 50, 0);
+        vp_rank_add_func(n, "cold", "c.c", 1, 10, 0);
+    }
+    /* slow runs: "hot" rises to 1, "lib" drops to 2 in s1, stays 1 in s2 */
+    struct vp_rank_run *s1 = vp_rank_add_run(m, "s1", 1, P);
+    vp_rank_add_func(s1, "hot", "h.c", 1, 500, 0);
+    vp_rank_add_func(s1, "lib", "l.c", 1, 100, 0);
+    vp_rank_add_func(s1, "cold", "c.c", 1, 10, 0);
+    vp_rank_add_func(s1, "new", "n.c", 1, 5, 0);
+    struct vp_rank_run *s2 = vp_rank_add_run(m, "s2", 1, P);
+    vp_rank_add_func(s2, "lib", "l.c", 1, 600, 0);
+    vp_rank_add_func(s2, "hot", "h.c", 1, 500, 0);
+    vp_rank_add_func(s2, "cold", "c.c", 1, 10, 0);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *hot = find(r, "hot"), *lib = find(r, "lib"),
+                                     *cold = find(r, "cold"), *nw = find(r, "new");
+    /* hot: normal rank 2 vs slow rank 1 (s1, s2): never higher in normal */
+    assert_int_equal(hot->hist_c, 4);
+    assert_int_equal(hot->hist_h, 0);
+    assert_true(hot->discount == 0.0);
+    /* lib: s1 rank 2 vs normal 1 -> h; s2 rank 1 vs 1 -> tie, not h */
+    assert_int_equal(lib->hist_c, 4);
+    assert_int_equal(lib->hist_h, 2);
+    assert_true(lib->discount == 0.5);
+    /* cold: rank 3 everywhere */
+    assert_int_equal(cold->hist_h, 0);
+    /* new: only in s1 -> normal rank = nfuncs+1 = 4, slow rank 4 -> no h */
+    assert_int_equal(nw->hist_c, 2);
+    assert_int_equal(nw->hist_h, 0);
+    assert_int_equal(r->funcs[0].rank, 1);
+    assert_string_equal(r->funcs[0].name, "hot");
+    vp_rank_result_free(r);
+    /* ValidDiscount: 1 of 12 comparisons -> 0.083 < 0.1 -> 0 */
+    vp_rank_model_free(m);
+    m = vp_rank_model_new();
+    for (int j = 0; j < 12; j++) {
+        char lab[8];
+        snprintf(lab, sizeof lab, "n%d", j);
+        struct vp_rank_run *n = vp_rank_add_run(m, lab, 0, P);
+        vp_rank_add_func(n, "x", "x.c", 1, j == 0 ? 100 : 1, 0);
+        vp_rank_add_func(n, "y", "y.c", 1, 10, 0);
+    }
+    struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
+    vp_rank_add_func(s, "x", "x.c", 1, 1, 0);
+    vp_rank_add_func(s, "y", "y.c", 1, 10, 0);
+    r = run(m);
+    const struct vp_rank_func_result *x = find(r, "x");
+    assert_int_equal(x->hist_c, 12);
+    assert_int_equal(x->hist_h, 1);
+    assert_true(x->discount == 0.0);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+/* Rule 2: loop variable with abnormal values -> scalability; rule 3: cond
+ * variable abnormal (values) -> wrong constraint. */
+static void test_patterns_2_3(void **state)
+{
+    (void)state;
+    rng = 6;
+    struct vp_rank_model *m = one_var(g_uniform100, 800, g_uniform100_hi, 800, VP_TYPE_SINT,
+                                      VP_TAG_LOOP);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *f = find(r, "f");
+    assert_int_equal(f->pattern, VP_RANK_PAT_SCALABILITY);
+    assert_int_equal(f->pattern_dim, VP_RANK_DIM_VALUES);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+    m = one_var(g_uniform100, 800, g_uniform100_hi, 800, VP_TYPE_SINT, VP_TAG_COND);
+    r = run(m);
+    f = find(r, "f");
+    assert_int_equal(f->pattern, VP_RANK_PAT_WRONG_CONSTRAINT);
+    assert_int_equal(f->pattern_dim, VP_RANK_DIM_VALUES);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+    /* no tag: anomalous but no pattern */
+    m = one_var(g_uniform100, 800, g_uniform100_hi, 800, VP_TYPE_SINT, VP_TAG_ARGS);
+    r = run(m);
+    assert_int_equal(find(r, "f")->pattern, VP_RANK_PAT_NONE);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+/* Rule order: a function with a cond variable anomalous in values AND a
+ * loop variable anomalous in processing cost is missing-constraint. */
+static void test_pattern_order(void **state)
+{
+    (void)state;
+    rng = 7;
+    struct vp_rank_model *m = one_var(g_uniform100, 800, g_uniform100_hi, 800, VP_TYPE_SINT,
+                                      VP_TAG_COND);
+    fill(vp_rank_add_var(&m->runs[0], "f", "f.c", "i", "int", 12, VP_TAG_LOOP, VP_TYPE_SINT, 4),
+         2000, g_counter, 0x1000);
+    fill(vp_rank_add_var(&m->runs[1], "f", "f.c", "i", "int", 12, VP_TAG_LOOP, VP_TYPE_SINT, 4),
+         2000, g_slow_counter, 0x1000);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *f = find(r, "f");
+    assert_int_equal(f->pattern, VP_RANK_PAT_MISSING_CONSTRAINT);
+    assert_string_equal(r->vars[f->pattern_var].name, "i");
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+/* Localisation: slow samples outside the normal range, mapped to lines. */
+static int fake_line(void *ctx, uint64_t pc, const char **file, int *line, const char **func)
+{
+    (void)ctx;
+    *file = "/src/f.c";
+    *line = (int)(pc - 0x1000) + 100; /* pc 0x1000+k -> line 100+k */
+    *func = "f";
+    return 0;
+}
+
+static void test_localisation(void **state)
+{
+    (void)state;
+    rng = 8;
+    struct vp_rank_model *m = one_var(g_perm, 400, g_perm, 400, VP_TYPE_SINT, VP_TAG_LOOP);
+    struct vp_rank_var *v = &m->runs[1].vars[0];
+    /* 100 slow samples far outside [0, 99], all at pc 0x1002 -> line 102,
+       each in its own thread so deltas and run lengths stay normal */
+    for (int i = 0; i < 100; i++)
+        vp_rank_var_sample(v, 100 + (uint32_t)i, 5000 + (uint64_t)i, 0x1002, 1, 1);
+    m->runs[1].sym.line = fake_line;
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *f = find(r, "f");
+    assert_int_equal(f->pattern, VP_RANK_PAT_SCALABILITY);
+    assert_int_equal(f->loc_dim, VP_RANK_DIM_VALUES);
+    assert_int_equal(f->outside, 100);
+    assert_int_equal(f->nlines, 1);
+    assert_int_equal(f->lines[0].line, 102);
+    assert_int_equal(f->lines[0].count, 100);
+    assert_int_equal(f->lines[0].loop_line, 0); /* no loop table yet */
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+/* Two normal runs are pooled: a slow run that matches their mixture is not
+ * rejected although it differs from each one alone. */
+static void test_multiple_normals_pooled(void **state)
+{
+    (void)state;
+    rng = 9;
+    struct vp_rank_model *m = vp_rank_model_new();
+    struct vp_rank_run *n1 = vp_rank_add_run(m, "n1", 0, P);
+    struct vp_rank_run *n2 = vp_rank_add_run(m, "n2", 0, P);
+    struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
+    vp_rank_add_func(n1, "f", "f.c", 1, 10, 10);
+    vp_rank_add_func(n2, "f", "f.c", 1, 10, 10);
+    vp_rank_add_func(s, "f", "f.c", 1, 10, 10);
+    fill(vp_rank_add_var(n1, "f", "f.c", "v", "int", 2, 0, VP_TYPE_SINT, 4), 1000, g_uniform100, 0);
+    fill(vp_rank_add_var(n2, "f", "f.c", "v", "int", 2, 0, VP_TYPE_SINT, 4), 1000, g_uniform100_hi, 0);
+    struct vp_rank_var *vs = vp_rank_add_var(s, "f", "f.c", "v", "int", 2, 0, VP_TYPE_SINT, 4);
+    for (int i = 0; i < 2000; i++) /* alternate segments so deltas match too */
+        vp_rank_var_sample(vs, (uint32_t)(i < 1000 ? 1 : 2), i < 1000 ? rnd(100) : 1000 + rnd(100), 0, 1, 0);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_var_result *v = fvar(r, find(r, "f"), "v");
+    assert_int_equal(v->dims[VP_RANK_DIM_VALUES].n_normal, 2000);
+    assert_false(v->dims[VP_RANK_DIM_VALUES].rejected);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+/* Another version: function file path and variable declaration line moved. */
+static void test_version_mismatch(void **state)
+{
+    (void)state;
+    rng = 10;
+    struct vp_rank_model *m = vp_rank_model_new();
+    struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
+    struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
+    vp_rank_add_func(n, "f", "/old/src/f.c", 10, 100, 100);
+    vp_rank_add_func(n, "static_helper", "/old/src/a.c", 5, 10, 0);
+    vp_rank_add_func(n, "static_helper", "/old/src/b.c", 5, 90, 0);
+    vp_rank_add_func(s, "f", "/new/src/f.c", 12, 100, 100);
+    vp_rank_add_func(s, "static_helper", "/new/src/a.c", 5, 50, 0);
+    fill(vp_rank_add_var(n, "f", "/old/src/f.c", "v", "int", 11, 0, VP_TYPE_SINT, 4), 500, g_uniform100, 0);
+    fill(vp_rank_add_var(s, "f", "/new/src/f.c", "v", "int", 13, 0, VP_TYPE_SINT, 4), 500, g_uniform100, 0);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_var_result *v = fvar(r, find(r, "f"), "v");
+    assert_int_equal(v->normal_samples, 500); /* matched despite line/dir */
+    assert_true(v->discount == 0.8);
+    /* static_helper matched to a.c (rank 3 of 3 in normal), not b.c (rank 2) */
+    const struct vp_rank_func_result *h = find(r, "static_helper");
+    assert_int_equal(h->hist_c, 1);
+    assert_int_equal(h->hist_h, 0);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
+static char *render(struct vp_rank_model *m, int format)
+{
+    struct vp_rank_result *r = run(m);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(vp_rank_write(f, r, format, 0), 0);
+    fclose(f);
+    vp_rank_result_free(r);
+    return buf;
+}
+
+static struct vp_rank_model *busy_model(void)
+{
+    rng = 11;
+    struct vp_rank_model *m = vp_rank_model_new();
+    for (int k = 0; k < 3; k++) {
+        struct vp_rank_run *run_ = vp_rank_add_run(m, k == 2 ? "slow" : k ? "n2" : "n1", k == 2, P);
+        for (int f = 0; f < 20; f++) {
+            char name[16];
+            snprintf(name, sizeof name, "fn%02d", (f * 7) % 20);
+            vp_rank_add_func(run_, name, "z.c", f, 10 + (uint64_t)(f % 4) * 5, (uint64_t)f);
+            if (f % 3 == 0)
+                fill(vp_rank_add_var(run_, name, "z.c", "v", "int", f, (uint16_t)(f % 4), VP_TYPE_SINT, 4),
+                     300, k == 2 && f % 2 ? g_uniform100_hi : g_uniform100, 0x1000);
+        }
+    }
+    m->runs[2].sym.line = fake_line;
+    return m;
+}
+
+static void test_determinism(void **state)
+{
+    (void)state;
+    for (int fmt = 0; fmt < 3; fmt++) {
+        struct vp_rank_model *m1 = busy_model(), *m2 = busy_model();
+        char *a = render(m1, fmt), *b = render(m2, fmt);
+        char *c = render(m1, fmt); /* same model twice */
+        assert_string_equal(a, b);
+        assert_string_equal(a, c);
+        assert_true(strlen(a) > 200);
+        free(a);
+        free(b);
+        free(c);
+        vp_rank_model_free(m1);
+        vp_rank_model_free(m2);
+    }
+}
+
+static void test_json_fields(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m = busy_model();
+    char *j = render(m, VP_RANK_JSON);
+    const char *keys[] = {"\"schema\": \"vprof-rank/1\"", "\"functions\"", "\"rank\"", "\"name\"",
+                          "\"file\"", "\"line\"", "\"raw_cost\"", "\"calibrated_cost\"",
+                          "\"discount\"", "\"dimension\"", "\"pattern\"", "\"variables\"",
+                          "\"discounter\"", "\"anomalous_lines\"", "\"loop_line\"", "\"inputs\"",
+                          "\"parameters\""};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!strstr(j, keys[i]))
+            fail_msg("missing %s", keys[i]);
+    free(j);
+    char *md = render(m, VP_RANK_MD);
+    assert_non_null(strstr(md, "| rank | function |"));
+    assert_non_null(strstr(md, "most likely root cause"));
+    free(md);
+    vp_rank_model_free(m);
+}
+
+static void expect_error(struct vp_rank_model *m, const char *needle)
+{
+    struct vp_rank_params p = params();
+    struct vp_rank_result *r = NULL;
+    char err[256] = "";
+    assert_int_equal(vp_rank_run(m, &p, &r, err, sizeof err), -1);
+    assert_null(r);
+    if (!strstr(err, needle))
+        fail_msg("error '%s' lacks '%s'", err, needle);
+    assert_null(strchr(err, '\n'));
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m = vp_rank_model_new();
+    vp_rank_add_func(vp_rank_add_run(m, "n.vprof", 0, P), "main", "a.c", 1, 10, 0);
+    vp_rank_add_func(vp_rank_add_run(m, "s.vprof", 1, P), "other_main", "b.c", 1, 10, 0);
+    expect_error(m, "n.vprof: no function names in common");
+    vp_rank_model_free(m);
+
+    m = vp_rank_model_new();
+    vp_rank_add_func(vp_rank_add_run(m, "n.vprof", 0, P), "main", "a.c", 1, 10, 0);
+    vp_rank_add_run(m, "s.vprof", 1, P);
+    expect_error(m, "s.vprof: no samples");
+    vp_rank_model_free(m);
+
+    m = vp_rank_model_new();
+    vp_rank_add_func(vp_rank_add_run(m, "n.vprof", 0, P), "main", "a.c", 1, 10, 0);
+    expect_error(m, "at least one normal and one buggy");
+    vp_rank_model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_raw_cost),
+        cmocka_unit_test(test_same_distribution_default),
+        cmocka_unit_test(test_disjoint_values_zero),
+        cmocka_unit_test(test_partial_overlap_hellinger),
+        cmocka_unit_test(test_processing_cost_decides),
+        cmocka_unit_test(test_pointer_proc_only),
+        cmocka_unit_test(test_slow_only_anomalous),
+        cmocka_unit_test(test_unreadable),
+        cmocka_unit_test(test_aggregation),
+        cmocka_unit_test(test_hist_discounter),
+        cmocka_unit_test(test_patterns_2_3),
+        cmocka_unit_test(test_pattern_order),
+        cmocka_unit_test(test_localisation),
+        cmocka_unit_test(test_multiple_normals_pooled),
+        cmocka_unit_test(test_version_mismatch),
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_json_fields),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
