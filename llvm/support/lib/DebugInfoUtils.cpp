@@ -178,6 +178,24 @@ static std::string derivedName(const DIDerivedType *DT, unsigned Depth) {
   }
 }
 
+/// "ns::Outer::" for a type declared in namespace ns, class Outer; "" at
+/// file scope.
+static std::string scopePrefix(const DIScope *Scope) {
+  std::string Prefix;
+  for (unsigned Depth = 0; Scope && Depth < 32; ++Depth) {
+    StringRef Name;
+    if (const auto *NS = dyn_cast<DINamespace>(Scope))
+      Name = NS->getName().empty() ? "(anonymous namespace)" : NS->getName();
+    else if (const auto *Outer = dyn_cast<DICompositeType>(Scope))
+      Name = Outer->getName();
+    else
+      break;
+    Prefix = Name.str() + "::" + Prefix;
+    Scope = Scope->getScope();
+  }
+  return Prefix;
+}
+
 static std::string compositeName(const DICompositeType *CT, unsigned Depth) {
   if (CT->getTag() == dwarf::DW_TAG_array_type) {
     std::string S = withSuffix(typeNameImpl(CT->getBaseType(), Depth + 1), " ");
@@ -209,10 +227,11 @@ static std::string compositeName(const DICompositeType *CT, unsigned Depth) {
   }
   if (CT->getName().empty())
     return (Keyword.empty() ? "<anonymous>" : Keyword + " <anonymous>").str();
-  // C++ records carry an ODR identifier and are written without the keyword.
+  // C++ records carry an ODR identifier and are written without the keyword
+  // but with their namespaces and enclosing classes.
   if (Keyword.empty() || !CT->getIdentifier().empty() ||
       CT->getTag() == dwarf::DW_TAG_class_type)
-    return CT->getName().str();
+    return scopePrefix(CT->getScope()) + CT->getName().str();
   return (Keyword + " " + CT->getName()).str();
 }
 
