@@ -176,6 +176,9 @@ struct vp_loop_site {
  * (module-relative: PC - load bias).  Each range lists the location recipes
  * of the variables live there.  The runtime binary-searches the range of a
  * sampled PC and evaluates each recipe; no allocation, no hashing.
+ * A module's first range may be the empty range lo == hi == 0: its recipes
+ * (globals with register-free locations) apply at every PC of the module.
+ * Being empty, it never matches a search, so it does not break the order.
  *
  * A recipe is a short program for a tiny stack machine (vp_op below); the
  * evaluator is bounded (VP_RECIPE_MAX_OPS ops, VP_RECIPE_STACK entries) and
@@ -458,6 +461,81 @@ struct vp_prof_thread {
 
 /* Loop-stage sections (16..) are defined by loopclass/ and redundancy/ in
    this header when they land; their payloads start with a uint32_t version. */
+
+/* ---- loopclass: probe descriptor (in the binary) and VP_SEC_LOOP_COUNTS ---- */
+/*
+ * Each instrumented translation unit holds one struct vp_loop_rt_module (in
+ * memory, pointers native) and a constructor that passes it to the weak
+ * runtime entry point VP_LOOP_RT_REGISTER when the runtime is loaded.  The
+ * runtime sets the gate byte of every loop whose function is selected
+ * (VPROF_LOOP_FUNCTIONS); the probes then report each loop instance with
+ * VP_LOOP_RT_EXIT (natural loops) or each call with VP_LOOP_RT_REC_ENTER /
+ * VP_LOOP_RT_REC_EXIT (recursion).  docs/loopclass.md explains the scheme.
+ */
+#define VP_LOOP_RT_VERSION 1
+#define VP_LOOP_RT_REGISTER "__vprof_loops_register"   /* (module *)              */
+#define VP_LOOP_RT_EXIT "__vprof_loop_exit"   /* (module *, u32 idx, u64 iters, u64 results) */
+#define VP_LOOP_RT_REC_ENTER "__vprof_loop_rec_enter" /* (module *, u32 idx)      */
+#define VP_LOOP_RT_REC_EXIT "__vprof_loop_rec_exit"   /* (module *, u32 idx, u64 has_result) */
+
+struct vp_loop_rt_loop {
+    uint64_t loop_id;          /* as in .vprof.loops                           */
+    const char *function;      /* DISubprogram name of the loop's source       */
+    const char *linkage;       /* its linkage name (== function for C)         */
+    const char *container;     /* symbol of the function holding the code
+                                  (differs from `function` when inlined)       */
+    uint8_t *gate;             /* enable byte of `container` (shared by its loops) */
+    uint8_t kind;              /* enum vp_loop_kind                            */
+    uint8_t static_class;      /* enum vp_loop_class                           */
+    uint16_t reserved;
+    uint32_t reserved2;
+};
+
+struct vp_loop_rt_module {
+    uint32_t version;          /* VP_LOOP_RT_VERSION                           */
+    uint32_t loop_count;
+    const struct vp_loop_rt_loop *loops;
+    uint8_t *enabled;          /* loop_count bytes, set by the runtime: 1 for
+                                  the loops it selected                        */
+    uint64_t slot_base;        /* runtime-owned: first counter slot            */
+    struct vp_loop_rt_module *next; /* runtime-owned: registration list        */
+};
+
+/*
+ * VP_SEC_LOOP_COUNTS payload (written by sampler-rt/src/loops/, read by
+ * loopclass/src/): struct vp_loop_counts_header, module_count struct
+ * vp_loop_counts_module, record_count struct vp_loop_count, then
+ * strings_size bytes of string table ("\0" first).  One record per selected
+ * loop of each registered module; the counters are summed over threads
+ * (max_iterations: maximum) when the section is written.
+ */
+#define VP_LOOP_COUNTS_VERSION 1
+
+struct vp_loop_counts_header {
+    uint32_t version;          /* VP_LOOP_COUNTS_VERSION (first word)          */
+    uint32_t header_size;      /* sizeof(struct vp_loop_counts_header)         */
+    uint32_t module_count;
+    uint32_t record_count;
+    uint32_t thread_count;     /* threads that ran a selected loop             */
+    uint32_t strings_size;
+};
+
+struct vp_loop_counts_module {
+    uint32_t path;             /* string: ELF file holding the TU (dladdr)     */
+    uint32_t loop_count;       /* loops in the TU's descriptor                 */
+};
+
+struct vp_loop_count {
+    uint64_t loop_id;
+    uint32_t module;           /* index into the module array                  */
+    uint8_t kind;              /* enum vp_loop_kind                            */
+    uint8_t static_class;      /* enum vp_loop_class                           */
+    uint16_t reserved;
+    uint64_t instances;        /* loop instances (outermost calls for recursion) */
+    uint64_t iterations;       /* header executions (calls for recursion)      */
+    uint64_t result_iterations;/* iterations whose HasResult flag was set      */
+    uint64_t max_iterations;   /* most iterations of one instance              */
+};
 
 #ifdef __cplusplus
 }
