@@ -13,4 +13,28 @@ int vp_cmd_report(int argc, char **argv);
 int vp_cmd_dump(int argc, char **argv);
 int vp_cmd_rank(int argc, char **argv);
 
+/* Helpers shared by the subcommands (defined in cmd_report.c). */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vprof/format.h"
+
+/* A raw value-sample value, sign- or zero-extended from the variable's size
+   (a 4-byte float becomes the bit pattern of the equal double).  Can't fail. */
+uint64_t vp_cmd_decode_value(const struct vp_prof_var *v, uint64_t raw);
+/* A decoded value as text: signed, unsigned, %g float, or hex for pointers
+   and aggregates.  Returns what snprintf returns. */
+int vp_cmd_format_value(char *buf, size_t n, const struct vp_prof_var *v, uint64_t decoded);
+/* "loop,cond" from vp_tag bits; "-" for none. */
+void vp_cmd_format_tags(char *buf, size_t n, unsigned tags);
+/* "signed", "unsigned", "float", ... for an enum vp_type_kind. */
+const char *vp_cmd_kind_name(unsigned kind);
+/* "optimised out", "entry_value", ... for an enum vp_coverage_reason. */
+const char *vp_cmd_coverage_reason(unsigned reason);
+/* "location coverage: 412 of 500 schema variables have a usable location;
+   88 without: 61 optimised out, 20 entry_value, 7 unsupported". */
+void vp_cmd_format_coverage(char *buf, size_t n, const struct vp_coverage *c);
+/* A non-negative decimal count, or -1 if `s` is not one. */
+long long vp_cmd_parse_count(const char *s);
+
 #endif

@@ -1,0 +1,741 @@
+/*
+ * cmd_report.c - `vprof report FILE`: the flat profile of one run.
+ *
+ * Like gprof's flat profile: one row per function with its self samples,
+ * percentage and cumulative percentage, sorted hottest first.  Under each
+ * function, the variables the schema pass chose to watch there, with their
+ * value-sample counts and min / median / max read according to their type.
+ * PCs are attributed with the symbol resolver; value samples go to the
+ * function the variable belongs to (the variable table's function/file), so
+ * a variable read in a caller frame counts for its own function.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/commands.h"
+#include "vprof/json.h"
+#include "vprof/profile.h"
+#include "vprof/symbols.h"
+
+/* Statistics of one variable's value samples. */
+struct var_stats {
+    uint32_t var_id;
+    uint64_t samples;    /* status OK                                        */
+    uint64_t unreadable; /* any other status                                 */
+    uint64_t *vals;      /* OK values, decoded per kind, then sorted          */
+    size_t nvals, capvals;
+};
+
+/* One report row: a function (or an unresolved module / address range). */
+struct row {
+    const struct vp_func *func;       /* NULL if not resolved              */
+    const struct vp_prof_module *mod; /* for unresolved rows               */
+    char *name;
+    const char *file;
+    int line;
+    uint64_t self;
+    uint32_t *vars; /* var ids attributed here                              */
+    size_t nvars;
+};
+
+struct report {
+    const struct vp_profile *p;
+    struct vp_resolver *res;
+    struct row *rows;
+    size_t nrows;
+    struct var_stats *vs; /* indexed by var_id                              */
+    uint32_t *globals;    /* var ids of globals (function "")               */
+    size_t nglobals;
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) {
+        fprintf(stderr, "vprof: out of memory\n");
+        exit(1);
+    }
+    return q;
+}
+
+/* ---- value decoding (shared with cmd_dump.c) ---------------------------- */
+
+uint64_t vp_cmd_decode_value(const struct vp_prof_var *v, uint64_t raw)
+{
+    unsigned bits = v->size >= 1 && v->size < 8 ? v->size * 8 : 64;
+    if (v->type_kind == VP_TYPE_FLOAT) {
+        if (v->size == 4) { /* widen the float's bit pattern to a double's */
+            uint32_t b = (uint32_t)raw;
+            float f;
+            memcpy(&f, &b, sizeof f);
+            double d = f;
+            memcpy(&raw, &d, sizeof raw);
+        }
+        return raw;
+    }
+    if (bits == 64)
+        return raw;
+    uint64_t mask = (UINT64_C(1) << bits) - 1;
+    raw &= mask;
+    if (v->type_kind == VP_TYPE_SINT && (raw >> (bits - 1)) & 1)
+        raw |= ~mask;
+    return raw;
+}
+
+int vp_cmd_format_value(char *buf, size_t n, const struct vp_prof_var *v, uint64_t decoded)
+{
+    switch (v->type_kind) {
+    case VP_TYPE_SINT:
+        return snprintf(buf, n, "%" PRId64, (int64_t)decoded);
+    case VP_TYPE_FLOAT: {
+        double d;
+        memcpy(&d, &decoded, sizeof d);
+        return snprintf(buf, n, "%.6g", d);
+    }
+    case VP_TYPE_PTR_OTHER:
+    case VP_TYPE_AGGREGATE:
+        return snprintf(buf, n, "0x%" PRIx64, decoded);
+    default:
+        return snprintf(buf, n, "%" PRIu64, decoded);
+    }
+}
+
+void vp_cmd_format_tags(char *buf, size_t n, unsigned tags)
+{
+    static const char *const names[] = {"loop", "cond", "args", "global"};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < 4; i++)
+        if (tags & (1u << i))
+            used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%s%s",
+                                     used ? "," : "", names[i]);
+    if (!used)
+        snprintf(buf, n, "-");
+}
+
+const char *vp_cmd_kind_name(unsigned kind)
+{
+    static const char *const names[] = {"unknown", "signed", "unsigned", "float",
+                                        "ptr-basic", "ptr-other", "aggregate"};
+    return kind < sizeof names / sizeof names[0] ? names[kind] : "?";
+}
+
+/* ---- comparisons -------------------------------------------------------- */
+
+static const struct vp_prof_var *g_cmp_var; /* qsort has no context argument */
+
+static int cmp_decoded(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    switch (g_cmp_var->type_kind) {
+    case VP_TYPE_SINT:
+        return (int64_t)x < (int64_t)y ? -1 : (int64_t)x > (int64_t)y;
+    case VP_TYPE_FLOAT: {
+        double dx, dy;
+        memcpy(&dx, &x, sizeof dx);
+        memcpy(&dy, &y, sizeof dy);
+        /* NaNs sort last, in bit order, so the order is total */
+        int nx = dx != dx, ny = dy != dy;
+        if (nx || ny)
+            return nx != ny ? nx - ny : (x > y) - (x < y);
+        return dx < dy ? -1 : dx > dy;
+    }
+    default:
+        return x < y ? -1 : x > y;
+    }
+}
+
+static const struct report *g_cmp_report;
+
+static int cmp_var_ids(const void *a, const void *b)
+{
+    const struct vp_profile *p = g_cmp_report->p;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const struct vp_prof_var *vx = &p->vars[x], *vy = &p->vars[y];
+    if (vx->line != vy->line)
+        return vx->line < vy->line ? -1 : 1;
+    int c = strcmp(vp_profile_var_str(p, vx->name), vp_profile_var_str(p, vy->name));
+    if (c)
+        return c;
+    c = strcmp(vp_profile_var_str(p, vx->file), vp_profile_var_str(p, vy->file));
+    return c ? c : (x > y) - (x < y);
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+    const struct row *x = a, *y = b;
+    if (x->self != y->self)
+        return x->self > y->self ? -1 : 1;
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    c = strcmp(x->file, y->file);
+    if (c)
+        return c;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    uint64_t lx = x->func ? x->func->lo : 0, ly = y->func ? y->func->lo : 0;
+    return (lx > ly) - (lx < ly);
+}
+
+/* ---- building the rows -------------------------------------------------- */
+
+/* The key a PC sample is grouped by. */
+struct pc_key {
+    const struct vp_func *func;
+    const struct vp_prof_module *mod;
+};
+
+static int cmp_keys(const void *a, const void *b)
+{
+    const struct pc_key *x = a, *y = b;
+    if (x->func != y->func)
+        return (uintptr_t)x->func < (uintptr_t)y->func ? -1 : 1;
+    return (uintptr_t)x->mod < (uintptr_t)y->mod ? -1 : (uintptr_t)x->mod > (uintptr_t)y->mod;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static struct row *add_row(struct report *rep)
+{
+    rep->rows = xrealloc(rep->rows, (rep->nrows + 1) * sizeof *rep->rows);
+    struct row *r = &rep->rows[rep->nrows++];
+    memset(r, 0, sizeof *r);
+    r->file = "";
+    return r;
+}
+
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s);
+    if (!d) {
+        fprintf(stderr, "vprof: out of memory\n");
+        exit(1);
+    }
+    return d;
+}
+
+/// Without a declaration file (symbol-table functions), names the source
+/// line of the function's entry point, if the line table knows it.
+static void line_of_entry(struct report *rep, struct row *r, uint64_t sample_pc)
+{
+    const struct vp_prof_module *m = vp_profile_module_of(rep->p, sample_pc);
+    const char *file;
+    int line;
+    if (m && vp_resolve_line(rep->res, m->load_bias + r->func->lo, &file, &line) == 0 && file) {
+        r->file = file;
+        if (!r->line)
+            r->line = line;
+    }
+}
+
+/// Groups PC samples by resolved function; unresolved PCs are grouped by
+/// module ("[libfoo.so]") or, outside every module, as "[unknown]".
+static void build_pc_rows(struct report *rep)
+{
+    const struct vp_profile *p = rep->p;
+    if (!p->pc_count)
+        return;
+    struct pc_key *keys = xrealloc(NULL, p->pc_count * sizeof *keys);
+    for (size_t i = 0; i < p->pc_count; i++) {
+        uint64_t pc = p->pc_samples[i]->pc;
+        keys[i].func = vp_resolve_func(rep->res, pc);
+        keys[i].mod = keys[i].func ? NULL : vp_profile_module_of(p, pc);
+    }
+    qsort(keys, p->pc_count, sizeof *keys, cmp_keys);
+    for (size_t i = 0; i < p->pc_count;) {
+        size_t j = i;
+        while (j < p->pc_count && cmp_keys(&keys[i], &keys[j]) == 0)
+            j++;
+        struct row *r = add_row(rep);
+        r->func = keys[i].func;
+        r->mod = keys[i].mod;
+        r->self = j - i;
+        if (r->func) {
+            r->name = xstrdup(r->func->name ? r->func->name : "??");
+            r->file = r->func->file ? r->func->file : "";
+            r->line = r->func->line;
+            if (!*r->file)
+                line_of_entry(rep, r, p->pc_samples[i]->pc);
+        } else {
+            char buf[512];
+            snprintf(buf, sizeof buf, "[%s]",
+                     r->mod ? base_name(vp_profile_str(p, r->mod->path)) : "unknown");
+            r->name = xstrdup(buf);
+        }
+        i = j;
+    }
+    free(keys);
+}
+
+/// True if two source file names denote the same file: equal, or one is a
+/// relative name the other ends with at a '/' boundary (the schema may keep
+/// DIFile's relative name while symbols give absolute paths).
+static int same_file(const char *a, const char *b)
+{
+    if (!*a || !*b || strcmp(a, b) == 0)
+        return 1;
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > lb && a[0] == '/' && b[0] != '/')
+        return strcmp(a + la - lb, b) == 0 && a[la - lb - 1] == '/';
+    if (lb > la && b[0] == '/' && a[0] != '/')
+        return strcmp(b + lb - la, a) == 0 && b[lb - la - 1] == '/';
+    return 0;
+}
+
+static int var_matches_func(const struct vp_profile *p, const struct vp_prof_var *v,
+                            const struct vp_func *f)
+{
+    const char *linkage = vp_profile_var_str(p, v->linkage);
+    if (*linkage && f->linkage && strcmp(linkage, f->linkage) == 0)
+        return 1;
+    return f->name && strcmp(vp_profile_var_str(p, v->function), f->name) == 0 &&
+           same_file(vp_profile_var_str(p, v->file), f->file ? f->file : "");
+}
+
+/// The row of the function variable `id` belongs to: an existing row of that
+/// function, else the function found at one of its samples' PCs, else a new
+/// row named after the variable table's function and file.
+static struct row *row_for_var(struct report *rep, uint32_t id, uint64_t sample_pc)
+{
+    const struct vp_profile *p = rep->p;
+    const struct vp_prof_var *v = &p->vars[id];
+    for (size_t i = 0; i < rep->nrows; i++) {
+        struct row *r = &rep->rows[i];
+        if (r->func ? var_matches_func(p, v, r->func)
+                    : strcmp(r->name, vp_profile_var_str(p, v->function)) == 0 &&
+                          same_file(r->file, vp_profile_var_str(p, v->file)))
+            return r;
+    }
+    const struct vp_func *f = sample_pc ? vp_resolve_func(rep->res, sample_pc) : NULL;
+    struct row *r = add_row(rep);
+    if (f && var_matches_func(p, v, f)) {
+        r->func = f;
+        r->name = xstrdup(f->name);
+        r->file = f->file ? f->file : "";
+        r->line = f->line;
+    } else {
+        r->name = xstrdup(vp_profile_var_str(p, v->function));
+        r->file = vp_profile_var_str(p, v->file);
+    }
+    return r;
+}
+
+static void collect_values(struct report *rep)
+{
+    const struct vp_profile *p = rep->p;
+    rep->vs = xrealloc(NULL, p->var_count * sizeof *rep->vs);
+    memset(rep->vs, 0, p->var_count * sizeof *rep->vs);
+    uint64_t *first_pc = xrealloc(NULL, p->var_count * sizeof *first_pc);
+    memset(first_pc, 0, p->var_count * sizeof *first_pc);
+    for (size_t i = 0; i < p->var_count; i++)
+        rep->vs[i].var_id = (uint32_t)i;
+    for (size_t i = 0; i < p->value_count; i++) {
+        const struct vp_value_sample *s = &p->values[i];
+        struct var_stats *st = &rep->vs[s->var_id];
+        if (!first_pc[s->var_id])
+            first_pc[s->var_id] = s->pc;
+        if (s->status != VP_VAL_OK) {
+            st->unreadable++;
+            continue;
+        }
+        st->samples++;
+        if (st->nvals == st->capvals) {
+            st->capvals = st->capvals ? 2 * st->capvals : 16;
+            st->vals = xrealloc(st->vals, st->capvals * sizeof *st->vals);
+        }
+        st->vals[st->nvals++] = vp_cmd_decode_value(&p->vars[s->var_id], s->value);
+    }
+    for (size_t i = 0; i < p->var_count; i++) {
+        struct var_stats *st = &rep->vs[i];
+        g_cmp_var = &p->vars[i];
+        if (st->nvals)
+            qsort(st->vals, st->nvals, sizeof *st->vals, cmp_decoded);
+    }
+    /* Attribute every variable that has samples, and every variable of a
+       function that has PC samples, to its function's row. */
+    size_t pc_rows = rep->nrows;
+    for (uint32_t id = 0; id < p->var_count; id++) {
+        const struct vp_prof_var *v = &p->vars[id];
+        int sampled = rep->vs[id].samples || rep->vs[id].unreadable;
+        if (!*vp_profile_var_str(p, v->function)) {
+            rep->globals = xrealloc(rep->globals, (rep->nglobals + 1) * sizeof *rep->globals);
+            rep->globals[rep->nglobals++] = id;
+            continue;
+        }
+        struct row *r = NULL;
+        if (sampled) {
+            r = row_for_var(rep, id, first_pc[id]);
+        } else {
+            for (size_t i = 0; i < pc_rows && !r; i++)
+                if (rep->rows[i].func && var_matches_func(p, v, rep->rows[i].func))
+                    r = &rep->rows[i];
+        }
+        if (!r)
+            continue;
+        r->vars = xrealloc(r->vars, (r->nvars + 1) * sizeof *r->vars);
+        r->vars[r->nvars++] = id;
+    }
+    free(first_pc);
+}
+
+static void build_report(struct report *rep)
+{
+    build_pc_rows(rep);
+    collect_values(rep);
+    g_cmp_report = rep;
+    qsort(rep->rows, rep->nrows, sizeof *rep->rows, cmp_rows);
+    for (size_t i = 0; i < rep->nrows; i++)
+        if (rep->rows[i].nvars)
+            qsort(rep->rows[i].vars, rep->rows[i].nvars, sizeof(uint32_t), cmp_var_ids);
+    if (rep->nglobals)
+        qsort(rep->globals, rep->nglobals, sizeof(uint32_t), cmp_var_ids);
+}
+
+static void free_report(struct report *rep)
+{
+    for (size_t i = 0; i < rep->nrows; i++) {
+        free(rep->rows[i].name);
+        free(rep->rows[i].vars);
+    }
+    free(rep->rows);
+    if (rep->vs)
+        for (size_t i = 0; i < rep->p->var_count; i++)
+            free(rep->vs[i].vals);
+    free(rep->vs);
+    free(rep->globals);
+}
+
+/* ---- coverage line (shared with cmd_record.c) --------------------------- */
+
+static const char *const reason_names[VP_COV_REASONS] = {
+    "located", "no DWARF variable", "optimised out", "entry_value",
+    "unsupported", "split in pieces", "too long", "thread-local",
+};
+
+const char *vp_cmd_coverage_reason(unsigned reason)
+{
+    return reason < VP_COV_REASONS ? reason_names[reason] : "?";
+}
+
+void vp_cmd_format_coverage(char *buf, size_t n, const struct vp_coverage *c)
+{
+    size_t used = (size_t)snprintf(buf, n,
+                                   "location coverage: %u of %u schema variables have a "
+                                   "usable location",
+                                   c->located, c->schema_vars);
+    uint32_t without = c->schema_vars - c->located;
+    if (!without || used >= n)
+        return;
+    used += (size_t)snprintf(buf + used, n - used, "; %u without:", without);
+    int first = 1;
+    for (unsigned r = 1; r < VP_COV_REASONS && used < n; r++) {
+        if (!c->by_reason[r])
+            continue;
+        used += (size_t)snprintf(buf + used, n - used, "%s %u %s", first ? "" : ",",
+                                 c->by_reason[r], reason_names[r]);
+        first = 0;
+    }
+}
+
+/* ---- text output -------------------------------------------------------- */
+
+static void print_var_text(FILE *out, const struct report *rep, uint32_t id)
+{
+    const struct vp_profile *p = rep->p;
+    const struct vp_prof_var *v = &p->vars[id];
+    const struct var_stats *st = &rep->vs[id];
+    char tags[64], mn[40] = "-", md[40] = "-", mx[40] = "-";
+    vp_cmd_format_tags(tags, sizeof tags, v->tags);
+    if (st->nvals) {
+        vp_cmd_format_value(mn, sizeof mn, v, st->vals[0]);
+        vp_cmd_format_value(md, sizeof md, v, st->vals[(st->nvals - 1) / 2]);
+        vp_cmd_format_value(mx, sizeof mx, v, st->vals[st->nvals - 1]);
+    }
+    fprintf(out, "      %-16s %5u  %-16s %-18s %9" PRIu64 " %9" PRIu64 "  %12s %12s %12s\n",
+            vp_profile_var_str(p, v->name), v->line, tags, vp_profile_var_str(p, v->type),
+            st->samples, st->unreadable, mn, md, mx);
+}
+
+static void print_var_header(FILE *out)
+{
+    fprintf(out, "      %-16s %5s  %-16s %-18s %9s %9s  %12s %12s %12s\n", "variable", "line",
+            "tags", "type", "samples", "unread", "min", "median", "max");
+}
+
+static void print_text(FILE *out, const struct report *rep, size_t top)
+{
+    const struct vp_profile *p = rep->p;
+    fprintf(out, "vprof report: %s\n", p->path);
+    fprintf(out, "pid %u, %zu PC samples, %zu value samples, period %.3f ms\n", p->hdr.pid,
+            p->pc_count, p->value_count, (double)p->hdr.period_ns / 1e6);
+    if (p->has_coverage) {
+        char cov[512];
+        vp_cmd_format_coverage(cov, sizeof cov, &p->coverage);
+        fprintf(out, "%s\n", cov);
+    }
+    if (p->loss.pc_dropped || p->loss.values_dropped || p->loss.unwind_errors)
+        fprintf(out,
+                "lost: %" PRIu64 " PC samples, %" PRIu64 " value samples (buffers full); %" PRIu64
+                " unwind errors\n",
+                p->loss.pc_dropped, p->loss.values_dropped, p->loss.unwind_errors);
+    fprintf(out, "\n%8s %8s %9s  %-32s %s\n", "self%", "cum%", "self", "function", "source");
+    double cum = 0;
+    size_t n = top && top < rep->nrows ? top : rep->nrows;
+    for (size_t i = 0; i < n; i++) {
+        const struct row *r = &rep->rows[i];
+        double pct = p->pc_count ? 100.0 * (double)r->self / (double)p->pc_count : 0;
+        cum += pct;
+        char src[1024] = "";
+        if (*r->file)
+            snprintf(src, sizeof src, "%s:%d", r->file, r->line);
+        else if (r->mod)
+            snprintf(src, sizeof src, "%s", vp_profile_str(p, r->mod->path));
+        fprintf(out, "%8.2f %8.2f %9" PRIu64 "  %-32s %s\n", pct, cum, r->self, r->name, src);
+        if (r->nvars) {
+            print_var_header(out);
+            for (size_t k = 0; k < r->nvars; k++)
+                print_var_text(out, rep, r->vars[k]);
+        }
+    }
+    if (n < rep->nrows)
+        fprintf(out, "(%zu more functions; --top 0 shows all)\n", rep->nrows - n);
+    if (rep->nglobals) {
+        fprintf(out, "\nglobals:\n");
+        print_var_header(out);
+        for (size_t k = 0; k < rep->nglobals; k++)
+            print_var_text(out, rep, rep->globals[k]);
+    }
+}
+
+/* ---- JSON output -------------------------------------------------------- */
+
+static void json_value(struct vp_json *j, const char *key, const struct vp_prof_var *v,
+                       const struct var_stats *st, size_t idx)
+{
+    vp_json_key(j, key);
+    if (!st->nvals) {
+        vp_json_null(j);
+        return;
+    }
+    uint64_t x = st->vals[idx];
+    if (v->type_kind == VP_TYPE_SINT) {
+        vp_json_int(j, (int64_t)x);
+    } else if (v->type_kind == VP_TYPE_FLOAT) {
+        double d;
+        memcpy(&d, &x, sizeof d);
+        vp_json_double(j, d);
+    } else {
+        vp_json_uint(j, x);
+    }
+}
+
+static void json_var(struct vp_json *j, const struct report *rep, uint32_t id)
+{
+    const struct vp_profile *p = rep->p;
+    const struct vp_prof_var *v = &p->vars[id];
+    const struct var_stats *st = &rep->vs[id];
+    vp_json_begin_object(j);
+    vp_json_kv_str(j, "name", vp_profile_var_str(p, v->name));
+    vp_json_kv_str(j, "file", vp_profile_var_str(p, v->file));
+    vp_json_kv_uint(j, "line", v->line);
+    vp_json_key(j, "tags");
+    vp_json_begin_array(j);
+    static const char *const names[] = {"loop", "cond", "args", "global"};
+    for (unsigned i = 0; i < 4; i++)
+        if (v->tags & (1u << i))
+            vp_json_str(j, names[i]);
+    vp_json_end_array(j);
+    vp_json_kv_str(j, "type", vp_profile_var_str(p, v->type));
+    vp_json_kv_str(j, "type_kind", vp_cmd_kind_name(v->type_kind));
+    vp_json_kv_uint(j, "samples", st->samples);
+    vp_json_kv_uint(j, "unreadable", st->unreadable);
+    json_value(j, "min", v, st, 0);
+    json_value(j, "median", v, st, st->nvals ? (st->nvals - 1) / 2 : 0);
+    json_value(j, "max", v, st, st->nvals ? st->nvals - 1 : 0);
+    vp_json_end_object(j);
+}
+
+static int print_json(FILE *out, const struct report *rep, size_t top)
+{
+    const struct vp_profile *p = rep->p;
+    struct vp_json *j = vp_json_new(out, 1);
+    if (!j)
+        return -1;
+    vp_json_begin_object(j);
+    vp_json_kv_str(j, "schema", "vprof-report/1");
+    vp_json_kv_str(j, "profile", p->path);
+    vp_json_kv_uint(j, "pid", p->hdr.pid);
+    vp_json_kv_uint(j, "period_ns", p->hdr.period_ns);
+    vp_json_kv_uint(j, "pc_samples", p->pc_count);
+    vp_json_kv_uint(j, "value_samples", p->value_count);
+    vp_json_key(j, "coverage");
+    if (p->has_coverage) {
+        vp_json_begin_object(j);
+        vp_json_kv_uint(j, "schema_vars", p->coverage.schema_vars);
+        vp_json_kv_uint(j, "located", p->coverage.located);
+        vp_json_key(j, "without");
+        vp_json_begin_object(j);
+        for (unsigned r = 1; r < VP_COV_REASONS; r++)
+            vp_json_kv_uint(j, reason_names[r], p->coverage.by_reason[r]);
+        vp_json_end_object(j);
+        vp_json_end_object(j);
+    } else {
+        vp_json_null(j);
+    }
+    vp_json_key(j, "loss");
+    vp_json_begin_object(j);
+    vp_json_kv_uint(j, "pc_dropped", p->loss.pc_dropped);
+    vp_json_kv_uint(j, "values_dropped", p->loss.values_dropped);
+    vp_json_kv_uint(j, "unwind_errors", p->loss.unwind_errors);
+    vp_json_end_object(j);
+
+    vp_json_key(j, "functions");
+    vp_json_begin_array(j);
+    double cum = 0;
+    size_t n = top && top < rep->nrows ? top : rep->nrows;
+    for (size_t i = 0; i < n; i++) {
+        const struct row *r = &rep->rows[i];
+        double pct = p->pc_count ? 100.0 * (double)r->self / (double)p->pc_count : 0;
+        cum += pct;
+        vp_json_begin_object(j);
+        vp_json_kv_str(j, "name", r->name);
+        vp_json_kv_str(j, "file", r->file);
+        vp_json_kv_int(j, "line", r->line);
+        vp_json_kv_str(j, "module", r->func ? NULL : r->mod ? vp_profile_str(p, r->mod->path)
+                                                           : NULL);
+        vp_json_kv_bool(j, "resolved", r->func != NULL);
+        vp_json_kv_uint(j, "self_samples", r->self);
+        vp_json_kv_double(j, "self_percent", pct);
+        vp_json_kv_double(j, "cumulative_percent", cum);
+        vp_json_key(j, "variables");
+        vp_json_begin_array(j);
+        for (size_t k = 0; k < r->nvars; k++)
+            json_var(j, rep, r->vars[k]);
+        vp_json_end_array(j);
+        vp_json_end_object(j);
+    }
+    vp_json_end_array(j);
+    vp_json_key(j, "globals");
+    vp_json_begin_array(j);
+    for (size_t k = 0; k < rep->nglobals; k++)
+        json_var(j, rep, rep->globals[k]);
+    vp_json_end_array(j);
+    vp_json_end_object(j);
+    return vp_json_finish(j);
+}
+
+/* ---- command ------------------------------------------------------------ */
+
+static void report_usage(FILE *out)
+{
+    fputs("usage: vprof report FILE [--format text|json] [--top N]\n"
+          "  flat profile of one run: functions by self samples, with the values of\n"
+          "  their monitored variables.  --top 0 (the default) shows every function.\n",
+          out);
+}
+
+/// Parses a non-negative decimal count; returns -1 if `s` is not one.
+long long vp_cmd_parse_count(const char *s)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || v < 0 || s[0] == '-' || s[0] == '+' || s[0] == ' ')
+        return -1;
+    return v;
+}
+
+int vp_cmd_report(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"format", required_argument, NULL, 'f'},
+        {"top", required_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int json = 0;
+    long long top = 0;
+    optind = 1;
+    opterr = 0;
+    int c;
+    /* GNU getopt permutes, so options may come before or after FILE. */
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            if (strcmp(optarg, "json") == 0) {
+                json = 1;
+            } else if (strcmp(optarg, "text") == 0) {
+                json = 0;
+            } else {
+                fprintf(stderr, "vprof: report: unknown format '%s' (text or json)\n", optarg);
+                return 2;
+            }
+            break;
+        case 't':
+            top = vp_cmd_parse_count(optarg);
+            if (top < 0) {
+                fprintf(stderr, "vprof: report: --top wants a count, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case 'h':
+            report_usage(stdout);
+            return 0;
+        default:
+            fprintf(stderr, "vprof: report: bad option '%s' (see vprof report --help)\n",
+                    argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (argc - optind > 1) {
+        fprintf(stderr, "vprof: report: one profile at a time (got '%s' and '%s')\n",
+                argv[optind], argv[optind + 1]);
+        return 2;
+    }
+    const char *file = optind < argc ? argv[optind] : NULL;
+    if (!file) {
+        report_usage(stderr);
+        return 2;
+    }
+
+    struct vp_profile *p;
+    char err[1024];
+    if (vp_profile_open(file, &p, err, sizeof err) != 0) {
+        fprintf(stderr, "vprof: %s\n", err);
+        return 2;
+    }
+    struct report rep = {.p = p, .res = vp_resolver_new(p)};
+    if (!rep.res) {
+        fprintf(stderr, "vprof: out of memory\n");
+        vp_profile_close(p);
+        return 1;
+    }
+    build_report(&rep);
+    const char *rerr = vp_resolver_error(rep.res);
+    if (rerr)
+        fprintf(stderr, "vprof: warning: %s; its addresses are not symbolized\n", rerr);
+    int rc = 0;
+    if (json ? print_json(stdout, &rep, (size_t)top) != 0
+             : (print_text(stdout, &rep, (size_t)top), fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "vprof: report: cannot write the report: %s\n", strerror(errno));
+        rc = 1;
+    } else if (!p->pc_count) {
+        fprintf(stderr, "vprof: %s: no PC samples\n", file);
+        rc = 1;
+    }
+    free_report(&rep);
+    vp_resolver_free(rep.res);
+    vp_profile_close(p);
+    return rc;
+}
