@@ -1,0 +1,375 @@
+/*
+ * rt_init.c - start-up and process life cycle of libvprof-rt.so.
+ *
+ * The library is injected with LD_PRELOAD; its constructor reads the
+ * environment contract (docs/runtime.md), maps the buffers and the PC index,
+ * prepares libunwind, installs the signal handlers, and arms the timers last.
+ * It also owns: fork (pthread_atfork child: fresh buffers, own file), exit
+ * (atexit, exit/_exit interposition), and the target's view of the signal
+ * dispositions we keep (sigaction/signal interposition).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "rt_internal.h"
+
+struct vp_rt_state vp_rt = {.exit_status = -1};
+
+/* Reads an unsigned integer variable in [lo, hi], or returns `def`
+   (with a warning when it is set but invalid). */
+static uint64_t vp_rt_env_u64(const char *name, uint64_t def, uint64_t lo, uint64_t hi)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return def;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) {
+        fprintf(stderr, "vprof-rt: ignoring %s=%s (expected %llu..%llu)\n", name, s,
+                (unsigned long long)lo, (unsigned long long)hi);
+        return def;
+    }
+    return v;
+}
+
+static int (*vp_rt_real(const char *name))(void)
+{
+    return (int (*)(void))dlsym(RTLD_NEXT, name);
+}
+
+/* Component registry (rt_hooks.h).  Components register from constructors,
+   which may run before ours, so this only appends. */
+VP_RT_EXPORT int vp_rt_register_component(const struct vp_rt_component *c)
+{
+    int i = atomic_load(&vp_rt.component_count);
+    if (i >= VP_RT_MAX_COMPONENTS || !c)
+        return -1;
+    vp_rt.components[i] = c;
+    atomic_store(&vp_rt.component_count, i + 1);
+    return 0;
+}
+
+void vp_rt_components_fork_child(void)
+{
+    int n = atomic_load(&vp_rt.component_count);
+    for (int i = 0; i < n; i++)
+        if (vp_rt.components[i]->after_fork_child)
+            vp_rt.components[i]->after_fork_child();
+}
+
+/* Arms (on = 1) or stops (on = 0) the process-wide ITIMER_PROF fallback. */
+int vp_rt_arm_process_timer(int on)
+{
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    if (on) {
+        long us = 1000000L / vp_rt.freq_hz;
+        if (us < 1)
+            us = 1;
+        it.it_interval.tv_sec = us / 1000000L;
+        it.it_interval.tv_usec = us % 1000000L;
+        it.it_value = it.it_interval;
+    }
+    return setitimer(ITIMER_PROF, &it, NULL);
+}
+
+/* Picks process_vm_readv if it works on our own memory (it may be denied by
+   seccomp or ptrace policy), else the pipe fallback. */
+static void vp_rt_choose_reader(void)
+{
+    const char *force = getenv("VPROF_SAFE_READ");
+    uint64_t probe = 0x1122334455667788ull, got = 0;
+    struct iovec l = {&got, 8}, r = {&probe, 8};
+    if (!(force && strcmp(force, "pipe") == 0) &&
+        syscall(SYS_process_vm_readv, vp_rt.pid, &l, 1UL, &r, 1UL, 0UL) == 8 && got == probe) {
+        vp_rt.read_mode = VP_RT_READ_VM;
+        return;
+    }
+    vp_rt.read_mode = VP_RT_READ_PIPE;
+    if (pipe2(vp_rt.pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0) {
+        vp_rt.pipe_fds[0] = vp_rt.pipe_fds[1] = -1; /* every read: unreadable */
+        vp_rt_log("no safe reader (process_vm_readv and pipe failed); values unreadable", NULL);
+    }
+}
+
+static void vp_rt_atexit(void)
+{
+    if (!atomic_load(&vp_rt.active) || getpid() != vp_rt.pid || atomic_load(&vp_rt.final_written))
+        return;
+    if (vp_rt_write_profile(VP_RT_WRITE_EXIT) == 0)
+        atomic_store(&vp_rt.final_written, 1);
+}
+
+/* fork child: a new process with one thread; profile it into its own file. */
+static void vp_rt_fork_child(void)
+{
+    if (!atomic_load(&vp_rt.active))
+        return;
+    vp_rt.pid = getpid();
+    vp_rt.ppid = getppid();
+    vp_rt.flags = VP_PROFF_FORKED;
+    vp_rt.exec_seq = 0;
+    vp_rt.exit_status = -1;
+    vp_rt.start_ns = vp_rt_now_ns(CLOCK_REALTIME);
+    madvise(vp_rt.pc_buf, vp_rt.max_samples * vp_rt.pc_slot_size, MADV_DONTNEED);
+    madvise(vp_rt.val_buf, vp_rt.max_values * sizeof(struct vp_value_sample), MADV_DONTNEED);
+    _Atomic uint64_t *counters[] = {&vp_rt.pc_next, &vp_rt.val_next, &vp_rt.seq, &vp_rt.signals,
+                                    &vp_rt.pc_samples, &vp_rt.pc_dropped, &vp_rt.value_samples,
+                                    &vp_rt.values_dropped, &vp_rt.values_unreadable,
+                                    &vp_rt.unwind_errors, &vp_rt.reentrant, &vp_rt.nthreads,
+                                    &vp_rt.timer_failures, &vp_rt.in_flight_skipped,
+                                    &vp_rt.foreign_signals, &vp_rt.handler_ns,
+                                    &vp_rt.handler_calls, &vp_rt.dl_iterate_in_handler};
+    for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
+        atomic_store(counters[i], 0);
+    atomic_store(&vp_rt.in_flight, 0);
+    atomic_store(&vp_rt.writing, 0);
+    atomic_store(&vp_rt.final_written, 0);
+    atomic_store(&vp_rt.pipe_busy, 0);
+    if (vp_rt.read_mode == VP_RT_READ_PIPE) { /* the parent's pipe is shared */
+        if (vp_rt.pipe_fds[0] >= 0) {
+            close(vp_rt.pipe_fds[0]);
+            close(vp_rt.pipe_fds[1]);
+        }
+        if (pipe2(vp_rt.pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0)
+            vp_rt.pipe_fds[0] = vp_rt.pipe_fds[1] = -1;
+    }
+    vp_rt_components_fork_child();
+    atomic_store(&vp_rt.paused, 0);
+    vp_rt_thread_reset_after_fork();
+    if (vp_rt.timer_mode == VP_RT_TIMER_PROCESS)
+        vp_rt_arm_process_timer(1); /* itimers are not inherited by fork */
+}
+
+/* Installs our handler for `sig`, remembering the disposition we replace as
+   the target's own (so it keeps being honoured). */
+static int vp_rt_hook(int sig, void (*fn)(int, siginfo_t *, void *), struct sigaction *target)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = fn;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    /* A writer running in a signal handler must never interrupt our SIGPROF
+       handler on the same thread (it would wait for it): block them here. */
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGPROF);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGINT);
+    if (vp_rt.flush_signal)
+        sigaddset(&sa.sa_mask, vp_rt.flush_signal);
+    return vp_rt.real_sigaction(sig, &sa, target);
+}
+
+__attribute__((constructor(101))) static void vp_rt_init(void)
+{
+    vp_rt.real_sigaction =
+        (int (*)(int, const struct sigaction *, struct sigaction *))vp_rt_real("sigaction");
+    vp_rt.pid = getpid();
+    vp_rt.ppid = getppid();
+    vp_rt.start_ns = vp_rt_now_ns(CLOCK_REALTIME);
+    vp_rt.exit_status = -1;
+
+    /* environment contract (docs/runtime.md) */
+    const char *out = getenv("VPROF_OUTPUT");
+    if (!out || !*out)
+        out = "vprof.out";
+    if (out[0] == '/') {
+        snprintf(vp_rt.output, sizeof vp_rt.output, "%s", out);
+    } else {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd))
+            snprintf(cwd, sizeof cwd, ".");
+        snprintf(vp_rt.output, sizeof vp_rt.output, "%s/%s", cwd, out);
+    }
+    const char *ix = getenv("VPROF_INDEX");
+    if (ix && *ix)
+        snprintf(vp_rt.index_path, sizeof vp_rt.index_path, "%s", ix);
+    vp_rt.freq_hz = (uint32_t)vp_rt_env_u64("VPROF_FREQ", VP_RT_DEFAULT_FREQ, 1, 100000);
+    vp_rt.depth = (uint32_t)vp_rt_env_u64("VPROF_DEPTH", VP_RT_DEFAULT_DEPTH, 0, VP_RT_MAX_DEPTH);
+    vp_rt.max_samples = vp_rt_env_u64("VPROF_MAX_SAMPLES", VP_RT_DEFAULT_MAX_SAMPLES, 1, 1ull << 32);
+    vp_rt.max_values = vp_rt_env_u64("VPROF_MAX_VALUES", vp_rt.max_samples * VP_RT_VALUES_PER_SAMPLE,
+                                     0, 1ull << 34);
+    vp_rt.max_threads = (uint32_t)vp_rt_env_u64("VPROF_MAX_THREADS", VP_RT_MAX_THREADS, 1, 1u << 20);
+    vp_rt.flush_signal = (int)vp_rt_env_u64("VPROF_FLUSH_SIGNAL", 0, 0, 64);
+    if (vp_rt.flush_signal && (vp_rt.flush_signal < SIGRTMIN || vp_rt.flush_signal > SIGRTMAX)) {
+        fprintf(stderr, "vprof-rt: VPROF_FLUSH_SIGNAL=%d is not a real-time signal; ignored\n",
+                vp_rt.flush_signal);
+        vp_rt.flush_signal = 0;
+    }
+    vp_rt.debug = vp_rt_env_u64("VPROF_DEBUG", 0, 0, 1) != 0;
+    vp_rt.root_pid = (pid_t)vp_rt_env_u64("VPROF_ROOT_PID", 0, 0, INT_MAX);
+    if (vp_rt.root_pid == 0) { /* preloaded by hand: we are the root */
+        char buf[16];
+        vp_rt.root_pid = vp_rt.pid;
+        snprintf(buf, sizeof buf, "%d", (int)vp_rt.pid);
+        setenv("VPROF_ROOT_PID", buf, 1);
+    }
+    const char *es = getenv("VPROF_EXEC_SEQ"); /* "<pid>:<n>", set by rt_exec.c */
+    if (es) {
+        long p = strtol(es, NULL, 10);
+        const char *colon = strchr(es, ':');
+        if (p == vp_rt.pid && colon) {
+            vp_rt.exec_seq = (uint32_t)strtoul(colon + 1, NULL, 10);
+            vp_rt.flags |= VP_PROFF_EXECED;
+        }
+    }
+    if (vp_rt.pid != vp_rt.root_pid && !(vp_rt.flags & VP_PROFF_EXECED))
+        vp_rt.flags |= VP_PROFF_FORKED; /* a child (fork + exec) of the traced process */
+
+    /* buffers: reserved now, backed lazily (MAP_NORESERVE) */
+    vp_rt.pc_slot_size = (uint32_t)(sizeof(struct vp_pc_sample) + 8 * vp_rt.depth);
+    int prot = PROT_READ | PROT_WRITE, fl = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+    vp_rt.pc_buf = mmap(NULL, vp_rt.max_samples * vp_rt.pc_slot_size, prot, fl, -1, 0);
+    vp_rt.val_buf = vp_rt.max_values
+                        ? mmap(NULL, vp_rt.max_values * sizeof(struct vp_value_sample), prot, fl, -1, 0)
+                        : NULL;
+    vp_rt.threads = mmap(NULL, sizeof(struct vp_rt_thread) * vp_rt.max_threads, prot, fl, -1, 0);
+    vp_rt.modlists[0] = mmap(NULL, sizeof(struct vp_rt_modlist), prot, fl, -1, 0);
+    vp_rt.modlists[1] = mmap(NULL, sizeof(struct vp_rt_modlist), prot, fl, -1, 0);
+    if (vp_rt.pc_buf == MAP_FAILED || vp_rt.val_buf == MAP_FAILED || vp_rt.threads == MAP_FAILED ||
+        vp_rt.modlists[0] == MAP_FAILED || vp_rt.modlists[1] == MAP_FAILED) {
+        vp_rt_log("cannot map the sample buffers; profiling disabled", NULL);
+        return;
+    }
+
+    if (vp_rt.index_path[0])
+        vp_rt.have_index = vp_rt_index_load(vp_rt.index_path, &vp_rt.index) == 0;
+    vp_rt_modules_scan(vp_rt.modlists[0]);
+    vp_rt_choose_reader();
+    vp_rt_thread_init();
+    vp_rt_unwind_prepare();
+
+    int nc = atomic_load(&vp_rt.component_count);
+    for (int i = 0; i < nc; i++)
+        if (vp_rt.components[i]->init)
+            vp_rt.components[i]->init();
+
+    /* signals: SIGPROF always ours; SIGTERM/SIGINT unless ignored */
+    memset(&vp_rt.target_prof, 0, sizeof vp_rt.target_prof);
+    vp_rt_hook(SIGPROF, vp_rt_signal_handler, &vp_rt.target_prof);
+    vp_rt.hooked_prof = 1;
+    struct sigaction cur;
+    if (vp_rt.real_sigaction(SIGTERM, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
+        vp_rt.hooked_term = vp_rt_hook(SIGTERM, vp_rt_terminate_handler, &vp_rt.target_term) == 0;
+    if (vp_rt.real_sigaction(SIGINT, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
+        vp_rt.hooked_int = vp_rt_hook(SIGINT, vp_rt_terminate_handler, &vp_rt.target_int) == 0;
+    if (vp_rt.flush_signal)
+        vp_rt_hook(vp_rt.flush_signal, vp_rt_flush_handler, NULL);
+
+    atexit(vp_rt_atexit);
+    pthread_atfork(NULL, NULL, vp_rt_fork_child);
+
+    /* timers last: per-thread CPU timers, else the process-wide fallback */
+    atomic_store(&vp_rt.active, 1);
+    vp_rt_thread_register();
+    const char *tm = getenv("VPROF_TIMER");
+    int force_process = tm && strcmp(tm, "process") == 0;
+    vp_rt.timer_mode = VP_RT_TIMER_THREAD;
+    if (force_process || vp_rt_thread_arm() != 0) {
+        vp_rt.timer_mode = VP_RT_TIMER_PROCESS; /* chosen once, here */
+        atomic_store(&vp_rt.timer_failures, 0);
+        atomic_store(&vp_rt.nthreads, 1);
+        if (vp_rt_arm_process_timer(1) != 0) {
+            vp_rt_log("cannot arm any profiling timer; no samples will be taken", NULL);
+            atomic_store(&vp_rt.timer_failures, 1);
+        }
+    }
+}
+
+/* ---- interposed libc entry points (normal context) ---------------------- */
+
+static struct sigaction *vp_rt_kept(int sig)
+{
+    if (sig == SIGPROF && vp_rt.hooked_prof)
+        return &vp_rt.target_prof;
+    if (sig == SIGTERM && vp_rt.hooked_term)
+        return &vp_rt.target_term;
+    if (sig == SIGINT && vp_rt.hooked_int)
+        return &vp_rt.target_int;
+    return NULL;
+}
+
+/* sigaction: for SIGPROF (and SIGTERM/SIGINT when we hooked them) the
+   target's action is recorded and honoured by our handler instead of
+   replacing it; `old` reports the target's previous action. */
+VP_RT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+    if (!vp_rt.real_sigaction)
+        vp_rt.real_sigaction =
+            (int (*)(int, const struct sigaction *, struct sigaction *))vp_rt_real("sigaction");
+    struct sigaction *kept = vp_rt_kept(sig);
+    if (!kept)
+        return vp_rt.real_sigaction(sig, act, old);
+    sigset_t all, saved;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &saved);
+    if (old)
+        *old = *kept;
+    if (act)
+        *kept = *act;
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    return 0;
+}
+
+VP_RT_EXPORT sighandler_t signal(int sig, sighandler_t fn)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fn;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(sig, &sa, &old) != 0)
+        return SIG_ERR;
+    return old.sa_handler;
+}
+
+/* exit: remember the status for the header, then the real exit (whose
+   atexit handlers write the profile). */
+VP_RT_EXPORT void exit(int status)
+{
+    static void (*real)(int);
+    if (!real)
+        real = (void (*)(int))vp_rt_real("exit");
+    if (getpid() == vp_rt.pid)
+        vp_rt.exit_status = status;
+    real(status);
+    __builtin_unreachable();
+}
+
+/* _exit / _Exit skip atexit: write here, unless this is a vfork child
+   (shares our memory: getpid() differs from vp_rt.pid) or already written. */
+static void vp_rt_before_exit(int status)
+{
+    if (getpid() != vp_rt.pid || !atomic_load(&vp_rt.active))
+        return;
+    vp_rt.exit_status = status;
+    vp_rt_atexit();
+}
+
+VP_RT_EXPORT void _exit(int status)
+{
+    vp_rt_before_exit(status);
+    syscall(SYS_exit_group, status);
+    __builtin_unreachable();
+}
+
+VP_RT_EXPORT void _Exit(int status)
+{
+    vp_rt_before_exit(status);
+    syscall(SYS_exit_group, status);
+    __builtin_unreachable();
+}

@@ -1,0 +1,233 @@
+/*
+ * rt_internal.h - state shared by the files of libvprof-rt.so.
+ *
+ * The runtime is split by *where code runs*:
+ *   rt_signal.c   the SIGPROF signal path (async-signal-safe, no allocation,
+ *                 no locks); every function there is marked "signal path";
+ *   rt_init.c     start-up, environment, timers, signals, fork, exit;
+ *   rt_thread.c   pthread_create interposition, per-thread timers, thread table;
+ *   rt_index.c    mapping and validating the PC index file (start-up only);
+ *   rt_modules.c  loaded modules, build ids, libunwind table registration;
+ *   rt_write.c    writing the profile file (normal context or a terminating /
+ *                 flush signal; uses only async-signal-safe calls);
+ *   rt_exec.c     exec*() interposition (flush before the image is replaced).
+ *
+ * Concurrency contract: everything in `struct vp_rt_state` is written at
+ * start-up (or in the only thread of a fork child) before timers are armed,
+ * and is read-only afterwards, except the fields marked "atomic", which the
+ * signal path updates with relaxed (counters) or release/acquire (slot
+ * commits) atomics.  No field is ever protected by a lock.
+ */
+#ifndef VPROF_RT_INTERNAL_H
+#define VPROF_RT_INTERNAL_H
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <vprof/format.h>
+
+#include "rt_hooks.h"
+
+#define VP_RT_EXPORT __attribute__((visibility("default")))
+/* Thread-local storage that never calls __tls_get_addr (which may malloc on
+   first touch in a dlopened library): the library must be preloaded. */
+#define VP_RT_TLS __thread __attribute__((tls_model("initial-exec")))
+
+#define VP_RT_DEFAULT_FREQ 997
+#define VP_RT_DEFAULT_DEPTH 3
+#define VP_RT_MAX_DEPTH 32
+#define VP_RT_DEFAULT_MAX_SAMPLES (1u << 20)
+#define VP_RT_VALUES_PER_SAMPLE 4 /* default value buffer = 4 x PC buffer */
+#define VP_RT_MAX_THREADS 4096    /* thread table capacity (VPROF_MAX_THREADS) */
+#define VP_RT_MAX_MODULES 512
+#define VP_RT_MAX_INDEXED 64      /* indexed modules resolved at start-up */
+#define VP_RT_MODSTR_SIZE (64 * 1024)
+#define VP_RT_PATH_MAX 4096
+#define VP_RT_TIMER_COOKIE 0x76707266 /* "vprf": si_value of our timers */
+#define VP_RT_MAX_COMPONENTS 8
+
+enum vp_rt_timer_mode {
+    VP_RT_TIMER_THREAD = 1,  /* timer_create per thread (preferred)        */
+    VP_RT_TIMER_PROCESS = 2, /* setitimer(ITIMER_PROF) fallback            */
+};
+
+enum vp_rt_read_mode {
+    VP_RT_READ_VM = 1,   /* process_vm_readv on our own pid              */
+    VP_RT_READ_PIPE = 2, /* write() into a pipe, EFAULT = unreadable     */
+};
+
+/* One loaded module (dl_iterate_phdr, outside the signal path). */
+struct vp_rt_module {
+    uint64_t load_bias;
+    uint64_t lo, hi;          /* executable PT_LOAD range, absolute */
+    uint32_t path;            /* offset in the module string table */
+    uint32_t build_id_len;
+    uint8_t build_id[32];
+    uint32_t indexed;
+};
+
+/* A loaded module's snapshot: the writer reads whichever is current. */
+struct vp_rt_modlist {
+    uint32_t count;
+    uint32_t strings_used;
+    struct vp_rt_module mods[VP_RT_MAX_MODULES];
+    char strings[VP_RT_MODSTR_SIZE];
+};
+
+/* An index module matched to its load address at start-up. */
+struct vp_rt_imod {
+    uint64_t lo, hi;                     /* text range, absolute          */
+    uint64_t bias;                       /* load bias                      */
+    const struct vp_index_range *ranges; /* sorted, disjoint, validated    */
+    uint32_t range_count;
+    const struct vp_index_range *globals;/* the lo == hi == 0 range or NULL */
+};
+
+/* The validated, read-only view of the PC index file. */
+struct vp_rt_index {
+    const uint8_t *base;
+    uint64_t size;
+    const struct vp_index_header *hdr;
+    const struct vp_index_module *modules;
+    const struct vp_index_range *ranges;
+    const uint32_t *refs;
+    const struct vp_recipe *recipes;
+    const struct vp_op *ops;
+    const char *strings;
+    const uint8_t *vartab;   /* VP_SEC_VARIABLES payload or NULL */
+    const uint8_t *coverage; /* VP_SEC_COVERAGE payload or NULL  */
+    uint32_t var_count;
+    uint8_t *var_kind;       /* var_id -> enum vp_type_kind (mmap'd) */
+    struct vp_rt_imod imods[VP_RT_MAX_INDEXED];
+    uint32_t imod_count;
+};
+
+/* One thread table row; tid == 0 means free. */
+struct vp_rt_thread {
+    _Atomic uint32_t tid;
+    _Atomic uint32_t exited;
+    _Atomic uint64_t pc_samples; /* atomic: incremented by the signal path */
+    uint64_t cpu_ns;             /* set when the thread exits              */
+};
+
+/* All the runtime's global state (one instance, vp_rt). */
+struct vp_rt_state {
+    /* configuration (environment) */
+    char output[VP_RT_PATH_MAX];   /* VPROF_OUTPUT, made absolute          */
+    char index_path[VP_RT_PATH_MAX];
+    uint32_t freq_hz;
+    uint32_t depth;
+    uint64_t max_samples;
+    uint64_t max_values;
+    uint32_t max_threads;
+    int flush_signal;              /* 0 = none                             */
+    pid_t root_pid;
+    uint32_t exec_seq;             /* images of this pid before this one   */
+    int timer_mode;                /* enum vp_rt_timer_mode                */
+    int read_mode;                 /* enum vp_rt_read_mode                 */
+    int pipe_fds[2];               /* for VP_RT_READ_PIPE                  */
+    _Atomic int pipe_busy;         /* atomic: try-lock of the pipe          */
+
+    /* process identity (reset in a fork child) */
+    pid_t pid;
+    pid_t ppid;
+    uint32_t flags;                /* VP_PROFF_*                           */
+    uint64_t start_ns;
+    int32_t exit_status;
+
+    /* buffers (mmap'd once at start-up, MAP_NORESERVE) */
+    uint8_t *pc_buf;               /* max_samples slots of pc_slot_size    */
+    uint32_t pc_slot_size;         /* 32 + 8 * depth                       */
+    struct vp_value_sample *val_buf;
+    _Atomic uint64_t pc_next;      /* atomic: next slot to reserve         */
+    _Atomic uint64_t val_next;     /* atomic                               */
+    _Atomic uint64_t seq;          /* atomic: next sample sequence number  */
+    struct vp_rt_thread *threads;
+    _Atomic uint32_t thread_next;  /* atomic                               */
+
+    /* loss counters: each an atomic, updated relaxed */
+    _Atomic uint64_t signals, pc_samples, pc_dropped, value_samples,
+        values_dropped, values_unreadable, unwind_errors, reentrant,
+        nthreads, timer_failures, in_flight_skipped, foreign_signals;
+
+    /* coordination with the writer */
+    _Atomic int active;            /* 1 while sampling is on               */
+    _Atomic int paused;            /* writer asks the handler to stand off */
+    _Atomic int in_flight;         /* handlers currently running           */
+    _Atomic int writing;           /* a write is in progress               */
+
+    struct vp_rt_index index;
+    int have_index;
+
+    struct vp_rt_modlist *modlists[2];
+    _Atomic int modlist_cur;       /* which modlist is current             */
+
+    /* target's view of signal dispositions we keep for ourselves */
+    struct sigaction target_prof;  /* what the target asked for SIGPROF    */
+    struct sigaction target_term;  /* ... for SIGTERM                      */
+    struct sigaction target_int;   /* ... for SIGINT                       */
+    int hooked_prof, hooked_term, hooked_int; /* we own that disposition   */
+    int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
+    _Atomic int final_written;     /* the exit/signal write happened        */
+
+    /* VPROF_DEBUG=1: time the handler and report at write (stderr) */
+    int debug;
+    _Atomic uint64_t handler_ns, handler_calls;
+    _Atomic uint64_t dl_iterate_in_handler; /* must stay 0, see rt_modules.c */
+
+    const struct vp_rt_component *components[VP_RT_MAX_COMPONENTS];
+    _Atomic int component_count;
+};
+
+extern struct vp_rt_state vp_rt;
+
+/* Per-thread state, initial-exec TLS (touched first outside the handler). */
+extern VP_RT_TLS int vp_rt_tls_slot;      /* thread table row or -1 */
+extern VP_RT_TLS int vp_rt_tls_in_handler;
+extern VP_RT_TLS uint32_t vp_rt_tls_tid;
+
+/* rt_signal.c */
+void vp_rt_signal_handler(int sig, siginfo_t *si, void *ucv);
+int vp_rt_safe_read(uint64_t addr, void *dst, uint32_t size);
+void vp_rt_terminate_handler(int sig, siginfo_t *si, void *ucv);
+void vp_rt_flush_handler(int sig, siginfo_t *si, void *ucv);
+uint64_t vp_rt_now_ns(int clock);
+
+/* rt_index.c */
+int vp_rt_index_load(const char *path, struct vp_rt_index *ix);
+void vp_rt_index_bind(struct vp_rt_index *ix, struct vp_rt_modlist *ml);
+
+/* rt_modules.c */
+void vp_rt_modules_scan(struct vp_rt_modlist *ml);
+void vp_rt_modules_refresh(void);
+void vp_rt_unwind_prepare(void);
+int vp_rt_unwind_covers(uint64_t pc);
+
+/* rt_thread.c */
+int vp_rt_thread_register(void);
+int vp_rt_thread_arm(void);
+void vp_rt_thread_disarm(void);
+void vp_rt_thread_reset_after_fork(void);
+void vp_rt_thread_init(void);
+uint64_t vp_rt_thread_cpu_ns(uint32_t tid);
+
+/* rt_write.c */
+enum vp_rt_write_reason {
+    VP_RT_WRITE_EXIT = 0,
+    VP_RT_WRITE_SIGNAL = 1,
+    VP_RT_WRITE_FLUSH = 2,
+    VP_RT_WRITE_EXEC = 3,
+};
+int vp_rt_write_profile(int reason);
+int vp_rt_output_name(char *buf, size_t len, int pre_exec);
+void vp_rt_log(const char *msg, const char *detail);
+
+/* rt_init.c */
+void vp_rt_components_fork_child(void);
+void vp_rt_pause_sampling(void);
+void vp_rt_resume_sampling(void);
+int vp_rt_arm_process_timer(int on);
+
+#endif

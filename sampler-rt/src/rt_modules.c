@@ -1,0 +1,262 @@
+/*
+ * rt_modules.c - the loaded modules of the target, and how libunwind finds
+ * their unwind tables without dl_iterate_phdr in the signal handler.
+ *
+ * libunwind's local unwinder looks up the FDE of each IP with
+ * dl_iterate_phdr(), which takes glibc's loader lock and, for a module with
+ * no .eh_frame_hdr, may read .debug_frame from disk with malloc.  Neither
+ * belongs in a SIGPROF handler.  But libunwind first consults its list of
+ * "dynamic" unwind info (_U_dyn_register), walked without locks.  So at
+ * start-up (before timers are armed) we register, for every module loaded
+ * then, its .eh_frame_hdr binary-search table as UNW_INFO_FORMAT_REMOTE_TABLE,
+ * exactly as libunwind's own dl_iterate_phdr callback would describe it.  The
+ * handler only steps from IPs inside a registered module
+ * (vp_rt_unwind_covers); it stops unwinding elsewhere (dlopened later, JIT
+ * code) and marks the sample VP_PCF_UNWIND_FAILED.  Modules loaded at
+ * start-up can never be unloaded, so the registered tables stay valid.
+ *
+ * To prove the handler never reaches dl_iterate_phdr, the runtime exports a
+ * forwarding dl_iterate_phdr that counts calls made inside the handler
+ * (reported with VPROF_DEBUG=1; a test asserts 0).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <elf.h>
+#include <limits.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+#include "rt_internal.h"
+
+#ifndef DW_EH_PE_datarel
+#define DW_EH_PE_udata4 0x03
+#define DW_EH_PE_sdata4 0x0b
+#define DW_EH_PE_pcrel 0x10
+#define DW_EH_PE_datarel 0x30
+#endif
+
+/* libunwind's dynamic-info registration (exported, declared in libunwind-dynamic.h). */
+static unw_dyn_info_t vp_rt_dyn[VP_RT_MAX_MODULES];
+/* Text ranges with a registered table; read by the signal path. */
+static struct { uint64_t lo, hi; } vp_rt_covered[VP_RT_MAX_MODULES];
+static uint32_t vp_rt_covered_count;
+static char vp_rt_exe_path[VP_RT_PATH_MAX];
+
+/* Signal path: is `pc` inside a module whose unwind table is registered? */
+int vp_rt_unwind_covers(uint64_t pc)
+{
+    for (uint32_t i = 0; i < vp_rt_covered_count; i++)
+        if (pc >= vp_rt_covered[i].lo && pc < vp_rt_covered[i].hi)
+            return 1;
+    return 0;
+}
+
+/* Copies a NUL-terminated string into the module string table; returns its
+   offset, or 0 ("") when the table is full. */
+static uint32_t vp_rt_modstr(struct vp_rt_modlist *ml, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    if (ml->strings_used + n > sizeof ml->strings)
+        return 0;
+    uint32_t off = ml->strings_used;
+    memcpy(ml->strings + off, s, n);
+    ml->strings_used += (uint32_t)n;
+    return off;
+}
+
+/* Finds the GNU build id among a module's PT_NOTE segments. */
+static void vp_rt_build_id(const struct dl_phdr_info *info, struct vp_rt_module *m)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+        const uint8_t *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+            const uint8_t *name = p + sizeof *nh;
+            const uint8_t *desc = name + ((nh->n_namesz + 3) & ~3u);
+            const uint8_t *next = desc + ((nh->n_descsz + 3) & ~3u);
+            if (next > end)
+                break;
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && memcmp(name, "GNU", 4) == 0) {
+                m->build_id_len = nh->n_descsz > 32 ? 32 : nh->n_descsz;
+                memcpy(m->build_id, desc, m->build_id_len);
+                return;
+            }
+            p = next;
+        }
+    }
+}
+
+static int vp_rt_scan_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct vp_rt_modlist *ml = arg;
+    if (ml->count >= VP_RT_MAX_MODULES)
+        return 1;
+    struct vp_rt_module *m = &ml->mods[ml->count];
+    memset(m, 0, sizeof *m);
+    m->load_bias = info->dlpi_addr;
+    m->lo = UINT64_MAX;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+            uint64_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+            if (lo < m->lo)
+                m->lo = lo;
+            if (hi > m->hi)
+                m->hi = hi;
+        }
+    }
+    if (m->lo == UINT64_MAX)
+        return 0; /* no code */
+    const char *name = info->dlpi_name;
+    if (!name || !name[0])
+        name = ml->count == 0 ? vp_rt_exe_path : "";
+    m->path = vp_rt_modstr(ml, name);
+    vp_rt_build_id(info, m);
+    ml->count++;
+    return 0;
+}
+
+/* Fills `ml` with the loaded modules (not the signal path: dl_iterate_phdr).
+   The first module is the main executable.  Can't fail; truncates at
+   VP_RT_MAX_MODULES. */
+void vp_rt_modules_scan(struct vp_rt_modlist *ml)
+{
+    if (!vp_rt_exe_path[0]) {
+        ssize_t n = readlink("/proc/self/exe", vp_rt_exe_path, sizeof vp_rt_exe_path - 1);
+        vp_rt_exe_path[n > 0 ? n : 0] = 0;
+    }
+    ml->count = 0;
+    ml->strings_used = 1;
+    ml->strings[0] = 0;
+    dl_iterate_phdr(vp_rt_scan_cb, ml);
+    if (vp_rt.have_index)
+        vp_rt_index_bind(&vp_rt.index, ml);
+}
+
+/* Rescans into the inactive snapshot and publishes it (normal context only,
+   serialised by the writer's `writing` flag). */
+void vp_rt_modules_refresh(void)
+{
+    int cur = atomic_load(&vp_rt.modlist_cur);
+    struct vp_rt_modlist *ml = vp_rt.modlists[!cur];
+    vp_rt_modules_scan(ml);
+    atomic_store(&vp_rt.modlist_cur, !cur);
+}
+
+/* Decodes the few .eh_frame_hdr encodings glibc/binutils/lld emit. */
+static int vp_rt_read_enc(const uint8_t **p, uint8_t enc, uint64_t *out)
+{
+    const uint8_t *q = *p;
+    int32_t s;
+    uint32_t u;
+    switch (enc & 0x0f) {
+    case DW_EH_PE_sdata4:
+        memcpy(&s, q, 4);
+        *out = (uint64_t)(int64_t)s;
+        break;
+    case DW_EH_PE_udata4:
+        memcpy(&u, q, 4);
+        *out = u;
+        break;
+    default:
+        return -1;
+    }
+    if ((enc & 0x70) == DW_EH_PE_pcrel)
+        *out += (uint64_t)(uintptr_t)q;
+    else if ((enc & 0x70) != 0)
+        return -1;
+    *p = q + 4;
+    return 0;
+}
+
+static int vp_rt_register_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    if (vp_rt_covered_count >= VP_RT_MAX_MODULES)
+        return 1;
+    const ElfW(Phdr) *eh = NULL;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_GNU_EH_FRAME)
+            eh = ph;
+        else if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+            uint64_t a = info->dlpi_addr + ph->p_vaddr;
+            if (a < lo)
+                lo = a;
+            if (a + ph->p_memsz > hi)
+                hi = a + ph->p_memsz;
+        }
+    }
+    if (!eh || lo == UINT64_MAX)
+        return 0;
+    const uint8_t *hdr = (const uint8_t *)(info->dlpi_addr + eh->p_vaddr);
+    /* version, eh_frame_ptr_enc, fde_count_enc, table_enc */
+    if (hdr[0] != 1 || hdr[3] != (DW_EH_PE_datarel | DW_EH_PE_sdata4))
+        return 0;
+    const uint8_t *p = hdr + 4;
+    uint64_t eh_frame, fde_count;
+    if (vp_rt_read_enc(&p, hdr[1], &eh_frame) != 0 || vp_rt_read_enc(&p, hdr[2], &fde_count) != 0 ||
+        fde_count == 0)
+        return 0;
+    unw_dyn_info_t *di = &vp_rt_dyn[vp_rt_covered_count];
+    memset(di, 0, sizeof *di);
+    di->format = UNW_INFO_FORMAT_REMOTE_TABLE;
+    di->start_ip = lo;
+    di->end_ip = hi;
+    di->u.rti.name_ptr = (unw_word_t)(uintptr_t)info->dlpi_name;
+    di->u.rti.segbase = (unw_word_t)(uintptr_t)hdr;
+    di->u.rti.table_data = (unw_word_t)(uintptr_t)p;
+    di->u.rti.table_len = fde_count * 8 / sizeof(unw_word_t); /* 2 x int32 per entry */
+    _U_dyn_register(di);
+    vp_rt_covered[vp_rt_covered_count].lo = lo;
+    vp_rt_covered[vp_rt_covered_count].hi = hi;
+    vp_rt_covered_count++;
+    return 0;
+}
+
+/* Signal-path helper for the warm-up below. */
+static __attribute__((noinline)) int vp_rt_warm_unwind(void)
+{
+    unw_context_t ctx;
+    unw_cursor_t cur;
+    int n = 0;
+    if (unw_getcontext(&ctx) != 0 || unw_init_local(&cur, &ctx) != 0)
+        return -1;
+    while (n < 64 && unw_step(&cur) > 0)
+        n++;
+    return n;
+}
+
+/* Prepares libunwind for use in the handler: per-thread caches (no global
+   cache lock), the module tables registered, and one unwind done here so
+   libunwind's lazy initialisation (mempools, its own TLS) is not first run
+   in a signal handler.  Call once, before timers are armed. */
+void vp_rt_unwind_prepare(void)
+{
+    const char *c = getenv("VPROF_UNW_CACHE");
+    unw_set_caching_policy(unw_local_addr_space, c && c[0] == 'g' ? UNW_CACHE_GLOBAL : c && c[0] == 'n' ? UNW_CACHE_NONE : UNW_CACHE_PER_THREAD);
+    dl_iterate_phdr(vp_rt_register_cb, NULL);
+    vp_rt_warm_unwind();
+}
+
+/* Interposed dl_iterate_phdr: forwards to the real one and counts calls made
+   from inside our signal handler (must stay 0; see the banner). */
+VP_RT_EXPORT int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data)
+{
+    static int (*real)(int (*)(struct dl_phdr_info *, size_t, void *), void *);
+    if (!real)
+        real = (int (*)(int (*)(struct dl_phdr_info *, size_t, void *), void *))dlsym(RTLD_NEXT,
+                                                                                 "dl_iterate_phdr");
+    if (vp_rt_tls_in_handler)
+        atomic_fetch_add_explicit(&vp_rt.dl_iterate_in_handler, 1, memory_order_relaxed);
+    return real(cb, data);
+}

@@ -1,0 +1,517 @@
+/*
+ * rt_signal.c - the SIGPROF signal path of libvprof-rt.so.
+ *
+ * Everything in this file runs inside a signal handler, interrupting the
+ * target at an arbitrary instruction.  The rules (docs/runtime.md):
+ *   - only async-signal-safe calls: clock_gettime, process_vm_readv, write,
+ *     read, syscall(gettid), raise, sigaction/pthread_sigmask, and libunwind's
+ *     local unwinder over tables registered at start-up (rt_modules.c);
+ *   - no allocation, no locks, no stdio; buffers were mmap'd at start-up and
+ *     slots are reserved with one atomic fetch_add each;
+ *   - a read from a target address never dereferences it directly: it goes
+ *     through vp_rt_safe_read(), which reports "unreadable" instead of faulting;
+ *   - errno is saved and restored; a nested entry on the same thread is
+ *     counted (vp_loss.reentrant) and dropped;
+ *   - per-thread state is initial-exec TLS, first touched outside the handler
+ *     (pthread_create wrapper, init) so no __tls_get_addr / malloc here.
+ * The index (rt_index.c) was validated at start-up, so offsets read from it
+ * here are trusted to be in bounds.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+#include "rt_internal.h"
+
+VP_RT_TLS int vp_rt_tls_slot = -1;
+VP_RT_TLS int vp_rt_tls_in_handler;
+VP_RT_TLS uint32_t vp_rt_tls_tid;
+
+/* Registers of one frame in DWARF x86-64 numbering (0..16, 16 = rip). */
+struct vp_rt_frame {
+    uint64_t regs[17];
+    uint32_t valid;   /* bit i set: regs[i] is meaningful in this frame */
+    uint64_t pc;      /* PC used for the lookup (caller frames: return addr) */
+    uint64_t cfa;
+    int cfa_ok;
+};
+
+/* Callee-saved registers (rbx, rbp, rsp, r12-r15) plus rip: what a caller
+   frame reconstructed by unwinding can be trusted for. */
+#define VP_RT_CALLER_REGS ((1u << 3) | (1u << 6) | (1u << 7) | (0xfu << 12) | (1u << 16))
+
+/* Signal path: CLOCK_* time in nanoseconds (vDSO, async-signal-safe). */
+uint64_t vp_rt_now_ns(int clock)
+{
+    struct timespec ts;
+    if (clock_gettime(clock, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Signal path: copy `size` bytes from target address `addr`; returns 0, or -1
+   if any byte is unreadable.  Never faults. */
+int vp_rt_safe_read(uint64_t addr, void *dst, uint32_t size)
+{
+    if (size == 0 || size > 64 || addr == 0)
+        return -1;
+    if (vp_rt.read_mode == VP_RT_READ_VM) {
+        struct iovec local = {dst, size};
+        struct iovec remote = {(void *)(uintptr_t)addr, size};
+        ssize_t n = syscall(SYS_process_vm_readv, vp_rt.pid, &local, 1UL, &remote, 1UL, 0UL);
+        return n == (ssize_t)size ? 0 : -1;
+    }
+    /* Pipe fallback: the kernel copies from `addr` (EFAULT if bad) into the
+       pipe; one reader at a time, a busy pipe means "unreadable" (no waiting). */
+    if (atomic_exchange_explicit(&vp_rt.pipe_busy, 1, memory_order_acquire))
+        return -1;
+    int rc = -1;
+    if (write(vp_rt.pipe_fds[1], (const void *)(uintptr_t)addr, size) == (ssize_t)size)
+        rc = read(vp_rt.pipe_fds[0], dst, size) == (ssize_t)size ? 0 : -1;
+    atomic_store_explicit(&vp_rt.pipe_busy, 0, memory_order_release);
+    return rc;
+}
+
+/* Signal path: little-endian `size`-byte read, zero-extended. */
+static int vp_rt_read_uint(uint64_t addr, uint32_t size, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (size == 0 || size > 8)
+        size = 8;
+    if (vp_rt_safe_read(addr, &v, size) != 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Signal path: evaluate one recipe in `fr`; returns 0 with *out set, or -1
+   (unreadable / unavailable in this frame). */
+static int vp_rt_eval(const struct vp_recipe *r, const struct vp_rt_frame *fr, uint64_t bias,
+                      uint64_t *out)
+{
+    uint64_t st[VP_RECIPE_STACK];
+    int sp = 0;
+    int memory = 0;
+    const struct vp_op *op = vp_rt.index.ops + r->first_op;
+    for (uint32_t i = 0; i < r->op_count && i < VP_RECIPE_MAX_OPS; i++, op++) {
+        uint64_t a, b;
+        switch (op->code) {
+        case VP_OP_END:
+            goto done;
+        case VP_OP_REG:
+        case VP_OP_BREG:
+            if (op->reg > 16 || !(fr->valid & (1u << op->reg)) || sp >= VP_RECIPE_STACK)
+                return -1;
+            st[sp++] = fr->regs[op->reg] + (op->code == VP_OP_BREG ? (uint64_t)op->arg : 0);
+            break;
+        case VP_OP_CFA:
+            if (!fr->cfa_ok || sp >= VP_RECIPE_STACK)
+                return -1;
+            st[sp++] = fr->cfa + (uint64_t)op->arg;
+            break;
+        case VP_OP_ADDR:
+            if (sp >= VP_RECIPE_STACK)
+                return -1;
+            st[sp++] = bias + (uint64_t)op->arg;
+            break;
+        case VP_OP_CONST:
+            if (sp >= VP_RECIPE_STACK)
+                return -1;
+            st[sp++] = (uint64_t)op->arg;
+            break;
+        case VP_OP_DUP:
+            if (sp < 1 || sp >= VP_RECIPE_STACK)
+                return -1;
+            st[sp] = st[sp - 1];
+            sp++;
+            break;
+        case VP_OP_DEREF:
+            if (sp < 1 || vp_rt_read_uint(st[sp - 1], op->size, &st[sp - 1]) != 0)
+                return -1;
+            break;
+        case VP_OP_PLUS_CONST:
+            if (sp < 1)
+                return -1;
+            st[sp - 1] += (uint64_t)op->arg;
+            break;
+        case VP_OP_NEG:
+            if (sp < 1)
+                return -1;
+            st[sp - 1] = -st[sp - 1];
+            break;
+        case VP_OP_NOT:
+            if (sp < 1)
+                return -1;
+            st[sp - 1] = ~st[sp - 1];
+            break;
+        case VP_OP_PLUS: case VP_OP_MINUS: case VP_OP_MUL: case VP_OP_AND:
+        case VP_OP_OR: case VP_OP_SHL: case VP_OP_SHR: case VP_OP_SHRA:
+        case VP_OP_DIV: case VP_OP_XOR:
+            if (sp < 2)
+                return -1;
+            b = st[--sp];
+            a = st[sp - 1];
+            switch (op->code) {
+            case VP_OP_PLUS: a += b; break;
+            case VP_OP_MINUS: a -= b; break;
+            case VP_OP_MUL: a *= b; break;
+            case VP_OP_AND: a &= b; break;
+            case VP_OP_OR: a |= b; break;
+            case VP_OP_XOR: a ^= b; break;
+            case VP_OP_SHL: a = b >= 64 ? 0 : a << b; break;
+            case VP_OP_SHR: a = b >= 64 ? 0 : a >> b; break;
+            case VP_OP_SHRA: a = (uint64_t)((int64_t)a >> (b >= 64 ? 63 : b)); break;
+            case VP_OP_DIV:
+                if (b == 0 || ((int64_t)b == -1 && (int64_t)a == INT64_MIN))
+                    return -1;
+                a = (uint64_t)((int64_t)a / (int64_t)b);
+                break;
+            }
+            st[sp - 1] = a;
+            break;
+        case VP_OP_VALUE:
+            goto done;
+        case VP_OP_MEMORY:
+            memory = 1;
+            goto done;
+        default: /* VP_OP_TLS and unknown codes: unavailable */
+            return -1;
+        }
+    }
+done:
+    if (sp < 1)
+        return -1;
+    if (memory)
+        return vp_rt_read_uint(st[sp - 1], r->size, out);
+    *out = st[sp - 1];
+    return 0;
+}
+
+/* Signal path: truncate `v` to `size` bytes, sign-extending signed kinds. */
+static uint64_t vp_rt_extend(uint64_t v, uint32_t size, uint32_t var_id)
+{
+    if (size == 0 || size >= 8)
+        return v;
+    unsigned bits = size * 8;
+    v &= (1ull << bits) - 1;
+    if (var_id < vp_rt.index.var_count && vp_rt.index.var_kind[var_id] == VP_TYPE_SINT &&
+        (v >> (bits - 1)) & 1)
+        v |= ~0ull << bits;
+    return v;
+}
+
+/* Signal path: store one value sample (drops and counts when full). */
+static void vp_rt_put_value(uint64_t seq, uint32_t tid, uint32_t var_id, uint64_t pc,
+                            unsigned depth, unsigned status, uint64_t value)
+{
+    uint64_t i = atomic_fetch_add_explicit(&vp_rt.val_next, 1, memory_order_relaxed);
+    if (i >= vp_rt.max_values) {
+        atomic_fetch_add_explicit(&vp_rt.values_dropped, 1, memory_order_relaxed);
+        return;
+    }
+    struct vp_value_sample *v = &vp_rt.val_buf[i];
+    v->seq = seq;
+    v->value = value;
+    v->pc = pc;
+    v->var_id = var_id;
+    v->depth = (uint8_t)depth;
+    v->status = (uint8_t)status;
+    v->pad = 0;
+    v->pad2 = 0;
+    __atomic_store_n(&v->tid, tid, __ATOMIC_RELEASE); /* commit */
+    atomic_fetch_add_explicit(&vp_rt.value_samples, 1, memory_order_relaxed);
+    if (status != VP_VAL_OK)
+        atomic_fetch_add_explicit(&vp_rt.values_unreadable, 1, memory_order_relaxed);
+}
+
+/* Signal path: evaluate and store the recipes of one index range. */
+static void vp_rt_sample_range(const struct vp_index_range *rg, const struct vp_rt_frame *fr,
+                               uint64_t bias, unsigned depth, uint64_t seq, uint32_t tid)
+{
+    const struct vp_rt_index *ix = &vp_rt.index;
+    for (uint32_t k = 0; k < rg->recipe_count; k++) {
+        const struct vp_recipe *r = &ix->recipes[ix->refs[rg->first_recipe + k]];
+        if (depth > 0 && !(r->flags & VP_RECIPE_CALLER_OK))
+            continue;
+        uint64_t v = 0;
+        unsigned status = VP_VAL_OK;
+        if (vp_rt_eval(r, fr, bias, &v) != 0) {
+            status = VP_VAL_UNREADABLE;
+            v = 0;
+        } else if (r->flags & VP_RECIPE_DEREF_BASIC) {
+            uint64_t p = 0;
+            if (vp_rt_read_uint(v, r->pointee_size, &p) != 0)
+                status = VP_VAL_POINTEE_UNREADABLE; /* value keeps the pointer */
+            else
+                v = p;
+        } else {
+            v = vp_rt_extend(v, r->size, r->var_id);
+        }
+        vp_rt_put_value(seq, tid, r->var_id, fr->pc, depth, status, v);
+    }
+}
+
+/* Signal path: the index range containing absolute `pc`, or NULL. */
+static const struct vp_index_range *vp_rt_lookup(uint64_t pc, uint64_t *bias)
+{
+    const struct vp_rt_index *ix = &vp_rt.index;
+    for (uint32_t m = 0; m < ix->imod_count; m++) {
+        const struct vp_rt_imod *im = &ix->imods[m];
+        if (pc < im->lo || pc >= im->hi)
+            continue;
+        uint64_t rel = pc - im->bias;
+        uint32_t lo = 0, hi = im->range_count;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            const struct vp_index_range *rg = &im->ranges[mid];
+            if (rel < rg->lo)
+                hi = mid;
+            else if (rel >= rg->hi)
+                lo = mid + 1;
+            else {
+                *bias = im->bias;
+                return rg;
+            }
+        }
+        return NULL;
+    }
+    return NULL;
+}
+
+/* Signal path: does any recipe valid at `depth` in `rg` need the CFA? */
+static int vp_rt_range_needs_cfa(const struct vp_index_range *rg, unsigned depth)
+{
+    const struct vp_rt_index *ix = &vp_rt.index;
+    for (uint32_t k = 0; k < rg->recipe_count; k++) {
+        const struct vp_recipe *r = &ix->recipes[ix->refs[rg->first_recipe + k]];
+        if ((r->flags & VP_RECIPE_NEEDS_CFA) && (depth == 0 || (r->flags & VP_RECIPE_CALLER_OK)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Signal path: registers of the interrupted frame from its ucontext. */
+static void vp_rt_frame0(struct vp_rt_frame *fr, const ucontext_t *uc)
+{
+    static const int map[17] = {REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI,
+                                REG_RBP, REG_RSP, REG_R8,  REG_R9,  REG_R10, REG_R11,
+                                REG_R12, REG_R13, REG_R14, REG_R15, REG_RIP};
+    for (int i = 0; i < 17; i++)
+        fr->regs[i] = (uint64_t)uc->uc_mcontext.gregs[map[i]];
+    fr->valid = 0x1ffff;
+    fr->pc = fr->regs[16];
+    fr->cfa_ok = 0;
+}
+
+/* Signal path: callee-saved registers of the cursor's current (caller) frame. */
+static void vp_rt_frame_from_cursor(struct vp_rt_frame *fr, unw_cursor_t *cur, uint64_t ip)
+{
+    static const int regs[] = {3, 6, 7, 12, 13, 14, 15};
+    fr->valid = 1u << 16;
+    fr->regs[16] = ip;
+    for (unsigned i = 0; i < sizeof regs / sizeof regs[0]; i++) {
+        unw_word_t w;
+        if (unw_get_reg(cur, regs[i], &w) == 0) {
+            fr->regs[regs[i]] = w;
+            fr->valid |= 1u << regs[i];
+        }
+    }
+    fr->pc = ip;
+    fr->cfa_ok = 0;
+}
+
+/* Signal path: the thread table row of the calling thread (registering an
+   unknown thread lock-free), or -1 when the table is full. */
+static int vp_rt_slot(uint32_t tid)
+{
+    int s = vp_rt_tls_slot;
+    if (s >= 0)
+        return s;
+    uint32_t i = atomic_fetch_add_explicit(&vp_rt.thread_next, 1, memory_order_relaxed);
+    if (i >= vp_rt.max_threads)
+        return -1;
+    atomic_store_explicit(&vp_rt.threads[i].tid, tid, memory_order_release);
+    vp_rt_tls_slot = (int)i;
+    return (int)i;
+}
+
+/* Signal path: take one PC sample (+ values, + callers) of `uc`. */
+static void vp_rt_record(ucontext_t *uc)
+{
+    uint32_t tid = vp_rt_tls_tid;
+    if (tid == 0) {
+        tid = (uint32_t)syscall(SYS_gettid);
+        vp_rt_tls_tid = tid;
+    }
+    uint64_t i = atomic_fetch_add_explicit(&vp_rt.pc_next, 1, memory_order_relaxed);
+    if (i >= vp_rt.max_samples) {
+        atomic_fetch_add_explicit(&vp_rt.pc_dropped, 1, memory_order_relaxed);
+        return;
+    }
+    struct vp_pc_sample *rec = (struct vp_pc_sample *)(vp_rt.pc_buf + i * vp_rt.pc_slot_size);
+    uint64_t *callers = (uint64_t *)(rec + 1);
+    uint64_t seq = atomic_fetch_add_explicit(&vp_rt.seq, 1, memory_order_relaxed);
+    struct vp_rt_frame fr;
+    vp_rt_frame0(&fr, uc);
+    rec->seq = seq;
+    rec->time_ns = vp_rt_now_ns(CLOCK_MONOTONIC);
+    rec->pc = fr.pc;
+    rec->flags = 0;
+
+    /* Always-live globals: once per sample, in the interrupted frame. */
+    if (vp_rt.have_index)
+        for (uint32_t m = 0; m < vp_rt.index.imod_count; m++)
+            if (vp_rt.index.imods[m].globals)
+                vp_rt_sample_range(vp_rt.index.imods[m].globals, &fr, vp_rt.index.imods[m].bias,
+                                   0, seq, tid);
+
+    unsigned got = 0; /* callers recorded */
+    unw_cursor_t cur;
+    int cursor_ok = 0;
+    for (unsigned d = 0;; d++) {
+        uint64_t bias = 0;
+        const struct vp_index_range *rg =
+            vp_rt.have_index ? vp_rt_lookup(d == 0 ? fr.pc : fr.pc - 1, &bias) : NULL;
+        int want_step = d < vp_rt.depth || (rg && vp_rt_range_needs_cfa(rg, d));
+        struct vp_rt_frame next;
+        int stepped = 0;
+        if (want_step) {
+            if (!vp_rt_unwind_covers(d == 0 ? fr.pc : fr.pc - 1)) {
+                /* No registered unwind table: stepping could make libunwind
+                   call dl_iterate_phdr or guess through frame pointers. */
+                rec->flags |= VP_PCF_UNWIND_FAILED;
+                atomic_fetch_add_explicit(&vp_rt.unwind_errors, 1, memory_order_relaxed);
+            } else {
+                if (!cursor_ok)
+                    cursor_ok = unw_init_local2(&cur, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0;
+                int s = cursor_ok ? unw_step(&cur) : -1;
+                unw_word_t ip = 0, sp = 0;
+                if (s > 0 && unw_get_reg(&cur, UNW_REG_IP, &ip) == 0 &&
+                    unw_get_reg(&cur, UNW_REG_SP, &sp) == 0 && ip != 0) {
+                    stepped = 1;
+                    fr.cfa = sp; /* x86-64: the CFA of a frame is its caller's SP */
+                    fr.cfa_ok = 1;
+                    vp_rt_frame_from_cursor(&next, &cur, ip);
+                } else if (s < 0 || (s > 0 && ip != 0)) {
+                    rec->flags |= VP_PCF_UNWIND_FAILED;
+                    atomic_fetch_add_explicit(&vp_rt.unwind_errors, 1, memory_order_relaxed);
+                }
+            }
+        }
+        if (rg)
+            vp_rt_sample_range(rg, &fr, bias, d, seq, tid);
+        if (!stepped || d >= vp_rt.depth)
+            break;
+        callers[got++] = next.pc;
+        fr = next;
+    }
+    rec->depth = (uint16_t)got;
+    int slot = vp_rt_slot(tid);
+    if (slot >= 0)
+        atomic_fetch_add_explicit(&vp_rt.threads[slot].pc_samples, 1, memory_order_relaxed);
+    __atomic_store_n(&rec->tid, tid, __ATOMIC_RELEASE); /* commit */
+    atomic_fetch_add_explicit(&vp_rt.pc_samples, 1, memory_order_relaxed);
+}
+
+/* Signal path: was this SIGPROF sent by one of our timers? */
+static int vp_rt_is_ours(const siginfo_t *si)
+{
+    if (vp_rt.timer_mode == VP_RT_TIMER_THREAD)
+        return si->si_code == SI_TIMER && si->si_value.sival_int == VP_RT_TIMER_COOKIE;
+    return si->si_code == SI_KERNEL;
+}
+
+/* Signal path: terminate by `sig` with its default action, after writing. */
+static void vp_rt_die_by(int sig)
+{
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    vp_rt.exit_status = 128 + sig;
+    vp_rt.flags |= VP_PROFF_SIGNALLED;
+    vp_rt_write_profile(VP_RT_WRITE_SIGNAL);
+    vp_rt.real_sigaction(sig, &dfl, NULL);
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, sig);
+    raise(sig);
+    pthread_sigmask(SIG_UNBLOCK, &s, NULL); /* delivered here: the default action */
+}
+
+/* Signal path: hand a signal we do not own to the target's own disposition. */
+static void vp_rt_chain(const struct sigaction *t, int sig, siginfo_t *si, void *ucv)
+{
+    if (t->sa_handler == SIG_IGN)
+        return;
+    if (t->sa_handler == SIG_DFL) {
+        if (sig == SIGTERM || sig == SIGINT || sig == SIGPROF)
+            vp_rt_die_by(sig);
+        return;
+    }
+    if (t->sa_flags & SA_SIGINFO)
+        t->sa_sigaction(sig, si, ucv);
+    else
+        t->sa_handler(sig);
+}
+
+/* Signal path: the SIGPROF handler. */
+void vp_rt_signal_handler(int sig, siginfo_t *si, void *ucv)
+{
+    int saved_errno = errno;
+    if (!vp_rt_is_ours(si)) {
+        atomic_fetch_add_explicit(&vp_rt.foreign_signals, 1, memory_order_relaxed);
+        vp_rt_chain(&vp_rt.target_prof, sig, si, ucv);
+        errno = saved_errno;
+        return;
+    }
+    atomic_fetch_add_explicit(&vp_rt.signals, 1, memory_order_relaxed);
+    if (vp_rt_tls_in_handler) {
+        atomic_fetch_add_explicit(&vp_rt.reentrant, 1, memory_order_relaxed);
+        errno = saved_errno;
+        return;
+    }
+    vp_rt_tls_in_handler = 1;
+    atomic_fetch_add(&vp_rt.in_flight, 1); /* seq_cst: pairs with the writer's pause */
+    if (atomic_load(&vp_rt.active) && !atomic_load(&vp_rt.paused)) {
+        uint64_t t0 = vp_rt.debug ? vp_rt_now_ns(CLOCK_MONOTONIC) : 0;
+        vp_rt_record((ucontext_t *)ucv);
+        if (vp_rt.debug) {
+            atomic_fetch_add_explicit(&vp_rt.handler_ns, vp_rt_now_ns(CLOCK_MONOTONIC) - t0,
+                                      memory_order_relaxed);
+            atomic_fetch_add_explicit(&vp_rt.handler_calls, 1, memory_order_relaxed);
+        }
+    } else {
+        atomic_fetch_add_explicit(&vp_rt.in_flight_skipped, 1, memory_order_relaxed);
+    }
+    atomic_fetch_sub(&vp_rt.in_flight, 1);
+    vp_rt_tls_in_handler = 0;
+    errno = saved_errno;
+}
+
+/* Signal path: SIGTERM / SIGINT.  If the target handles the signal, chain to
+   it (it may exit, and then atexit writes); if the default would kill the
+   process, write first, then die by the default action. */
+void vp_rt_terminate_handler(int sig, siginfo_t *si, void *ucv)
+{
+    int saved_errno = errno;
+    vp_rt_chain(sig == SIGTERM ? &vp_rt.target_term : &vp_rt.target_int, sig, si, ucv);
+    errno = saved_errno;
+}
+
+/* Signal path: the launcher's flush request (VPROF_FLUSH_SIGNAL). */
+void vp_rt_flush_handler(int sig, siginfo_t *si, void *ucv)
+{
+    int saved_errno = errno;
+    vp_rt_write_profile(VP_RT_WRITE_FLUSH);
+    errno = saved_errno;
+}

@@ -1,0 +1,168 @@
+/*
+ * rt_thread.c - per-thread CPU-time timers and the thread table.
+ *
+ * Each thread gets its own timer_create(CLOCK_THREAD_CPUTIME_ID) timer whose
+ * SIGPROF is directed at that thread (SIGEV_THREAD_ID), so a thread is
+ * sampled in proportion to the CPU it burns, whatever the scheduler does
+ * with process-wide signals.  pthread_create is interposed: the new thread
+ * first registers itself (thread table row, initial-exec TLS touched here,
+ * outside any handler), arms its timer, then runs the target's start
+ * routine.  A pthread key destructor disarms and records the thread's CPU
+ * time on every exit path (return, pthread_exit, cancellation).
+ *
+ * If timer_create fails at start-up, the runtime uses one process-wide
+ * setitimer(ITIMER_PROF) instead (chosen once, in rt_init.c).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt_internal.h"
+
+static VP_RT_TLS timer_t vp_rt_tls_timer;
+static VP_RT_TLS int vp_rt_tls_armed;
+static pthread_key_t vp_rt_exit_key;
+
+/* CPU time of thread `tid` of this process (Linux CPU-clock id encoding:
+   CPUCLOCK_SCHED of a thread), 0 if it is gone. */
+uint64_t vp_rt_thread_cpu_ns(uint32_t tid)
+{
+    clockid_t clk = (clockid_t)((~(unsigned)tid << 3) | 6);
+    return vp_rt_now_ns(clk);
+}
+
+/* Takes a thread table row for the calling thread and fills its TLS (the
+   first touch of our TLS happens here, not in the handler).  Returns the row,
+   or -1 when the table is full (the thread is still sampled; its samples
+   just have no THREADS row). */
+int vp_rt_thread_register(void)
+{
+    vp_rt_tls_tid = (uint32_t)syscall(SYS_gettid);
+    vp_rt_tls_in_handler = 0;
+    uint32_t i = atomic_fetch_add(&vp_rt.thread_next, 1);
+    if (i >= vp_rt.max_threads) {
+        vp_rt_tls_slot = -1;
+        return -1;
+    }
+    struct vp_rt_thread *t = &vp_rt.threads[i];
+    atomic_store(&t->pc_samples, 0);
+    atomic_store(&t->exited, 0);
+    atomic_store(&t->tid, vp_rt_tls_tid);
+    vp_rt_tls_slot = (int)i;
+    pthread_setspecific(vp_rt_exit_key, (void *)(uintptr_t)(i + 1));
+    return (int)i;
+}
+
+/* Creates and arms the calling thread's CPU-time timer.  Returns 0, or -1
+   (counted in vp_loss.timer_failures).  In process-timer mode it only
+   counts the thread. */
+int vp_rt_thread_arm(void)
+{
+    atomic_fetch_add(&vp_rt.nthreads, 1);
+    if (vp_rt.timer_mode != VP_RT_TIMER_THREAD)
+        return 0;
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = SIGPROF;
+    sev.sigev_value.sival_int = VP_RT_TIMER_COOKIE;
+    sev._sigev_un._tid = (pid_t)vp_rt_tls_tid;
+    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &vp_rt_tls_timer) != 0) {
+        atomic_fetch_add(&vp_rt.timer_failures, 1);
+        return -1;
+    }
+    struct itimerspec its;
+    long ns = 1000000000L / vp_rt.freq_hz;
+    its.it_interval.tv_sec = ns / 1000000000L;
+    its.it_interval.tv_nsec = ns % 1000000000L;
+    its.it_value = its.it_interval;
+    if (timer_settime(vp_rt_tls_timer, 0, &its, NULL) != 0) {
+        timer_delete(vp_rt_tls_timer);
+        atomic_fetch_add(&vp_rt.timer_failures, 1);
+        return -1;
+    }
+    vp_rt_tls_armed = 1;
+    return 0;
+}
+
+/* Deletes the calling thread's timer (no more SIGPROF will be generated for
+   it; one may still be pending). */
+void vp_rt_thread_disarm(void)
+{
+    if (vp_rt_tls_armed) {
+        timer_delete(vp_rt_tls_timer);
+        vp_rt_tls_armed = 0;
+    }
+}
+
+/* pthread key destructor: the thread is exiting. */
+static void vp_rt_thread_exit(void *arg)
+{
+    int slot = (int)(uintptr_t)arg - 1;
+    vp_rt_thread_disarm();
+    if (slot >= 0 && (uint32_t)slot < vp_rt.max_threads) {
+        vp_rt.threads[slot].cpu_ns = vp_rt_now_ns(CLOCK_THREAD_CPUTIME_ID);
+        atomic_store(&vp_rt.threads[slot].exited, 1);
+    }
+}
+
+/* In a fork child: the only thread is the caller.  Clears the table, takes
+   row 0 and arms a fresh timer (POSIX timers are not inherited). */
+void vp_rt_thread_reset_after_fork(void)
+{
+    memset(vp_rt.threads, 0, sizeof(struct vp_rt_thread) * vp_rt.max_threads);
+    atomic_store(&vp_rt.thread_next, 0);
+    vp_rt_tls_armed = 0; /* the parent's timer does not exist here */
+    vp_rt_thread_register();
+    vp_rt_thread_arm();
+}
+
+void vp_rt_thread_init(void)
+{
+    pthread_key_create(&vp_rt_exit_key, vp_rt_thread_exit);
+}
+
+struct vp_rt_start {
+    void *(*fn)(void *);
+    void *arg;
+};
+
+static void *vp_rt_thread_start(void *p)
+{
+    struct vp_rt_start st = *(struct vp_rt_start *)p;
+    free(p);
+    vp_rt_thread_register();
+    if (atomic_load(&vp_rt.active))
+        vp_rt_thread_arm();
+    return st.fn(st.arg);
+}
+
+/* Interposed pthread_create: wraps the start routine so the new thread is
+   registered and its timer armed before the target's code runs.  On
+   allocation failure the thread is created unwrapped (unsampled, counted). */
+VP_RT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+                                void *arg)
+{
+    static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+    if (!real)
+        real = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))dlsym(
+            RTLD_NEXT, "pthread_create");
+    struct vp_rt_start *st = malloc(sizeof *st);
+    if (!st) {
+        atomic_fetch_add(&vp_rt.timer_failures, 1);
+        return real(th, attr, fn, arg);
+    }
+    st->fn = fn;
+    st->arg = arg;
+    int rc = real(th, attr, vp_rt_thread_start, st);
+    if (rc != 0)
+        free(st);
+    return rc;
+}
