@@ -428,6 +428,8 @@ static int collect_elf_symbols(struct vp_symtab *st, size_t ndwarf)
    extent up to the next function. */
 static void finish_funcs(struct vp_symtab *st)
 {
+    if (st->nfuncs == 0)
+        return;
     qsort(st->funcs, st->nfuncs, sizeof *st->funcs, cmp_func);
     size_t w = 0;
     for (size_t i = 0; i < st->nfuncs; i++) {
@@ -505,11 +507,13 @@ int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_i
     if (st->dw && collect_dwarf(st) != 0)
         goto oom;
     size_t ndwarf = st->nfuncs;
-    qsort(st->funcs, ndwarf, sizeof *st->funcs, cmp_func);
+    if (ndwarf > 0)
+        qsort(st->funcs, ndwarf, sizeof *st->funcs, cmp_func);
     if (collect_elf_symbols(st, ndwarf) != 0)
         goto oom;
     finish_funcs(st);
-    qsort(st->rows, st->nrows, sizeof *st->rows, cmp_row);
+    if (st->nrows > 0)
+        qsort(st->rows, st->nrows, sizeof *st->rows, cmp_row);
     *out = st;
     return 0;
 oom:
