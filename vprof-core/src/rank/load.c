@@ -210,15 +210,6 @@ static int cmp_sample(const void *a, const void *b, void *ctx)
     return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
-static int before(const struct vp_value_sample *x, const struct vp_value_sample *y)
-{
-    if (x->tid != y->tid)
-        return x->tid < y->tid;
-    if (x->seq != y->seq)
-        return x->seq < y->seq;
-    return x->depth <= y->depth;
-}
-
 static int cmp_seq(const void *a, const void *b, void *ctx)
 {
     const struct vp_value_sample *v = ctx;
@@ -226,6 +217,42 @@ static int cmp_seq(const void *a, const void *b, void *ctx)
     if (x != y)
         return x < y ? -1 : 1;
     return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+/* Put one variable's samples (indices into v[], in file order) in
+ * (tid, seq, depth) order.  The runtime writes samples in seq order, so a
+ * stable radix sort by tid usually suffices; anything else falls back to a
+ * full comparison sort.  tmp holds n entries.  Returns 0 (can't fail now;
+ * kept for a future allocation). */
+static int order_group(const struct vp_value_sample *v, uint32_t *idx, size_t n, uint32_t *tmp)
+{
+    int seq_sorted = 1, tid_sorted = 1;
+    for (size_t i = 1; i < n; i++) {
+        const struct vp_value_sample *a = &v[idx[i - 1]], *b = &v[idx[i]];
+        if (a->seq > b->seq || (a->seq == b->seq && a->depth > b->depth))
+            seq_sorted = 0;
+        if (a->tid > b->tid)
+            tid_sorted = 0;
+    }
+    if (!seq_sorted) {
+        qsort_r(idx, n, sizeof *idx, cmp_sample, (void *)v);
+        return 0;
+    }
+    if (tid_sorted)
+        return 0;
+    for (unsigned shift = 0; shift < 32; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[((v[idx[i]].tid >> shift) & 0xff) + 1]++;
+        if (count[((v[idx[0]].tid >> shift) & 0xff) + 1] == n)
+            continue;
+        for (int b = 0; b < 256; b++)
+            count[b + 1] += count[b];
+        for (size_t i = 0; i < n; i++)
+            tmp[count[(v[idx[i]].tid >> shift) & 0xff]++] = idx[i];
+        memcpy(idx, tmp, n * sizeof *idx);
+    }
+    return 0;
 }
 
 static uint64_t frame_pc(const struct vp_value_sample *s)
@@ -292,6 +319,7 @@ static int load_values(struct loader *L, int slow)
     size_t n = p->value_count, nv = p->var_count;
     size_t *start = calloc(nv + 1, sizeof *start);
     uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    uint32_t *tmp = NULL; /* scratch for order_group, as large as the largest group */
     if (!start || !idx)
         goto oom;
     for (size_t i = 0; i < n; i++)
@@ -307,15 +335,19 @@ static int load_values(struct loader *L, int slow)
             idx[fill[p->values[i].var_id]++] = (uint32_t)i; /* stable: file order */
         free(fill);
     }
+    size_t biggest = 0;
+    for (size_t v = 0; v < nv; v++)
+        if (start[v + 1] - start[v] > biggest)
+            biggest = start[v + 1] - start[v];
+    tmp = malloc((biggest ? biggest : 1) * sizeof *tmp);
+    if (!tmp)
+        goto oom;
     for (size_t v = 0; v < nv; v++) {
         size_t lo = start[v], hi = start[v + 1];
         if (lo == hi)
             continue;
-        int sorted = 1;
-        for (size_t i = lo + 1; i < hi && sorted; i++)
-            sorted = before(&p->values[idx[i - 1]], &p->values[idx[i]]);
-        if (!sorted)
-            qsort_r(idx + lo, hi - lo, sizeof *idx, cmp_sample, (void *)p->values);
+        if (order_group(p->values, idx + lo, hi - lo, tmp))
+            goto oom;
         const struct vp_prof_var *pv = &p->vars[v];
         struct vp_rank_var *mv = vp_rank_add_var(
             L->run, vp_profile_var_str(p, pv->function), vp_profile_var_str(p, pv->file),
@@ -351,10 +383,12 @@ static int load_values(struct loader *L, int slow)
     }
     free(start);
     free(idx);
+    free(tmp);
     return 0;
 oom:
     free(start);
     free(idx);
+    free(tmp);
     return -1;
 }
 

@@ -40,18 +40,25 @@ void vp_stats_sort_keys(uint64_t *keys, uint64_t *tmp, size_t n)
 {
     if (n < 2)
         return;
+    /* All eight byte histograms in one read of the data. */
+    static __thread size_t count[8][257];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = keys[i];
+        for (int b = 0; b < 8; b++)
+            count[b][((k >> (8 * b)) & 0xff) + 1]++;
+    }
     uint64_t *src = keys, *dst = tmp;
-    for (unsigned shift = 0; shift < 64; shift += 8) {
-        size_t count[257] = {0};
-        for (size_t i = 0; i < n; i++)
-            count[((src[i] >> shift) & 0xff) + 1]++;
+    for (int b = 0; b < 8; b++) {
+        unsigned shift = 8u * (unsigned)b;
+        size_t *c = count[b];
         /* A pass where every key has the same byte changes nothing: skip it. */
-        if (count[((src[0] >> shift) & 0xff) + 1] == n)
+        if (c[((src[0] >> shift) & 0xff) + 1] == n)
             continue;
-        for (int b = 0; b < 256; b++)
-            count[b + 1] += count[b];
+        for (int v = 0; v < 256; v++)
+            c[v + 1] += c[v];
         for (size_t i = 0; i < n; i++)
-            dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+            dst[c[(src[i] >> shift) & 0xff]++] = src[i];
         uint64_t *t = src;
         src = dst;
         dst = t;
