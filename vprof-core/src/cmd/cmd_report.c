@@ -322,6 +322,8 @@ static struct row *row_for_var(struct report *rep, uint32_t id, uint64_t sample_
         r->name = xstrdup(f->name);
         r->file = f->file ? f->file : "";
         r->line = f->line;
+        if (!*r->file)
+            line_of_entry(rep, r, sample_pc);
     } else {
         r->name = xstrdup(vp_profile_var_str(p, v->function));
         r->file = vp_profile_var_str(p, v->file);
