@@ -394,7 +394,8 @@ static void build_report(struct report *rep)
     build_pc_rows(rep);
     collect_values(rep);
     g_cmp_report = rep;
-    qsort(rep->rows, rep->nrows, sizeof *rep->rows, cmp_rows);
+    if (rep->nrows)
+        qsort(rep->rows, rep->nrows, sizeof *rep->rows, cmp_rows);
     for (size_t i = 0; i < rep->nrows; i++)
         if (rep->rows[i].nvars)
             qsort(rep->rows[i].vars, rep->rows[i].nvars, sizeof(uint32_t), cmp_var_ids);

@@ -551,6 +551,18 @@ static void test_record_status(void **state)
     assert_false(WCOREDUMP(r.status));
     run_free(&r);
 
+    /* a script: no index, one warning, its status still passes through */
+    char script[300];
+    snprintf(script, sizeof script, "%s/script", tmpdir);
+    FILE *f = fopen(script, "w");
+    fputs("#!/bin/sh\nexit 4\n", f);
+    fclose(f);
+    chmod(script, 0755);
+    r = RUN("record", "-o", out, "--", script);
+    expect_exit(&r, 4, "is not an ELF executable (a script?)");
+    run_free(&r);
+    unlink(script);
+
     /* default output name, in the current directory */
     char cwd[300], def[340];
     snprintf(cwd, sizeof cwd, "%s/cwd", tmpdir);
@@ -620,7 +632,8 @@ static void test_record_e2e(void **state)
     expect_exit(&r, 0, NULL);
     const char *row = row_after(r.out, "function");
     assert_non_null(strstr(row, "e2e_hot"));
-    assert_true(strstr(row, "e2e_hot") < strstr(r.out, "e2e_cold"));
+    const char *cold = strstr(r.out, "e2e_cold"); /* may be too short to be sampled */
+    assert_true(!cold || strstr(row, "e2e_hot") < cold);
     run_free(&r);
     unlink(out);
 }
