@@ -96,9 +96,13 @@ static void collectLoopIVs(Loop &L, ScalarEvolution &SE,
     if (!AR || AR->getLoop() != &L || !AR->isAffine())
       continue;
     ++NumIVPhis;
+    // mem2reg describes a phi it creates by a dbg.value in the header; a
+    // dbg.value elsewhere means a copy (`last = i;` in the body), not an IV.
     SmallVector<DbgValueInst *, 2> DbgValues;
     findDbgValues(DbgValues, &PN);
     for (DbgValueInst *DVI : DbgValues) {
+      if (DVI->getParent() != L.getHeader())
+        continue;
       LLVM_DEBUG(dbgs() << "vprof-schema: IV " << DVI->getVariable()->getName()
                         << " = " << *AR << "\n");
       IVs.push_back(DVI->getVariable());

@@ -23,5 +23,6 @@ config.substitutions += [
     ("%vprof-plugin", config.vprof_plugin),
     ("%schema-dump", config.python + " " + dump),
     ("%python", config.python),
+    ("%clang", config.clang),
     ("FileCheck", config.filecheck),
 ]

@@ -62,6 +62,16 @@ bool pathHasPrefix(StringRef Path, StringRef Prefix) {
   return Path.size() == Prefix.size() || Path[Prefix.size()] == '/';
 }
 
+/// The block where \p V gets its value: an instruction's parent, the entry
+/// block for an argument; null for constants.
+static const BasicBlock *definingBlock(const Value *V) {
+  if (const auto *I = dyn_cast<Instruction>(V))
+    return I->getParent();
+  if (const auto *A = dyn_cast<Argument>(V))
+    return &A->getParent()->getEntryBlock();
+  return nullptr;
+}
+
 bool findVariablesOf(const Value *V, SmallVectorImpl<DIVariable *> &Out) {
   if (!V)
     return false;
@@ -83,14 +93,22 @@ bool findVariablesOf(const Value *V, SmallVectorImpl<DIVariable *> &Out) {
       Out.push_back(DVI->getVariable());
     if (Out.size() != Before)
       return true;
-    // An SSA value described by dbg.value.
+    // An SSA value described by dbg.value.  After `found = i;` the value of
+    // i is also a value of found: prefer the variables described where the
+    // value is defined, which name what the value was computed as.
     SmallVector<DbgValueInst *, 2> Values;
     findDbgValues(Values, MutV);
-    for (DbgValueInst *DVI : Values)
-      // Only the value itself, not a fragment or a computed expression of it.
-      if (DVI->getExpression()->getNumElements() == 0 &&
-          !is_contained(Out, DVI->getVariable()))
-        Out.push_back(DVI->getVariable());
+    const BasicBlock *Home = definingBlock(V);
+    for (bool AtHome : {true, false}) {
+      for (DbgValueInst *DVI : Values)
+        // Only the value itself, not a fragment or an expression of it.
+        if (DVI->getExpression()->getNumElements() == 0 &&
+            (!AtHome || DVI->getParent() == Home) &&
+            !is_contained(Out, DVI->getVariable()))
+          Out.push_back(DVI->getVariable());
+      if (Out.size() != Before)
+        break;
+    }
   }
   return Out.size() != Before;
 }

@@ -18,8 +18,8 @@ struct Table {
     for (const int &r : rows)
 // CHECK-DAG: fn=count var=__begin{{[0-9]+}} line=0 tags=loop,cond kind=ptr_basic size=8 pointee=4
       if (r > limit)
-// The reference steps through the array with __begin: an IV as well.
-// CHECK-DAG: fn=count var=r line=[[@LINE-4]] tags=loop,cond kind=ptr_basic size=8 pointee=4 arg=0 type="const int &"
+// The reference is rebound each iteration from __begin: a copy, not an IV.
+// CHECK-DAG: fn=count var=r line=[[@LINE-4]] tags=cond kind=ptr_basic size=8 pointee=4 arg=0 type="const int &"
         ++n;
     return n;
   }

@@ -49,7 +49,10 @@ bool pathHasPrefix(llvm::StringRef Path, llvm::StringRef Prefix);
 ///  - an alloca (or any address) described by llvm.dbg.declare/dbg.addr:
 ///    the declared variables;
 ///  - a global with !dbg DIGlobalVariableExpressions: those globals;
-///  - any other value used by llvm.dbg.value: the variables it is a value of.
+///  - any other value used by llvm.dbg.value: the variables it is a value of,
+///    preferring those whose dbg.value is in the block defining the value
+///    (the entry block for an argument), since SSA values are shared by
+///    copies (`found = i`).
 /// Returns false and leaves \p Out untouched when V is none of these.
 bool findVariablesOf(const llvm::Value *V,
                      llvm::SmallVectorImpl<llvm::DIVariable *> &Out);

@@ -1,0 +1,1 @@
+int greet(const char *who, int times);
