@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# rt_test.sh CASE - one sampler-rt test (ctest rt.CASE).  Needs RT_LIB (the
+# runtime), RT_BIN (folder of t_cpu, t_values, mkindex, rt_dump).
+set -u
+case_name=$1
+W=$(mktemp -d /tmp/vprof-rt-test.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+fail() { echo "FAIL($case_name): $*" >&2; exit 1; }
+dump() { "$RT_BIN/rt_dump" "$1" > "$1.txt" || fail "invalid profile $1"; cat "$1.txt" >&2; }
+field() { # field FILE LINE_PREFIX KEY -> value of KEY= on the first matching line
+  grep -m1 "^$2" "$1.txt" | tr ' ' '\n' | sed -n "s/^$3=//p"; }
+run() { env LD_PRELOAD="$RT_LIB" VPROF_OUTPUT="$W/p.out" "$@"; }
+ENV=(env LD_PRELOAD="$RT_LIB" VPROF_OUTPUT="$W/p.out")  # for background jobs: $! must be the target
+
+make_index() { # make_index OUT
+  local syms
+  syms=$(nm "$RT_BIN/t_values" | awk '$3 ~ /^(g_counter|g_int_ptr|g_bad_ptr|g_neg|vp_loop_rbx_body|vp_loop_rbx_end|vp_caller_call|vp_caller_ret)$/ {print $3"="$1}')
+  "$RT_BIN/mkindex" "$1" "$(readlink -f "$RT_BIN/t_values")" $syms || fail "mkindex"
+}
+
+check_values() { # check_values PROFILE
+  local f=$1
+  grep -q "^variables count=8" "$f.txt" || fail "VARIABLES not copied"
+  grep -q "^var 0 depth=0 status=0 .*min=0x67932 max=0x67932" "$f.txt" || fail "g_counter"
+  grep -q "^var 1 depth=0 status=0 .*min=0x63 max=0x63" "$f.txt" || fail "pointer deref"
+  grep -q "^var 2 depth=0 status=2 " "$f.txt" || fail "bad pointer not POINTEE_UNREADABLE"
+  grep -q "^var 2 depth=0 status=0" "$f.txt" && fail "bad pointer read as OK"
+  grep -q "^var 3 depth=0 status=1 " "$f.txt" || fail "bad address not UNREADABLE"
+  grep -q "^var 4 depth=0 status=0 .*min=0xfffffffffffffffb max=0xfffffffffffffffb" "$f.txt" || fail "sign extension"
+  local l; l=$(grep -m1 "^var 5 depth=0 status=0 " "$f.txt") || fail "no loop counter samples"
+  local mx; mx=$(echo "$l" | sed -n 's/.*max=\(0x[0-9a-f]*\).*/\1/p')
+  [ $((mx)) -ge 1 ] && [ $((mx)) -le 20000000 ] || fail "loop counter out of range: $l"
+  grep -q "^var 5 depth=[1-9]" "$f.txt" && fail "caller-unsafe recipe used in a caller frame"
+  grep -q "^var 6 depth=1 status=0 .*min=0x1234 max=0x1234" "$f.txt" || fail "callee-saved r12 in caller frame"
+  grep -q "^var 7 depth=1 status=0 .*min=0x309 max=0x309" "$f.txt" || fail "CFA-relative local in caller frame"
+  grep -q "^var [67] depth=0" "$f.txt" && fail "caller recipe matched at depth 0"
+  return 0
+}
+
+case $case_name in
+pc_only)
+  run "$RT_BIN/t_cpu" spin 400; rc=$?
+  [ $rc = 3 ] || fail "exit status $rc, expected 3"
+  dump "$W/p.out"
+  n=$(field "$W/p.out" "pc " samples); [ "${n:-0}" -ge 40 ] || fail "only ${n:-0} samples"
+  [ "$(field "$W/p.out" "pc " with_callers)" -ge $((n * 9 / 10)) ] || fail "callers missing"
+  [ "$(field "$W/p.out" header clock)" = 1 ] || fail "clock"
+  [ "$(field "$W/p.out" header depth)" = 3 ] || fail "depth"
+  [ "$(field "$W/p.out" header pid)" = "$(field "$W/p.out" header root_pid)" ] || fail "root pid"
+  [ "$(field "$W/p.out" loss unwind_errors)" = 0 ] || fail "unwind errors"
+  # no VPROF_OUTPUT: vprof.out in the cwd; a planted symlink is replaced, not followed
+  mkdir "$W/cwd" && echo victim > "$W/victim" && ln -s "$W/victim" "$W/cwd/vprof.out"
+  (cd "$W/cwd" && env LD_PRELOAD="$RT_LIB" "$RT_BIN/t_cpu" spin 100); [ $? = 3 ] || fail "exit"
+  [ -f "$W/cwd/vprof.out" ] && [ ! -L "$W/cwd/vprof.out" ] || fail "vprof.out not written as a file"
+  [ "$(cat "$W/victim")" = victim ] || fail "symlink target overwritten"
+  "$RT_BIN/rt_dump" "$W/cwd/vprof.out" >/dev/null || fail "cwd profile invalid"
+  ls "$W/cwd" | grep -q tmp && fail "temporary file left behind"
+  ;;
+threads)
+  run "$RT_BIN/t_cpu" threads > "$W/out.txt" || fail "exit"
+  dump "$W/p.out"
+  [ "$(field "$W/p.out" loss threads)" -ge 5 ] || fail "threads not all armed"
+  [ "$(field "$W/p.out" loss timer_failures)" = 0 ] || fail "timer failures"
+  total=0; for t in $(awk '{print $2}' "$W/out.txt"); do
+    s=$(grep -m1 "^tid $t " "$W/p.out.txt" | sed 's/.*samples=//'); total=$((total + ${s:-0})); done
+  [ $total -ge 200 ] || fail "too few worker samples ($total)"
+  while read -r _ t units; do
+    s=$(grep -m1 "^tid $t " "$W/p.out.txt" | sed 's/.*samples=//')
+    # expected share units/10 of the workers' samples, within +-20%
+    awk -v s="${s:-0}" -v tot=$total -v u=$units 'BEGIN { e = tot * u / 10; exit !(s >= 0.8 * e && s <= 1.2 * e) }' \
+      || fail "thread $t ($units units): ${s:-0} of $total samples, expected $((total * units / 10)) +-20%"
+  done < "$W/out.txt"
+  ;;
+fork)
+  run "$RT_BIN/t_cpu" fork > "$W/out.txt" || fail "exit"
+  child=$(awk '/^child/ {print $2}' "$W/out.txt")
+  dump "$W/p.out"; dump "$W/p.out.$child"
+  parent=$(field "$W/p.out" header pid)
+  [ "$(field "$W/p.out.$child" header ppid)" = "$parent" ] || fail "child ppid"
+  [ "$(field "$W/p.out.$child" header pid)" = "$child" ] || fail "child pid"
+  [ "$(field "$W/p.out.$child" header flags)" = 1 ] || fail "child not flagged FORKED"
+  [ "$(field "$W/p.out" header flags)" = 0 ] || fail "parent flags"
+  cs=$(field "$W/p.out.$child" "pc " samples); ps=$(field "$W/p.out" "pc " samples)
+  [ "$cs" -ge 30 ] && [ "$ps" -ge 30 ] || fail "samples parent=$ps child=$cs"
+  # child's buffers were reset: its ~300 ms must not include the parent's first 200 ms
+  [ "$cs" -le $((ps * 2)) ] || fail "child kept parent samples?"
+  grep -q "^tid $parent " "$W/p.out.$child.txt" && fail "parent tid in child profile"
+  ;;
+values|values_fallback)
+  make_index "$W/t.index"
+  extra=(); [ $case_name = values_fallback ] && extra=(VPROF_TIMER=process VPROF_SAFE_READ=pipe)
+  run VPROF_INDEX="$W/t.index" VPROF_DEBUG=1 "${extra[@]}" "$RT_BIN/t_values" 2> "$W/err.txt" > /dev/null || fail "exit"
+  cat "$W/err.txt" >&2
+  dump "$W/p.out"
+  [ "$(field "$W/p.out" modules indexed)" = 1 ] || fail "module not indexed"
+  check_values "$W/p.out"
+  grep -q "dl_iterate_phdr_in_handler=0 " "$W/err.txt" || fail "dl_iterate_phdr called in the handler"
+  if [ $case_name = values_fallback ]; then
+    [ "$(field "$W/p.out" header clock)" = 2 ] || fail "fallback clock"
+    grep -q "timer=process read=pipe" "$W/err.txt" || fail "fallback modes not used"
+  fi
+  ;;
+overflow)
+  make_index "$W/t.index"
+  run VPROF_INDEX="$W/t.index" VPROF_MAX_SAMPLES=10 VPROF_MAX_VALUES=7 "$RT_BIN/t_values" > /dev/null || fail "exit"
+  dump "$W/p.out"
+  [ "$(field "$W/p.out" "pc " samples)" = 10 ] || fail "buffer bound"
+  [ "$(field "$W/p.out" loss pc_dropped)" -gt 0 ] || fail "pc drops not counted"
+  [ "$(field "$W/p.out" loss values_dropped)" -gt 0 ] || fail "value drops not counted"
+  [ "$(field "$W/p.out" loss value_samples)" = 7 ] || fail "value bound"
+  # a corrupt index: one message, PC-only profile, no crash
+  printf 'VPDXgarbage' > "$W/bad.index"
+  run VPROF_INDEX="$W/bad.index" "$RT_BIN/t_cpu" spin 100 2> "$W/err.txt"; [ $? = 3 ] || fail "exit"
+  grep -q "invalid index file" "$W/err.txt" || fail "no diagnostic for a bad index"
+  dump "$W/p.out"
+  ;;
+sigterm)
+  "${ENV[@]}" "$RT_BIN/t_cpu" forever & pid=$!
+  sleep 0.4; kill -TERM $pid; wait $pid; rc=$?
+  [ $rc = 143 ] || fail "exit status $rc, expected 143 (killed by SIGTERM)"
+  dump "$W/p.out"
+  [ "$(field "$W/p.out" header flags)" = 2 ] || fail "not flagged SIGNALLED"
+  [ "$(field "$W/p.out" header exit_status)" = 143 ] || fail "exit_status"
+  [ "$(field "$W/p.out" "pc " samples)" -ge 1 ] || fail "samples"  # CPU share of a loaded host varies
+  rm -f "$W/p.out"
+  "${ENV[@]}" "$RT_BIN/t_cpu" termhandler & pid=$!
+  sleep 0.3; kill -TERM $pid; wait $pid; rc=$?
+  [ $rc = 7 ] || fail "target's SIGTERM handler not honoured (status $rc)"
+  dump "$W/p.out"
+  [ "$(field "$W/p.out" header exit_status)" = 7 ] || fail "exit_status 7"
+  set -m  # job control: otherwise bash starts background jobs with SIGINT ignored
+  "${ENV[@]}" "$RT_BIN/t_cpu" forever & pid=$!
+  sleep 0.3; kill -INT $pid; wait $pid; rc=$?
+  [ $rc = 130 ] || fail "SIGINT status $rc"
+  dump "$W/p.out"
+  ;;
+handlers)
+  run "$RT_BIN/t_cpu" handlers > "$W/out.txt"; rc=$?
+  [ $rc = 0 ] || fail "target with its own SIGPROF/SIGSEGV handlers failed: status $rc"
+  grep -q "handlers ok" "$W/out.txt" || fail "no output"
+  dump "$W/p.out"
+  [ "$(field "$W/p.out" "pc " samples)" -ge 40 ] || fail "sampling stopped"
+  ;;
+exec)
+  run "$RT_BIN/t_cpu" exec "$RT_BIN/t_cpu"; rc=$?
+  [ $rc = 3 ] || fail "exit status $rc"
+  dump "$W/p.out.exec0"; dump "$W/p.out"
+  [ "$(field "$W/p.out" header flags)" = 4 ] || fail "new image not flagged EXECED"
+  [ "$(field "$W/p.out.exec0" header pid)" = "$(field "$W/p.out" header pid)" ] || fail "pid"
+  [ "$(field "$W/p.out.exec0" "pc " samples)" -ge 20 ] || fail "pre-exec samples lost"
+  [ "$(field "$W/p.out" "pc " samples)" -ge 20 ] || fail "post-exec samples"
+  ;;
+flush)
+  "${ENV[@]}" VPROF_FLUSH_SIGNAL=40 "$RT_BIN/t_cpu" spin 1500 & pid=$!
+  sleep 0.5; kill -40 $pid; sleep 0.2
+  [ -f "$W/p.out" ] || fail "no file after the flush signal"
+  dump "$W/p.out"; first=$(field "$W/p.out" "pc " samples)
+  wait $pid; [ $? = 3 ] || fail "exit status"
+  dump "$W/p.out"; last=$(field "$W/p.out" "pc " samples)
+  [ "$first" -ge 1 ] && [ "$last" -gt "$first" ] || fail "flush=$first final=$last"
+  ;;
+*) fail "unknown case" ;;
+esac
+echo "PASS($case_name)"

@@ -1,0 +1,135 @@
+/*
+ * t_cpu.c - target program for the sampler-rt tests (no vprof code in it).
+ *   t_cpu spin MS          burn MS ms of CPU, exit 3
+ *   t_cpu threads          4 workers burning 1:2:3:4 x 150 ms; prints "worker TID UNITS"
+ *   t_cpu fork             parent and child both burn; prints "child PID"
+ *   t_cpu forever          burn until killed
+ *   t_cpu termhandler      own SIGTERM handler that exits 7; burn until killed
+ *   t_cpu handlers         own SIGPROF and SIGSEGV handlers, then SIG_DFL/SIG_IGN
+ *   t_cpu exec SELF        burn, then execv(SELF, "spin", "200")
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile unsigned long sink;
+
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+__attribute__((noinline)) static void burn(double ms)
+{
+    double end = cpu_ms() + ms;
+    while (cpu_ms() < end)
+        for (int i = 0; i < 20000; i++)
+            sink += (unsigned long)i * i;
+}
+
+static void *worker(void *arg)
+{
+    long units = (long)arg;
+    printf("worker %ld %ld\n", (long)syscall(SYS_gettid), units);
+    fflush(stdout);
+    burn(150.0 * units);
+    return NULL;
+}
+
+static int prof_count;
+static void on_prof(int sig) { prof_count++; }
+static sigjmp_buf segv_jmp;
+static void on_segv(int sig) { siglongjmp(segv_jmp, 1); }
+static void on_term(int sig) { exit(7); }
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "spin";
+    if (!strcmp(mode, "spin")) {
+        burn(argc > 2 ? atof(argv[2]) : 300);
+        return 3;
+    }
+    if (!strcmp(mode, "threads")) {
+        pthread_t t[4];
+        for (long i = 0; i < 4; i++)
+            pthread_create(&t[i], NULL, worker, (void *)(i + 1));
+        for (int i = 0; i < 4; i++)
+            pthread_join(t[i], NULL);
+        return 0;
+    }
+    if (!strcmp(mode, "fork")) {
+        burn(200);
+        fflush(stdout);
+        pid_t c = fork();
+        if (c == 0) {
+            burn(300);
+            exit(0);
+        }
+        printf("child %d\n", (int)c);
+        int st;
+        waitpid(c, &st, 0);
+        burn(100);
+        return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+    }
+    if (!strcmp(mode, "forever")) {
+        for (;;)
+            burn(10);
+    }
+    if (!strcmp(mode, "termhandler")) {
+        signal(SIGTERM, on_term);
+        for (;;)
+            burn(10);
+    }
+    if (!strcmp(mode, "handlers")) {
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_prof;
+        if (sigaction(SIGPROF, &sa, &old) != 0 || old.sa_handler != SIG_DFL) {
+            fprintf(stderr, "unexpected old SIGPROF action\n");
+            return 1;
+        }
+        for (int i = 0; i < 5; i++)
+            raise(SIGPROF);
+        burn(200);
+        if (prof_count != 5) {
+            fprintf(stderr, "own SIGPROF handler ran %d times, expected 5\n", prof_count);
+            return 1;
+        }
+        signal(SIGSEGV, on_segv);
+        int recovered = 0;
+        for (int i = 0; i < 3; i++)
+            if (sigsetjmp(segv_jmp, 1) == 0)
+                *(volatile int *)(uintptr_t)8 = 1;
+            else
+                recovered++;
+        if (recovered != 3)
+            return 1;
+        signal(SIGPROF, SIG_DFL); /* our timers must not kill the process now */
+        burn(200);
+        signal(SIGPROF, SIG_IGN);
+        raise(SIGPROF);
+        burn(100);
+        printf("handlers ok\n");
+        return 0;
+    }
+    if (!strcmp(mode, "exec") && argc > 2) {
+        burn(200);
+        char *args[] = {argv[2], "spin", "200", NULL};
+        execv(argv[2], args);
+        perror("execv");
+        return 1;
+    }
+    fprintf(stderr, "unknown mode %s\n", mode);
+    return 2;
+}

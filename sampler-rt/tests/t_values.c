@@ -1,0 +1,34 @@
+/* t_values.c - target whose globals and registers mkindex.c describes.
+   Spends its time in vp_loop_rbx called from vp_caller_r12 (t_values_asm.S). */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <time.h>
+
+long g_counter = 424242;
+int g_target = 99;
+int *g_int_ptr = &g_target;
+int *g_bad_ptr;          /* points into an unmapped page */
+int g_neg = -5;
+
+void vp_caller_r12(uint64_t n);
+
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int main(void)
+{
+    void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    munmap(page, 4096);
+    g_bad_ptr = page;
+    double end = cpu_ms() + 500;
+    while (cpu_ms() < end)
+        vp_caller_r12(20000000);
+    printf("values done\n");
+    return 0;
+}
