@@ -24,6 +24,7 @@
 
 #include "dwarf/dwarf_internal.h"
 #include "vprof/index.h"
+#include "symbols/decl_file.h"
 #include "vprof/symbols.h"
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -385,7 +386,7 @@ static size_t name_slot(const struct builder *b, const char *name)
 /* The DIE's declaration file, absolute and normalised; NULL if unknown. */
 static char *decl_path(Dwarf_Die *die, const char *comp_dir)
 {
-    const char *f = dwarf_decl_file(die);
+    const char *f = vp_dwarf_decl_file(die);
     return f ? vp_symtab_normpath(comp_dir, f) : NULL;
 }
 

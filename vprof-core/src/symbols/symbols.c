@@ -9,6 +9,7 @@
  * points into one table owned by the symtab.
  */
 #include "vprof/symbols.h"
+#include "symbols/decl_file.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -221,6 +222,24 @@ static int add_row(struct vp_symtab *st, const struct line_row *r)
     return 0;
 }
 
+const char *vp_dwarf_decl_file(Dwarf_Die *die)
+{
+    const char *f = dwarf_decl_file(die);
+    if (f)
+        return f;
+    Dwarf_Attribute a;
+    Dwarf_Word idx;
+    if (!dwarf_attr_integrate(die, DW_AT_decl_file, &a) || dwarf_formudata(&a, &idx) != 0)
+        return NULL;
+    Dwarf_Die cu;
+    Dwarf_Files *files;
+    size_t nfiles;
+    if (!dwarf_diecu(die, &cu, NULL, NULL) || dwarf_getsrcfiles(&cu, &files, &nfiles) != 0 ||
+        idx >= nfiles)
+        return NULL;
+    return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
 /* Name of a subprogram, following DW_AT_specification / abstract_origin. */
 static const char *die_attr_string(Dwarf_Die *die, unsigned name)
 {
@@ -240,7 +259,7 @@ static int collect_subprogram(struct vp_symtab *st, Dwarf_Die *die, const char *
     const char *link = die_attr_string(die, DW_AT_linkage_name);
     if (!link)
         link = die_attr_string(die, DW_AT_MIPS_linkage_name);
-    const char *decl = dwarf_decl_file(die);
+    const char *decl = vp_dwarf_decl_file(die);
     int line = 0;
     if (dwarf_decl_line(die, &line) != 0)
         line = 0;
