@@ -1,0 +1,277 @@
+//===- LoopClassify.cpp - static resultless class of every loop ----------===//
+//
+// Decides, for every natural loop and directly recursive function, LDoctor's
+// static resultless class (paper section 3.1.1) from its side-effect
+// instructions: 0* (none), 1* (on every iteration), [0|1]* (avoidable, in the
+// body) or 0*1? (only on the way out).  Results are plain data so that the
+// probe and table passes can use them after the IR changes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoopclassPasses.h"
+#include "vprof/DebugInfoUtils.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+#include <tuple>
+
+#define DEBUG_TYPE "vprof-loopclass"
+
+using namespace llvm;
+
+STATISTIC(NumLoops, "Number of natural loops classified");
+STATISTIC(NumRecursions, "Number of recursive functions classified");
+STATISTIC(NumZeroStar, "Number of 0* loops");
+STATISTIC(NumZeroStarOne, "Number of 0*1? loops");
+STATISTIC(NumZeroOrOne, "Number of [0|1]* loops");
+STATISTIC(NumOneStar, "Number of 1* loops");
+
+namespace vprof {
+
+AnalysisKey LoopClassAnalysis::Key;
+
+bool LoopClassInfo::invalidate(Module &, const PreservedAnalyses &PA,
+                               ModuleAnalysisManager::Invalidator &) {
+  auto PAC = PA.getChecker<LoopClassAnalysis>();
+  return !PAC.preserved() && !PAC.preservedSet<AllAnalysesOn<Module>>();
+}
+
+const char *loopClassName(vp_loop_class C) {
+  switch (C) {
+  case VP_CLASS_ZERO_STAR:
+    return "0*";
+  case VP_CLASS_ZERO_STAR_ONE:
+    return "0*1?";
+  case VP_CLASS_ZERO_OR_ONE:
+    return "[0|1]*";
+  case VP_CLASS_ONE_STAR:
+    return "1*";
+  }
+  return "?";
+}
+
+/// True if some path from the header back to the header avoids every block
+/// in `Blocks`.  This assumes `Blocks` are blocks of `L`.
+static bool hasIterationAvoiding(const Loop &L,
+                                 const SmallPtrSetImpl<BasicBlock *> &Blocks) {
+  BasicBlock *Header = L.getHeader();
+  if (Blocks.count(Header))
+    return false;
+  SmallPtrSet<BasicBlock *, 32> Seen;
+  SmallVector<BasicBlock *, 16> Work{Header};
+  while (!Work.empty()) {
+    BasicBlock *B = Work.pop_back_val();
+    for (BasicBlock *S : successors(B)) {
+      if (S == Header)
+        return true;
+      if (!L.contains(S) || Blocks.count(S) || !Seen.insert(S).second)
+        continue;
+      Work.push_back(S);
+    }
+  }
+  return false;
+}
+
+/// LDoctor's classification of a natural loop: no side effect is 0*; a
+/// side-effect block on every header-to-header path is 1*; avoidable
+/// side-effect blocks in the body are [0|1]*; results only on the way out
+/// (exit-path blocks, live-out cursor, exit choice) are 0*1?.
+static vp_loop_class classifyLoop(const Loop &L, const LoopSideEffects &E) {
+  if (E.BodyBlocks.empty())
+    return E.Sites.empty() ? VP_CLASS_ZERO_STAR : VP_CLASS_ZERO_STAR_ONE;
+  return hasIterationAvoiding(L, E.BodyBlocks) ? VP_CLASS_ZERO_OR_ONE
+                                               : VP_CLASS_ONE_STAR;
+}
+
+/// The same rule for recursion, one call being one iteration: 1* when every
+/// path from the entry to a return passes a side-effect block.
+static vp_loop_class classifyRecursion(Function &F, const LoopSideEffects &E) {
+  if (E.BodyBlocks.empty())
+    return E.Sites.empty() ? VP_CLASS_ZERO_STAR : VP_CLASS_ZERO_STAR_ONE;
+  BasicBlock *Entry = &F.getEntryBlock();
+  if (E.BodyBlocks.count(Entry))
+    return VP_CLASS_ONE_STAR;
+  SmallPtrSet<BasicBlock *, 32> Seen{Entry};
+  SmallVector<BasicBlock *, 16> Work{Entry};
+  while (!Work.empty()) {
+    BasicBlock *B = Work.pop_back_val();
+    if (isa<ReturnInst>(B->getTerminator()))
+      return VP_CLASS_ZERO_OR_ONE;
+    for (BasicBlock *S : successors(B))
+      if (!E.BodyBlocks.count(S) && Seen.insert(S).second)
+        Work.push_back(S);
+  }
+  return VP_CLASS_ONE_STAR;
+}
+
+/// Line and column of `I`, or of the next instruction of its block that has
+/// a location (phis and some generated code have none).
+static std::pair<unsigned, unsigned> siteLocation(Instruction *I) {
+  for (BasicBlock::iterator It = I->getIterator(), E = I->getParent()->end();
+       It != E; ++It)
+    if (const DebugLoc &DL = It->getDebugLoc())
+      if (DL.getLine())
+        return {DL.getLine(), DL.getCol()};
+  return {0, 0};
+}
+
+static void addSites(LoopRecord &Rec, const LoopSideEffects &E) {
+  for (const SideEffectSite &S : E.Sites) {
+    SiteRecord SR;
+    std::tie(SR.Line, SR.Column) = siteLocation(S.Inst);
+    SR.Kind = S.Kind;
+    SR.InBody = S.InBody;
+    SR.Callee = S.Callee.str();
+    Rec.Sites.push_back(std::move(SR));
+  }
+  auto Key = [](const SiteRecord &S) {
+    return std::make_tuple(!S.InBody, S.Line, S.Column, (int)S.Kind, S.Callee);
+  };
+  std::sort(Rec.Sites.begin(), Rec.Sites.end(),
+            [&](const SiteRecord &A, const SiteRecord &B) {
+              return Key(A) < Key(B);
+            });
+  Rec.Sites.erase(std::unique(Rec.Sites.begin(), Rec.Sites.end(),
+                              [&](const SiteRecord &A, const SiteRecord &B) {
+                                return Key(A) == Key(B);
+                              }),
+                  Rec.Sites.end());
+  for (BasicBlock *B : E.BodyBlocks)
+    Rec.BodyBlocks.push_back(B);
+  if (E.LiveOutIV)
+    Rec.Flags |= VP_LOOPF_LIVEOUT_IV;
+  if (E.IOOnly)
+    Rec.Flags |= VP_LOOPF_IO_ONLY;
+}
+
+/// Fills function, file and position of `Rec` from a source location; the
+/// location's own subprogram is used, so a loop inlined from `g` into `f`
+/// is `g`'s loop.
+static void setSource(LoopRecord &Rec, const DILocation *Loc,
+                      const DISubprogram *FallbackSP, Function &F) {
+  const DISubprogram *SP = Loc ? Loc->getScope()->getSubprogram() : FallbackSP;
+  if (!SP)
+    SP = FallbackSP;
+  if (SP) {
+    Rec.Function = SP->getName().str();
+    Rec.Linkage = SP->getLinkageName().empty() ? Rec.Function
+                                               : SP->getLinkageName().str();
+  } else {
+    Rec.Function = Rec.Linkage = F.getName().str();
+  }
+  Rec.Container = F.getName().str();
+  if (Loc) {
+    Rec.File = absoluteFilePath(Loc);
+    Rec.Line = Loc->getLine();
+    Rec.Column = Loc->getColumn();
+  } else if (SP) {
+    Rec.File = absoluteFilePath(static_cast<const DIScope *>(SP));
+    Rec.Line = SP->getLine();
+  } else {
+    Rec.File = normalisePath(F.getParent()->getSourceFileName());
+  }
+}
+
+namespace {
+/// Assigns stable loop ids: a hash of (file, linkage name, line, column,
+/// ordinal), the ordinal counting equal keys in module order.
+class LoopIdAssigner {
+  StringMap<unsigned> Seen;
+
+public:
+  uint64_t assign(const LoopRecord &R) {
+    std::string Key = R.File + '\0' + R.Linkage + '\0' +
+                      std::to_string(R.Line) + ':' + std::to_string(R.Column);
+    unsigned Ordinal = Seen[Key]++;
+    Key += '#' + std::to_string(Ordinal);
+    uint64_t Id = xxHash64(Key);
+    return Id ? Id : 1; // 0 means "no parent"
+  }
+};
+} // namespace
+
+LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
+  LoopClassInfo Info;
+  ModRefSummary Summary(M);
+  LoopIdAssigner Ids;
+  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+
+  for (Function &F : M) {
+    if (F.isDeclaration() || F.hasAvailableExternallyLinkage() ||
+        F.hasFnAttribute("vprof-probed-clone"))
+      continue;
+    DISubprogram *SP = F.getSubprogram();
+
+    if (isDirectlyRecursive(F)) {
+      LoopSideEffects E = findRecursionSideEffects(F, Summary);
+      LoopRecord Rec;
+      setSource(Rec, nullptr, SP, F);
+      Rec.Kind = VP_LOOP_RECURSION;
+      Rec.Class = classifyRecursion(F, E);
+      Rec.F = &F;
+      addSites(Rec, E);
+      Rec.Id = Ids.assign(Rec);
+      Info.Loops.push_back(std::move(Rec));
+      ++NumRecursions;
+    }
+
+    auto &LI = FAM.getResult<LoopAnalysis>(F);
+    if (LI.empty())
+      continue;
+    auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+    auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
+    auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+    DenseMap<const Loop *, uint64_t> IdOf;
+    for (Loop *L : LI.getLoopsInPreorder()) {
+      LoopSideEffects E = findLoopSideEffects(*L, Summary, DT, PDT, LI, &SE);
+      LoopRecord Rec;
+      Loop::LocRange Range = L->getLocRange();
+      setSource(Rec, Range.getStart().get(), SP, F);
+      if (const DILocation *End = Range.getEnd().get())
+        Rec.EndLine = End->getLine();
+      Rec.Kind = VP_LOOP_NATURAL;
+      Rec.Depth = L->getLoopDepth();
+      Rec.Class = classifyLoop(*L, E);
+      Rec.F = &F;
+      Rec.Header = L->getHeader();
+      addSites(Rec, E);
+      Rec.Id = Ids.assign(Rec);
+      if (Loop *P = L->getParentLoop())
+        Rec.ParentId = IdOf.lookup(P);
+      IdOf[L] = Rec.Id;
+      LLVM_DEBUG(dbgs() << "vprof-loopclass: " << F.getName() << " line "
+                        << Rec.Line << " " << loopClassName(Rec.Class) << "\n");
+      Info.Loops.push_back(std::move(Rec));
+      ++NumLoops;
+    }
+  }
+  for (const LoopRecord &R : Info.Loops) {
+    switch (R.Class) {
+    case VP_CLASS_ZERO_STAR:
+      ++NumZeroStar;
+      break;
+    case VP_CLASS_ZERO_STAR_ONE:
+      ++NumZeroStarOne;
+      break;
+    case VP_CLASS_ZERO_OR_ONE:
+      ++NumZeroOrOne;
+      break;
+    case VP_CLASS_ONE_STAR:
+      ++NumOneStar;
+      break;
+    }
+  }
+  return Info;
+}
+
+} // namespace vprof

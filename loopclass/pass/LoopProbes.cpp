@@ -1,0 +1,464 @@
+//===- LoopProbes.cpp - gated per-loop iteration/result counters ---------===//
+//
+// Instruments every classified loop with LDoctor's dynamic monitoring
+// (section 3.1.2): per instance, iterations and iterations whose HasResult
+// flag was set by a side-effect block.  The probes live in a clone of the
+// function; the original starts with one load + well-predicted branch on the
+// function's gate byte, which the runtime sets only for selected functions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoopclassPasses.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#define DEBUG_TYPE "vprof-loop-probes"
+
+using namespace llvm;
+
+STATISTIC(NumProbedLoops, "Number of loops given probes");
+STATISTIC(NumProbedFunctions, "Number of functions cloned for probes");
+
+static cl::opt<bool>
+    EnableProbes("vprof-loop-probes", cl::init(true), cl::Hidden,
+                 cl::desc("Insert the gated loopclass probes (default on)"));
+
+/// Marks the clones, so that no analysis runs on them twice.
+static const char *const ProbedCloneAttr = "vprof-probed-clone";
+
+namespace vprof {
+
+namespace {
+
+/// The per-TU descriptor the runtime receives (struct vp_loop_rt_module)
+/// and the runtime entry points, all declared extern_weak so that a binary
+/// built with vprof-cc runs without the runtime.
+class ProbeModule {
+public:
+  explicit ProbeModule(Module &M);
+
+  /// Adds a loop to the descriptor and returns its index.
+  uint32_t addLoop(const LoopRecord &R, GlobalVariable *Gate);
+  /// Writes the descriptor and the constructor that registers it.
+  void finish();
+  bool empty() const { return Entries.empty(); }
+
+  Module &M;
+  LLVMContext &Ctx;
+  Type *I8, *I16, *I32, *I64, *I8Ptr;
+  GlobalVariable *Desc;
+  FunctionCallee ExitFn, RecEnterFn, RecExitFn;
+
+private:
+  StructType *LoopTy;
+  std::vector<Constant *> Entries;
+  StringMap<Constant *> Strings;
+  Constant *string(StringRef S);
+  FunctionCallee weakFunction(StringRef Name, FunctionType *FTy);
+};
+
+} // namespace
+
+ProbeModule::ProbeModule(Module &M) : M(M), Ctx(M.getContext()) {
+  I8 = Type::getInt8Ty(Ctx);
+  I16 = Type::getInt16Ty(Ctx);
+  I32 = Type::getInt32Ty(Ctx);
+  I64 = Type::getInt64Ty(Ctx);
+  I8Ptr = Type::getInt8PtrTy(Ctx);
+  // struct vp_loop_rt_loop
+  LoopTy = StructType::get(Ctx, {I64, I8Ptr, I8Ptr, I8Ptr, I8Ptr, I8, I8, I16,
+                                 I32});
+  // struct vp_loop_rt_module
+  StructType *ModTy = StructType::get(Ctx, {I32, I32, I8Ptr, I8Ptr, I64, I8Ptr});
+  Desc = new GlobalVariable(M, ModTy, /*isConstant=*/false,
+                            GlobalValue::InternalLinkage, nullptr,
+                            "__vprof_loop_module");
+  Type *Void = Type::getVoidTy(Ctx);
+  ExitFn = weakFunction(VP_LOOP_RT_EXIT,
+                        FunctionType::get(Void, {I8Ptr, I32, I64, I64}, false));
+  RecEnterFn = weakFunction(VP_LOOP_RT_REC_ENTER,
+                            FunctionType::get(Void, {I8Ptr, I32}, false));
+  RecExitFn = weakFunction(VP_LOOP_RT_REC_EXIT,
+                           FunctionType::get(Void, {I8Ptr, I32, I64}, false));
+}
+
+FunctionCallee ProbeModule::weakFunction(StringRef Name, FunctionType *FTy) {
+  FunctionCallee FC = M.getOrInsertFunction(Name, FTy);
+  if (auto *Fn = dyn_cast<Function>(FC.getCallee()))
+    if (Fn->isDeclaration())
+      Fn->setLinkage(GlobalValue::ExternalWeakLinkage);
+  return FC;
+}
+
+Constant *ProbeModule::string(StringRef S) {
+  auto It = Strings.find(S);
+  if (It != Strings.end())
+    return It->second;
+  Constant *Init = ConstantDataArray::getString(Ctx, S);
+  auto *GV = new GlobalVariable(M, Init->getType(), true,
+                                GlobalValue::PrivateLinkage, Init,
+                                "__vprof_loop_str");
+  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  Constant *Ptr = ConstantExpr::getPointerCast(GV, I8Ptr);
+  Strings[S] = Ptr;
+  return Ptr;
+}
+
+uint32_t ProbeModule::addLoop(const LoopRecord &R, GlobalVariable *Gate) {
+  Entries.push_back(ConstantStruct::get(
+      LoopTy, {ConstantInt::get(I64, R.Id), string(R.Function),
+               string(R.Linkage), string(R.Container),
+               ConstantExpr::getPointerCast(Gate, I8Ptr),
+               ConstantInt::get(I8, R.Kind), ConstantInt::get(I8, R.Class),
+               ConstantInt::get(I16, 0), ConstantInt::get(I32, 0)}));
+  return Entries.size() - 1;
+}
+
+void ProbeModule::finish() {
+  ArrayType *LoopsTy = ArrayType::get(LoopTy, Entries.size());
+  auto *Loops = new GlobalVariable(M, LoopsTy, true,
+                                   GlobalValue::InternalLinkage,
+                                   ConstantArray::get(LoopsTy, Entries),
+                                   "__vprof_loop_loops");
+  ArrayType *EnTy = ArrayType::get(I8, Entries.size());
+  auto *Enabled = new GlobalVariable(M, EnTy, false,
+                                     GlobalValue::InternalLinkage,
+                                     ConstantAggregateZero::get(EnTy),
+                                     "__vprof_loop_enabled");
+  auto *ModTy = cast<StructType>(Desc->getValueType());
+  Desc->setInitializer(ConstantStruct::get(
+      ModTy, {ConstantInt::get(I32, VP_LOOP_RT_VERSION),
+              ConstantInt::get(I32, Entries.size()),
+              ConstantExpr::getPointerCast(Loops, I8Ptr),
+              ConstantExpr::getPointerCast(Enabled, I8Ptr),
+              ConstantInt::get(I64, 0), ConstantPointerNull::get(
+                                            cast<PointerType>(I8Ptr))}));
+  Desc->setAlignment(Align(8));
+
+  // static void ctor(void) { if (&__vprof_loops_register) __vprof_loops_register(&desc); }
+  FunctionCallee Reg = weakFunction(
+      VP_LOOP_RT_REGISTER,
+      FunctionType::get(Type::getVoidTy(Ctx), {I8Ptr}, false));
+  Function *Ctor = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx), false),
+      GlobalValue::InternalLinkage, "__vprof_loops_ctor", M);
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Ctor);
+  BasicBlock *Call = BasicBlock::Create(Ctx, "register", Ctor);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
+  IRBuilder<> B(Entry);
+  Value *Present = B.CreateICmpNE(
+      B.CreatePointerCast(Reg.getCallee(), I8Ptr),
+      ConstantPointerNull::get(cast<PointerType>(I8Ptr)));
+  B.CreateCondBr(Present, Call, Done);
+  B.SetInsertPoint(Call);
+  B.CreateCall(Reg, {B.CreatePointerCast(Desc, I8Ptr)});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  appendToGlobalCtors(M, Ctor, 65535);
+}
+
+/// True if `F` can be cloned and entered from its gate: the gate forwards
+/// the arguments with an ordinary call, which varargs, musttail, inalloca and
+/// friends do not allow; block addresses would refer to the original.
+static bool canProbeFunction(Function &F) {
+  if (F.isVarArg() || F.hasFnAttribute(Attribute::Naked) ||
+      F.hasFnAttribute(ProbedCloneAttr))
+    return false;
+  for (Argument &A : F.args())
+    if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() ||
+        A.hasSwiftErrorAttr())
+      return false;
+  for (BasicBlock &B : F) {
+    if (B.hasAddressTaken())
+      return false;
+    for (Instruction &I : B)
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        if (CI->isMustTailCall())
+          return false;
+  }
+  return true;
+}
+
+/// True if every path from `B` to the end of the iteration (the back edge to
+/// the header, or a loop exit) passes another block of `Marked`: then `B`
+/// needs no HasResult store (LDoctor only instruments the post-dominating
+/// block of a pair; this is the same test, restricted to one iteration).
+static bool coveredByOthers(const Loop &L, BasicBlock *B,
+                            const SmallPtrSetImpl<BasicBlock *> &Marked) {
+  SmallPtrSet<BasicBlock *, 32> Seen;
+  SmallVector<BasicBlock *, 16> Work{B};
+  while (!Work.empty()) {
+    BasicBlock *X = Work.pop_back_val();
+    for (BasicBlock *S : successors(X)) {
+      if (S == L.getHeader() || !L.contains(S))
+        return false;
+      if ((S != B && Marked.count(S)) || !Seen.insert(S).second)
+        continue;
+      Work.push_back(S);
+    }
+  }
+  return true;
+}
+
+namespace {
+/// Instruments one cloned function.
+class FunctionProber {
+public:
+  FunctionProber(ProbeModule &PM, Function &Clone, GlobalVariable *Gate)
+      : PM(PM), C(Clone), Gate(Gate), DT(Clone), LI(DT),
+        AllocaPt(&*Clone.getEntryBlock().getFirstInsertionPt()) {
+    for (Loop *L : LI)
+      simplifyLoop(L, &DT, &LI, nullptr, nullptr, nullptr, false);
+  }
+
+  bool probeLoop(LoopRecord &R, BasicBlock *Header,
+                 ArrayRef<BasicBlock *> Body);
+  void probeRecursion(LoopRecord &R, ArrayRef<BasicBlock *> Body);
+  void promote();
+
+private:
+  ProbeModule &PM;
+  Function &C;
+  GlobalVariable *Gate;
+  DominatorTree DT;
+  LoopInfo LI;
+  Instruction *AllocaPt;
+  std::vector<AllocaInst *> Allocas;
+
+  AllocaInst *local(Type *Ty, const Twine &Name) {
+    auto *A = new AllocaInst(Ty, 0, Name, AllocaPt);
+    Allocas.push_back(A);
+    return A;
+  }
+  Value *descriptor(IRBuilder<> &B) {
+    return B.CreatePointerCast(PM.Desc, PM.I8Ptr);
+  }
+};
+} // namespace
+
+/// Per instance: Iters = Results = HasResult = 0 in the preheader; per
+/// iteration, in the header: Results += HasResult, HasResult = 0, Iters++;
+/// HasResult = 1 in the side-effect blocks; on every exit: Results +=
+/// HasResult and one runtime call with the instance's counts.
+bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
+                               ArrayRef<BasicBlock *> Body) {
+  Loop *L = LI.getLoopFor(Header);
+  if (!L || L->getHeader() != Header)
+    return false;
+  BasicBlock *Preheader = L->getLoopPreheader();
+  if (!Preheader || !L->hasDedicatedExits())
+    return false;
+  uint32_t Index = PM.addLoop(R, Gate);
+
+  AllocaInst *Iters = local(PM.I64, "vprof.iters");
+  AllocaInst *Results = local(PM.I64, "vprof.results");
+  AllocaInst *HasResult = local(PM.I64, "vprof.hasresult");
+  Constant *Zero = ConstantInt::get(PM.I64, 0);
+  Constant *One = ConstantInt::get(PM.I64, 1);
+
+  IRBuilder<> B(Preheader->getTerminator());
+  B.CreateStore(Zero, Iters);
+  B.CreateStore(Zero, Results);
+  B.CreateStore(Zero, HasResult);
+
+  B.SetInsertPoint(&*Header->getFirstInsertionPt());
+  B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I64, Results),
+                            B.CreateLoad(PM.I64, HasResult)),
+                Results);
+  B.CreateStore(Zero, HasResult);
+  B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I64, Iters), One), Iters);
+
+  SmallPtrSet<BasicBlock *, 8> Marked;
+  for (BasicBlock *BB : Body)
+    if (L->contains(BB))
+      Marked.insert(BB);
+  for (BasicBlock *BB : Body)
+    if (Marked.count(BB) && coveredByOthers(*L, BB, Marked))
+      Marked.erase(BB);
+  for (BasicBlock *BB : Body) {
+    if (!Marked.count(BB))
+      continue;
+    B.SetInsertPoint(BB->getTerminator());
+    B.CreateStore(One, HasResult);
+  }
+
+  SmallVector<BasicBlock *, 4> Exits;
+  L->getUniqueExitBlocks(Exits);
+  for (BasicBlock *E : Exits) {
+    B.SetInsertPoint(&*E->getFirstInsertionPt());
+    Value *Res = B.CreateAdd(B.CreateLoad(PM.I64, Results),
+                             B.CreateLoad(PM.I64, HasResult));
+    B.CreateCall(PM.ExitFn, {descriptor(B), ConstantInt::get(PM.I32, Index),
+                             B.CreateLoad(PM.I64, Iters), Res});
+  }
+  return true;
+}
+
+/// One call = one iteration: the runtime tracks the recursion depth per
+/// thread; HasResult is set by the side-effect blocks of this call.
+void FunctionProber::probeRecursion(LoopRecord &R,
+                                    ArrayRef<BasicBlock *> Body) {
+  uint32_t Index = PM.addLoop(R, Gate);
+  AllocaInst *HasResult = local(PM.I64, "vprof.rec.hasresult");
+  IRBuilder<> B(AllocaPt);
+  B.CreateStore(ConstantInt::get(PM.I64, 0), HasResult);
+  B.CreateCall(PM.RecEnterFn,
+               {descriptor(B), ConstantInt::get(PM.I32, Index)});
+  for (BasicBlock *BB : Body) {
+    B.SetInsertPoint(BB->getTerminator());
+    B.CreateStore(ConstantInt::get(PM.I64, 1), HasResult);
+  }
+  for (BasicBlock &BB : C)
+    if (auto *RI = dyn_cast<ReturnInst>(BB.getTerminator())) {
+      B.SetInsertPoint(RI);
+      B.CreateCall(PM.RecExitFn, {descriptor(B),
+                                  ConstantInt::get(PM.I32, Index),
+                                  B.CreateLoad(PM.I64, HasResult)});
+    }
+}
+
+void FunctionProber::promote() {
+  if (C.hasOptNone() || Allocas.empty())
+    return;
+  DominatorTree FreshDT(C);
+  PromoteMemToReg(Allocas, FreshDT);
+}
+
+/// Makes the original `F` enter `Clone` when its gate byte is set:
+///   entry: <allocas>; %on = load i8 gate; br %on, probed, orig (cold)
+///   probed: %r = call Clone(args...); ret %r
+static void insertGate(Function &F, Function &Clone, GlobalVariable *Gate) {
+  LLVMContext &Ctx = F.getContext();
+  BasicBlock &Entry = F.getEntryBlock();
+  BasicBlock::iterator SplitAt = Entry.begin();
+  while (isa<AllocaInst>(&*SplitAt))
+    ++SplitAt;
+  BasicBlock *Orig = Entry.splitBasicBlock(SplitAt, "vprof.orig");
+  Entry.getTerminator()->eraseFromParent();
+  BasicBlock *Probed = BasicBlock::Create(Ctx, "vprof.probed", &F, Orig);
+
+  IRBuilder<> B(&Entry);
+  if (DISubprogram *SP = F.getSubprogram())
+    B.SetCurrentDebugLocation(DILocation::get(Ctx, SP->getLine(), 0, SP));
+  Value *On = B.CreateICmpNE(B.CreateLoad(B.getInt8Ty(), Gate, "vprof.gate"),
+                             B.getInt8(0));
+  B.CreateCondBr(On, Probed, Orig,
+                 MDBuilder(Ctx).createBranchWeights(1, 1u << 20));
+
+  B.SetInsertPoint(Probed);
+  SmallVector<Value *, 8> Args;
+  bool ByVal = false;
+  for (Argument &A : F.args()) {
+    Args.push_back(&A);
+    ByVal |= A.hasByValAttr();
+  }
+  CallInst *CI = B.CreateCall(Clone.getFunctionType(), &Clone, Args);
+  CI->setCallingConv(Clone.getCallingConv());
+  AttributeList CA = Clone.getAttributes();
+  SmallVector<AttributeSet, 8> ParamAttrs;
+  for (unsigned i = 0, e = F.arg_size(); i != e; ++i)
+    ParamAttrs.push_back(CA.getParamAttrs(i));
+  CI->setAttributes(
+      AttributeList::get(Ctx, AttributeSet(), CA.getRetAttrs(), ParamAttrs));
+  if (!ByVal)
+    CI->setTailCallKind(CallInst::TCK_Tail);
+  if (F.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(CI);
+}
+
+PreservedAnalyses LoopProbesPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  if (!EnableProbes)
+    return PreservedAnalyses::all();
+  LoopClassInfo &Info = MAM.getResult<LoopClassAnalysis>(M);
+  if (Info.Loops.empty())
+    return PreservedAnalyses::all();
+
+  // Records per function, in table order.
+  MapVector<Function *, std::vector<LoopRecord *>> ByFunction;
+  for (LoopRecord &R : Info.Loops)
+    if (R.F)
+      ByFunction[R.F].push_back(&R);
+
+  ProbeModule PM(M);
+  for (auto &[F, Records] : ByFunction) {
+    if (!canProbeFunction(*F))
+      continue;
+    ValueToValueMapTy VMap;
+    Function *Clone = CloneFunction(F, VMap);
+    Clone->setName(F->getName() + ".vprof_probed");
+    Clone->setLinkage(GlobalValue::InternalLinkage);
+    Clone->setVisibility(GlobalValue::DefaultVisibility);
+    Clone->setComdat(nullptr);
+    Clone->removeFnAttr(Attribute::AlwaysInline);
+    Clone->addFnAttr(Attribute::NoInline);
+    Clone->addFnAttr(ProbedCloneAttr);
+
+    auto *Gate = new GlobalVariable(
+        M, PM.I8, false, GlobalValue::InternalLinkage,
+        ConstantInt::get(PM.I8, 0), "__vprof_loop_gate." + F->getName());
+    FunctionProber Prober(PM, *Clone, Gate);
+    auto Mapped = [&](const std::vector<BasicBlock *> &Blocks) {
+      std::vector<BasicBlock *> Out;
+      for (BasicBlock *BB : Blocks)
+        Out.push_back(cast<BasicBlock>(VMap[BB]));
+      return Out;
+    };
+    unsigned Probed = 0;
+    for (LoopRecord *R : Records) {
+      std::vector<BasicBlock *> Body = Mapped(R->BodyBlocks);
+      bool Done;
+      if (R->Kind == VP_LOOP_RECURSION) {
+        Prober.probeRecursion(*R, Body);
+        Done = true;
+      } else {
+        Done = Prober.probeLoop(*R, cast<BasicBlock>(VMap[R->Header]), Body);
+      }
+      if (Done) {
+        R->Flags |= VP_LOOPF_PROBED;
+        ++Probed;
+        ++NumProbedLoops;
+      }
+    }
+    if (!Probed) {
+      Clone->eraseFromParent();
+      Gate->eraseFromParent();
+      continue;
+    }
+    Prober.promote();
+    insertGate(*F, *Clone, Gate);
+    ++NumProbedFunctions;
+  }
+
+  if (PM.empty()) {
+    PM.Desc->eraseFromParent();
+    for (FunctionCallee FC : {PM.ExitFn, PM.RecEnterFn, PM.RecExitFn})
+      if (auto *Fn = dyn_cast<Function>(FC.getCallee()))
+        if (Fn->use_empty())
+          Fn->eraseFromParent();
+    return PreservedAnalyses::all();
+  }
+  PM.finish();
+  PreservedAnalyses PA = PreservedAnalyses::none();
+  PA.preserve<LoopClassAnalysis>();
+  return PA;
+}
+
+} // namespace vprof

@@ -1,0 +1,91 @@
+//===- LoopclassPasses.h - the loopclass analysis and passes -------------===//
+//
+// Private to loopclass/pass.  LoopClassAnalysis classifies every loop and
+// directly recursive function of a module; LoopProbesPass instruments them;
+// LoopTablePass writes the `.vprof.loops` section (and -vprof-print-loops).
+// They run in that order at OptimizerLastEP (docs/loopclass.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef VPROF_LOOPCLASS_PASSES_H
+#define VPROF_LOOPCLASS_PASSES_H
+
+#include "vprof/SideEffects.h"
+#include "vprof/format.h"
+
+#include "llvm/IR/PassManager.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class BasicBlock;
+class Function;
+class Module;
+} // namespace llvm
+
+namespace vprof {
+
+/// One side-effect site, as plain data for the loop table.
+struct SiteRecord {
+  unsigned Line = 0, Column = 0;
+  SiteKind Kind = SiteKind::Store;
+  bool InBody = true;
+  std::string Callee;
+};
+
+/// One loop (or recursive function) of the module.
+struct LoopRecord {
+  uint64_t Id = 0, ParentId = 0;
+  std::string Function;  ///< DISubprogram name of the loop's source
+  std::string Linkage;   ///< its linkage name (same as Function for C)
+  std::string Container; ///< the IR function holding the code
+  std::string File;      ///< absolute, normalised
+  unsigned Line = 0, Column = 0, EndLine = 0, Depth = 1;
+  vp_loop_kind Kind = VP_LOOP_NATURAL;
+  vp_loop_class Class = VP_CLASS_ZERO_STAR;
+  uint16_t Flags = 0;
+  std::vector<SiteRecord> Sites;
+
+  /// For instrumentation; valid until the function is modified.
+  llvm::Function *F = nullptr;
+  llvm::BasicBlock *Header = nullptr; ///< null for recursion
+  std::vector<llvm::BasicBlock *> BodyBlocks;
+};
+
+struct LoopClassInfo {
+  std::vector<LoopRecord> Loops;
+
+  bool invalidate(llvm::Module &, const llvm::PreservedAnalyses &PA,
+                  llvm::ModuleAnalysisManager::Invalidator &);
+};
+
+/// Classifies every natural loop and directly recursive function.
+class LoopClassAnalysis : public llvm::AnalysisInfoMixin<LoopClassAnalysis> {
+  friend llvm::AnalysisInfoMixin<LoopClassAnalysis>;
+  static llvm::AnalysisKey Key;
+
+public:
+  using Result = LoopClassInfo;
+  Result run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+};
+
+/// Inserts the gated loop probes (LoopProbes.cpp).
+class LoopProbesPass : public llvm::PassInfoMixin<LoopProbesPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+};
+
+/// Writes the `.vprof.loops` section, prints with -vprof-print-loops
+/// (LoopTable.cpp).
+class LoopTablePass : public llvm::PassInfoMixin<LoopTablePass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+};
+
+const char *loopClassName(vp_loop_class C);
+
+} // namespace vprof
+
+#endif // VPROF_LOOPCLASS_PASSES_H

@@ -1,0 +1,960 @@
+//===- SideEffects.cpp - side-effect instructions of loops ---------------===//
+//
+// Finds the side-effect instructions of a loop (LDoctor section 3.1.1): the
+// writes, calls and results whose effect outlives the loop.  Everything the
+// classification (LoopClassify.cpp), the probes (LoopProbes.cpp) and the
+// redundancy pass know about "what a loop produces" comes from here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vprof/SideEffects.h"
+
+#include "llvm/ADT/SCCIterator.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/CallGraph.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "vprof-side-effects"
+
+using namespace llvm;
+
+namespace vprof {
+
+//===----------------------------------------------------------------------===//
+// Library function lists
+//===----------------------------------------------------------------------===//
+
+/// C library functions that write no memory (LDoctor's "white list").  Math
+/// functions may set errno; that write is deliberately ignored, as in LDoctor.
+static const char *const KnownPureNames[] = {
+    // strings and memory, read-only
+    "strlen", "strnlen", "strcmp", "strncmp", "strcasecmp", "strncasecmp",
+    "strcoll", "memcmp", "bcmp", "strchr", "strrchr", "strchrnul", "memchr",
+    "memrchr", "rawmemchr", "strstr", "strcasestr", "strspn", "strcspn",
+    "strpbrk", "wcslen", "wcscmp", "wcsncmp", "wcschr", "wmemcmp", "wmemchr",
+    // character classes
+    "isalnum", "isalpha", "isblank", "iscntrl", "isdigit", "isgraph",
+    "islower", "isprint", "ispunct", "isspace", "isupper", "isxdigit",
+    "isascii", "tolower", "toupper", "__ctype_b_loc", "__ctype_tolower_loc",
+    "__ctype_toupper_loc",
+    // integer arithmetic
+    "abs", "labs", "llabs", "imaxabs",
+    // math (double, float, long double)
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+    "tanh", "asinh", "acosh", "atanh", "exp", "exp2", "expm1", "log", "log2",
+    "log10", "log1p", "logb", "pow", "sqrt", "cbrt", "hypot", "fabs", "floor",
+    "ceil", "round", "lround", "llround", "trunc", "rint", "lrint", "llrint",
+    "nearbyint", "fmod", "remainder", "fmin", "fmax", "fdim", "fma",
+    "copysign", "erf", "erfc", "tgamma", "ldexp", "scalbn", "ilogb",
+    "sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf",
+    "coshf", "tanhf", "expf", "exp2f", "expm1f", "logf", "log2f", "log10f",
+    "log1pf", "powf", "sqrtf", "cbrtf", "hypotf", "fabsf", "floorf", "ceilf",
+    "roundf", "truncf", "rintf", "nearbyintf", "fmodf", "fminf", "fmaxf",
+    "fmaf", "copysignf", "ldexpf",
+    "sinl", "cosl", "tanl", "expl", "logl", "powl", "sqrtl", "fabsl",
+    "floorl", "ceill", "roundl", "truncl", "fmodl",
+};
+
+/// I/O functions: their side effect is output (LDoctor section 3.2.6).
+static const char *const IONames[] = {
+    "printf", "fprintf", "vprintf", "vfprintf", "dprintf", "puts", "fputs",
+    "putchar", "putc", "fputc", "fwrite", "write", "writev", "pwrite",
+    "send", "sendto", "sendmsg", "fflush", "fputs_unlocked", "fwrite_unlocked",
+    "putc_unlocked", "putchar_unlocked", "fputc_unlocked", "__printf_chk",
+    "__fprintf_chk", "perror", "syslog",
+};
+
+static bool inList(const StringSet<> &Set, StringRef Name) {
+  return Set.count(Name) != 0;
+}
+
+bool ModRefSummary::isKnownPure(StringRef Name) {
+  static const StringSet<> Set = [] {
+    StringSet<> S;
+    for (const char *N : KnownPureNames)
+      S.insert(N);
+    return S;
+  }();
+  return inList(Set, Name);
+}
+
+bool ModRefSummary::isIOFunction(StringRef Name) {
+  static const StringSet<> Set = [] {
+    StringSet<> S;
+    for (const char *N : IONames)
+      S.insert(N);
+    return S;
+  }();
+  return inList(Set, Name);
+}
+
+const char *siteKindName(SiteKind K) {
+  switch (K) {
+  case SiteKind::Store:
+    return "store";
+  case SiteKind::Call:
+    return "call";
+  case SiteKind::External:
+    return "external";
+  case SiteKind::Indirect:
+    return "indirect";
+  case SiteKind::LiveOut:
+    return "liveout";
+  case SiteKind::Return:
+    return "return";
+  }
+  return "?";
+}
+
+//===----------------------------------------------------------------------===//
+// Small helpers shared by the summary and the loop analysis
+//===----------------------------------------------------------------------===//
+
+/// Intrinsics that do not change program state: debug info, lifetime and
+/// aliasing markers, hints.
+static bool isNoEffectIntrinsic(const CallBase &CB) {
+  const auto *II = dyn_cast<IntrinsicInst>(&CB);
+  if (!II)
+    return false;
+  if (isa<DbgInfoIntrinsic>(II))
+    return true;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::assume:
+  case Intrinsic::sideeffect:
+  case Intrinsic::experimental_noalias_scope_decl:
+  case Intrinsic::invariant_start:
+  case Intrinsic::invariant_end:
+  case Intrinsic::pseudoprobe:
+  case Intrinsic::donothing:
+  case Intrinsic::stacksave:
+  case Intrinsic::stackrestore:
+  case Intrinsic::prefetch:
+  case Intrinsic::var_annotation:
+  case Intrinsic::ptr_annotation:
+  case Intrinsic::annotation:
+  case Intrinsic::launder_invariant_group:
+  case Intrinsic::strip_invariant_group:
+  case Intrinsic::objectsize:
+  case Intrinsic::expect:
+  case Intrinsic::is_constant:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static const Function *calledFunction(const CallBase &CB) {
+  return dyn_cast<Function>(CB.getCalledOperand()->stripPointerCasts());
+}
+
+/// The pointers a non-call instruction writes through; false if it writes
+/// nothing.
+static bool writtenPointer(const Instruction &I, const Value *&Ptr) {
+  if (const auto *SI = dyn_cast<StoreInst>(&I))
+    Ptr = SI->getPointerOperand();
+  else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    Ptr = RMW->getPointerOperand();
+  else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+    Ptr = CX->getPointerOperand();
+  else if (const auto *MI = dyn_cast<AnyMemIntrinsic>(&I))
+    Ptr = MI->getRawDest();
+  else
+    return false;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// ModRefSummary
+//===----------------------------------------------------------------------===//
+
+uint8_t ModRefSummary::computeDeclaration(const Function &F) const {
+  if (F.isIntrinsic()) {
+    if (F.onlyReadsMemory())
+      return WE_None;
+    return F.onlyAccessesArgMemory() ? WE_ArgMem : WE_Other;
+  }
+  if (isKnownPure(F.getName()) || F.onlyReadsMemory())
+    return WE_None;
+  return F.onlyAccessesArgMemory() ? WE_ArgMem : WE_Other;
+}
+
+/// Effect, in the frame of `F`, of writing through `Ptr`: the function's own
+/// allocas (and byval copies) die with its frame; a pointer argument is
+/// caller memory; anything else is global.
+static uint8_t pointerEffectInFunction(const Value *Ptr) {
+  SmallVector<const Value *, 4> Objs;
+  getUnderlyingObjects(Ptr, Objs, nullptr, 0);
+  uint8_t E = WE_None;
+  for (const Value *O : Objs) {
+    if (isa<AllocaInst>(O))
+      continue;
+    if (const auto *A = dyn_cast<Argument>(O)) {
+      if (!A->hasByValAttr())
+        E |= WE_ArgMem;
+      continue;
+    }
+    E |= WE_Other;
+  }
+  return E;
+}
+
+uint8_t ModRefSummary::computeDefinition(const Function &F) const {
+  if (F.onlyReadsMemory())
+    return WE_None;
+  uint8_t E = WE_None;
+  for (const Instruction &I : instructions(F)) {
+    if (E & WE_Other)
+      break;
+    if (isa<LoadInst>(I))
+      continue;
+    const auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB) {
+      const Value *Ptr;
+      if (writtenPointer(I, Ptr))
+        E |= pointerEffectInFunction(Ptr);
+      continue;
+    }
+    if (isNoEffectIntrinsic(*CB) || CB->onlyReadsMemory())
+      continue;
+    if (const auto *MI = dyn_cast<AnyMemIntrinsic>(CB)) {
+      E |= pointerEffectInFunction(MI->getRawDest());
+      continue;
+    }
+    const Function *Callee = calledFunction(*CB);
+    uint8_t CE = WE_Other;
+    if (Callee) {
+      auto It = Effects.find(Callee);
+      CE = It != Effects.end() ? It->second : WE_None; // same SCC, not yet seen
+    } else if (CB->onlyAccessesArgMemory()) {
+      CE = WE_ArgMem;
+    }
+    if (CE & WE_Other) {
+      E |= WE_Other;
+      continue;
+    }
+    if (CE & WE_ArgMem)
+      for (const Value *Arg : CB->args())
+        if (Arg->getType()->isPointerTy())
+          E |= pointerEffectInFunction(Arg);
+  }
+  return E;
+}
+
+ModRefSummary::ModRefSummary(Module &M) {
+  for (const Function &F : M)
+    if (F.isDeclaration())
+      Effects[&F] = computeDeclaration(F);
+
+  // Bottom-up over the SCCs: callees are final when their callers are
+  // computed; inside an SCC iterate to the (monotone) fixed point.
+  CallGraph CG(M);
+  for (scc_iterator<CallGraph *> I = scc_begin(&CG); !I.isAtEnd(); ++I) {
+    SmallVector<const Function *, 4> SCC;
+    for (CallGraphNode *N : *I)
+      if (const Function *F = N->getFunction())
+        if (!F->isDeclaration())
+          SCC.push_back(F);
+    for (const Function *F : SCC)
+      Effects[F] = WE_None;
+    bool Changed = true;
+    while (Changed) {
+      Changed = false;
+      for (const Function *F : SCC) {
+        uint8_t E = computeDefinition(*F) | Effects[F];
+        if (E != Effects[F]) {
+          Effects[F] = E;
+          Changed = true;
+        }
+      }
+    }
+  }
+}
+
+uint8_t ModRefSummary::effectOf(const Function &F) const {
+  auto It = Effects.find(&F);
+  if (It != Effects.end())
+    return It->second;
+  return F.isDeclaration() ? computeDeclaration(F) : WE_Other;
+}
+
+//===----------------------------------------------------------------------===//
+// Per-loop analysis
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// How a write to one underlying object looks from outside the loop.
+enum class Visibility {
+  Private,  ///< dies with the loop iteration or is never read after the loop
+  Cursor,   ///< a local the exit test depends on, read after the loop: the
+            ///< loop's induction (cursor) variable, a result on exit
+  Visible,  ///< global, heap, argument memory, escaping or live local
+};
+
+/// Finds the side effects of one natural loop (or, with `Recursion`, of one
+/// recursive function).  Holds caches valid for one query only.
+class SideEffectFinder {
+public:
+  SideEffectFinder(const ModRefSummary &S, Function &F, Loop *L,
+                   DominatorTree *DT, PostDominatorTree *PDT, LoopInfo *LI,
+                   ScalarEvolution *SE)
+      : S(S), F(F), L(L), DT(DT), PDT(PDT), LI(LI), SE(SE) {}
+
+  LoopSideEffects runOnLoop();
+  LoopSideEffects runOnRecursion();
+
+private:
+  const ModRefSummary &S;
+  Function &F;
+  Loop *L;
+  DominatorTree *DT;
+  PostDominatorTree *PDT;
+  LoopInfo *LI;
+  ScalarEvolution *SE;
+  LoopSideEffects R;
+
+  DenseMap<const Value *, SmallVector<const Value *, 2>> ObjCache;
+  DenseMap<const AllocaInst *, bool> EscapeCache;
+  DenseMap<const AllocaInst *, bool> LiveAfterCache;
+  DenseMap<const AllocaInst *, bool> ReturnSlotCache;
+  SmallPtrSet<const Value *, 8> SteeringPhis;
+  SmallPtrSet<const AllocaInst *, 8> SteeringAllocas;
+  SmallPtrSet<const AllocaInst *, 8> CursorsReported;
+  SmallPtrSet<BasicBlock *, 16> ExitRegion;
+
+  const SmallVectorImpl<const Value *> &objects(const Value *Ptr);
+  bool pointsInto(const Value *Ptr, const AllocaInst *A);
+  bool escapes(const AllocaInst *A);
+  bool isReturnSlot(const AllocaInst *A);
+  bool isReadFrom(const AllocaInst *A, BasicBlock *BB,
+                  BasicBlock::iterator Start);
+  bool liveAfterLoop(const AllocaInst *A);
+  Visibility objectVisibility(const Value *Obj, Instruction *At, bool InBody);
+  Visibility pointerVisibility(const Value *Ptr, Instruction *At, bool InBody,
+                               const AllocaInst *&Cursor, bool &AllReturn);
+
+  void computeSteering();
+  void computeExitRegion();
+  void addSite(Instruction *I, SiteKind K, bool InBody, StringRef Callee = "");
+  void visitInstruction(Instruction &I, bool InBody);
+  void visitCall(CallBase &CB, bool InBody);
+  void visitWrite(Instruction &I, const Value *Ptr, bool InBody,
+                  SiteKind Kind, StringRef Callee);
+  void findLiveOuts();
+  void findExitChoices();
+  void finish();
+};
+
+} // namespace
+
+const SmallVectorImpl<const Value *> &
+SideEffectFinder::objects(const Value *Ptr) {
+  auto It = ObjCache.find(Ptr);
+  if (It != ObjCache.end())
+    return It->second;
+  SmallVector<const Value *, 2> Objs;
+  getUnderlyingObjects(Ptr, Objs, nullptr, 0);
+  return ObjCache[Ptr] = std::move(Objs);
+}
+
+bool SideEffectFinder::pointsInto(const Value *Ptr, const AllocaInst *A) {
+  return is_contained(objects(Ptr), A);
+}
+
+/// An alloca escapes when its address is stored, converted to an integer or
+/// returned.  Passing it to a call is not an escape: the callee's mod/ref
+/// summary accounts for what the call does with it (a callee that stores the
+/// pointer away is a known imprecision, docs/loopclass.md).
+bool SideEffectFinder::escapes(const AllocaInst *A) {
+  auto It = EscapeCache.find(A);
+  if (It != EscapeCache.end())
+    return It->second;
+  bool Escapes = false;
+  SmallVector<const Value *, 8> Work{A};
+  SmallPtrSet<const Value *, 16> Seen{A};
+  while (!Work.empty() && !Escapes) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      if (isa<LoadInst>(U) || isa<CmpInst>(U))
+        continue;
+      if (const auto *SI = dyn_cast<StoreInst>(U)) {
+        if (SI->getValueOperand() == V)
+          Escapes = true;
+        continue;
+      }
+      if (isa<CallBase>(U))
+        continue;
+      if (isa<GetElementPtrInst>(U) || isa<BitCastInst>(U) ||
+          isa<AddrSpaceCastInst>(U) || isa<PHINode>(U) || isa<SelectInst>(U)) {
+        if (Seen.insert(U).second)
+          Work.push_back(U);
+        continue;
+      }
+      if (isa<AtomicRMWInst>(U) || isa<AtomicCmpXchgInst>(U)) {
+        if (U->getOperand(0) != V)
+          Escapes = true;
+        continue;
+      }
+      Escapes = true; // ptrtoint, ret, insertvalue, ...
+    }
+  }
+  return EscapeCache[A] = Escapes;
+}
+
+/// The -O0 return slot: an alloca whose loaded value is returned.  Stores to
+/// it are `return` statements.
+bool SideEffectFinder::isReturnSlot(const AllocaInst *A) {
+  auto It = ReturnSlotCache.find(A);
+  if (It != ReturnSlotCache.end())
+    return It->second;
+  // Every load of the slot is returned, and there is at least one.
+  bool Slot = false;
+  for (const User *U : A->users()) {
+    const auto *LdI = dyn_cast<LoadInst>(U);
+    if (!LdI)
+      continue;
+    if (!LdI->hasOneUse() || !isa<ReturnInst>(LdI->user_back()))
+      return ReturnSlotCache[A] = false;
+    Slot = true;
+  }
+  return ReturnSlotCache[A] = Slot;
+}
+
+/// True if some path from `Start` in `BB` reads alloca `A` before a store or
+/// lifetime marker overwrites all of it.  Calls that receive a pointer into
+/// `A` count as reads.
+bool SideEffectFinder::isReadFrom(const AllocaInst *A, BasicBlock *BB,
+                                  BasicBlock::iterator Start) {
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  Optional<TypeSize> AllocSize = A->getAllocationSizeInBits(DL);
+  SmallPtrSet<BasicBlock *, 32> Visited;
+  SmallVector<std::pair<BasicBlock *, BasicBlock::iterator>, 16> Work;
+  Work.push_back({BB, Start});
+  while (!Work.empty()) {
+    auto [B, It] = Work.pop_back_val();
+    bool Killed = false;
+    for (; It != B->end() && !Killed; ++It) {
+      Instruction &I = *It;
+      if (auto *LdI = dyn_cast<LoadInst>(&I)) {
+        if (pointsInto(LdI->getPointerOperand(), A))
+          return true;
+        continue;
+      }
+      if (auto *SI = dyn_cast<StoreInst>(&I)) {
+        if (pointsInto(SI->getValueOperand(), A))
+          return true;
+        if (SI->getPointerOperand()->stripPointerCasts() == A && AllocSize &&
+            DL.getTypeStoreSizeInBits(SI->getValueOperand()->getType()) >=
+                AllocSize->getFixedSize())
+          Killed = true;
+        continue;
+      }
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
+        Intrinsic::ID ID = II->getIntrinsicID();
+        if (ID == Intrinsic::lifetime_start || ID == Intrinsic::lifetime_end) {
+          if (pointsInto(II->getArgOperand(1), A))
+            Killed = true;
+          continue;
+        }
+      }
+      if (isNoEffectIntrinsic(*CB))
+        continue;
+      if (auto *MS = dyn_cast<MemSetInst>(CB)) {
+        auto *Len = dyn_cast<ConstantInt>(MS->getLength());
+        if (MS->getRawDest()->stripPointerCasts() == A && Len && AllocSize &&
+            Len->getZExtValue() * 8 >= AllocSize->getFixedSize())
+          Killed = true;
+        continue;
+      }
+      for (const Value *Arg : CB->args())
+        if (Arg->getType()->isPointerTy() && pointsInto(Arg, A))
+          return true;
+    }
+    if (Killed)
+      continue;
+    for (BasicBlock *Succ : successors(B))
+      if (Visited.insert(Succ).second)
+        Work.push_back({Succ, Succ->begin()});
+  }
+  return false;
+}
+
+bool SideEffectFinder::liveAfterLoop(const AllocaInst *A) {
+  auto It = LiveAfterCache.find(A);
+  if (It != LiveAfterCache.end())
+    return It->second;
+  bool Live = false;
+  SmallVector<BasicBlock *, 4> Exits;
+  L->getUniqueExitBlocks(Exits);
+  for (BasicBlock *E : Exits)
+    if (isReadFrom(A, E, E->begin())) {
+      Live = true;
+      break;
+    }
+  return LiveAfterCache[A] = Live;
+}
+
+/// Visibility of a write at `At` to underlying object `Obj`.
+///
+/// Locals are the interesting case (LDoctor: "variables defined outside the
+/// loop").  An alloca created inside the loop that does not escape is
+/// private.  A non-escaping alloca of the enclosing function is visible only
+/// when its value is read after the loop (or, for a write on the exit path,
+/// after the write); a local that the exit test reads and that is read after
+/// the loop is the loop's cursor, whose final value is a result on exit.
+Visibility SideEffectFinder::objectVisibility(const Value *Obj, Instruction *At,
+                                              bool InBody) {
+  const auto *A = dyn_cast<AllocaInst>(Obj);
+  if (!A)
+    return Visibility::Visible;
+  if (!L) // recursion: the frame is private to the call
+    return Visibility::Private;
+  if (escapes(A))
+    return Visibility::Visible;
+  if (L->contains(A->getParent()))
+    return Visibility::Private;
+  if (!InBody)
+    return isReadFrom(A, At->getParent(), std::next(At->getIterator()))
+               ? Visibility::Visible
+               : Visibility::Private;
+  if (!liveAfterLoop(A))
+    return Visibility::Private;
+  return SteeringAllocas.count(A) ? Visibility::Cursor : Visibility::Visible;
+}
+
+Visibility SideEffectFinder::pointerVisibility(const Value *Ptr,
+                                               Instruction *At, bool InBody,
+                                               const AllocaInst *&Cursor,
+                                               bool &AllReturn) {
+  Visibility Worst = Visibility::Private;
+  AllReturn = true;
+  for (const Value *O : objects(Ptr)) {
+    Visibility V = objectVisibility(O, At, InBody);
+    if (V == Visibility::Private)
+      continue;
+    if (V == Visibility::Cursor)
+      Cursor = cast<AllocaInst>(O);
+    const auto *A = dyn_cast<AllocaInst>(O);
+    if (!A || !isReturnSlot(A))
+      AllReturn = false;
+    if (V == Visibility::Visible || Worst == Visibility::Private)
+      Worst = V;
+  }
+  return Worst;
+}
+
+void SideEffectFinder::addSite(Instruction *I, SiteKind K, bool InBody,
+                               StringRef Callee) {
+  SideEffectSite Site;
+  Site.Inst = I;
+  Site.Kind = K;
+  Site.InBody = InBody;
+  Site.Callee = Callee;
+  R.Sites.push_back(Site);
+  if (InBody)
+    R.BodyBlocks.insert(I->getParent());
+  else
+    R.ExitBlocks.insert(I->getParent());
+}
+
+void SideEffectFinder::visitWrite(Instruction &I, const Value *Ptr,
+                                  bool InBody, SiteKind Kind,
+                                  StringRef Callee) {
+  const AllocaInst *Cursor = nullptr;
+  bool AllReturn = false;
+  Visibility V = pointerVisibility(Ptr, &I, InBody, Cursor, AllReturn);
+  if (V == Visibility::Private)
+    return;
+  if (V == Visibility::Cursor) {
+    // The final value of the cursor is the loop's result, produced on exit.
+    if (CursorsReported.insert(Cursor).second) {
+      addSite(&I, SiteKind::LiveOut, /*InBody=*/false);
+      R.LiveOutIV = true;
+    }
+    return;
+  }
+  if (Kind == SiteKind::Store && AllReturn)
+    Kind = SiteKind::Return;
+  addSite(&I, Kind, InBody, Callee);
+}
+
+void SideEffectFinder::visitCall(CallBase &CB, bool InBody) {
+  if (isNoEffectIntrinsic(CB))
+    return;
+  if (auto *MI = dyn_cast<AnyMemIntrinsic>(&CB))
+    return visitWrite(CB, MI->getRawDest(), InBody, SiteKind::Store, "");
+  if (CB.onlyReadsMemory())
+    return;
+  if (CB.isInlineAsm())
+    return addSite(&CB, SiteKind::External, InBody, "asm");
+  const Function *Callee = calledFunction(CB);
+  if (!Callee)
+    return addSite(&CB, SiteKind::Indirect, InBody);
+  if (!L && Callee == &F) // recursion: the recursive call starts an iteration
+    return;
+  uint8_t E = S.effectOf(*Callee);
+  if (E == WE_None)
+    return;
+  SiteKind K = Callee->isDeclaration() ? SiteKind::External : SiteKind::Call;
+  if (E & WE_Other)
+    return addSite(&CB, K, InBody, Callee->getName());
+  // Writes only through its pointer arguments: a side effect when one of
+  // them points to memory visible after the loop.
+  for (Value *Arg : CB.args()) {
+    if (!Arg->getType()->isPointerTy())
+      continue;
+    const AllocaInst *Cursor = nullptr;
+    bool AllReturn;
+    Visibility V = pointerVisibility(Arg, &CB, InBody, Cursor, AllReturn);
+    if (V == Visibility::Private)
+      continue;
+    if (V == Visibility::Cursor) {
+      if (CursorsReported.insert(Cursor).second) {
+        addSite(&CB, SiteKind::LiveOut, /*InBody=*/false);
+        R.LiveOutIV = true;
+      }
+      continue;
+    }
+    return addSite(&CB, K, InBody, Callee->getName());
+  }
+}
+
+void SideEffectFinder::visitInstruction(Instruction &I, bool InBody) {
+  if (auto *CB = dyn_cast<CallBase>(&I))
+    return visitCall(*CB, InBody);
+  const Value *Ptr;
+  if (writtenPointer(I, Ptr))
+    return visitWrite(I, Ptr, InBody, SiteKind::Store, "");
+  if (auto *RI = dyn_cast<ReturnInst>(&I))
+    if (!InBody && RI->getReturnValue())
+      addSite(&I, SiteKind::Return, InBody);
+}
+
+/// The variables the loop's exit tests depend on: header phis (SSA form) and
+/// allocas loaded in the slice of an exiting branch condition (-O0 form).
+void SideEffectFinder::computeSteering() {
+  SmallVector<BasicBlock *, 4> Exiting;
+  L->getExitingBlocks(Exiting);
+  SmallVector<Value *, 16> Work;
+  for (BasicBlock *EB : Exiting) {
+    Instruction *T = EB->getTerminator();
+    if (auto *BI = dyn_cast<BranchInst>(T)) {
+      if (BI->isConditional())
+        Work.push_back(BI->getCondition());
+    } else if (auto *SI = dyn_cast<SwitchInst>(T)) {
+      Work.push_back(SI->getCondition());
+    }
+  }
+  SmallPtrSet<Value *, 32> Seen;
+  while (!Work.empty() && Seen.size() < 512) {
+    Value *V = Work.pop_back_val();
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || !L->contains(I) || !Seen.insert(I).second)
+      continue;
+    if (isa<PHINode>(I) && I->getParent() == L->getHeader()) {
+      SteeringPhis.insert(I);
+      continue;
+    }
+    if (auto *LdI = dyn_cast<LoadInst>(I)) {
+      for (const Value *O : objects(LdI->getPointerOperand()))
+        if (const auto *A = dyn_cast<AllocaInst>(O))
+          SteeringAllocas.insert(A);
+      Work.push_back(LdI->getPointerOperand());
+      continue;
+    }
+    for (Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+}
+
+/// Blocks on the way out of the loop (LDoctor: "dominated by the loop header,
+/// post-dominated by a loop exit, not part of the natural loop").  We take
+/// the blocks reachable from the loop's exits that the header dominates but
+/// that do not post-dominate the header: once control merges back into the
+/// code that runs however the loop ended, we are past the way out.  Other
+/// loops are not entered.
+void SideEffectFinder::computeExitRegion() {
+  BasicBlock *Header = L->getHeader();
+  SmallVector<BasicBlock *, 4> Exits;
+  L->getUniqueExitBlocks(Exits);
+  SmallVector<BasicBlock *, 16> Work(Exits.begin(), Exits.end());
+  while (!Work.empty()) {
+    BasicBlock *B = Work.pop_back_val();
+    if (ExitRegion.count(B) || L->contains(B))
+      continue;
+    if (!DT->dominates(Header, B) || PDT->dominates(B, Header))
+      continue;
+    Loop *BL = LI->getLoopFor(B);
+    if (BL && !BL->contains(L))
+      continue;
+    ExitRegion.insert(B);
+    for (BasicBlock *Succ : successors(B))
+      Work.push_back(Succ);
+  }
+}
+
+/// Values computed in the loop and used after it.  A header phi whose value
+/// leaves the loop is either the loop's cursor (an induction variable, or a
+/// variable the exit test depends on) whose final value is a result on exit,
+/// or an accumulator updated in the body, whose updates are in-body results.
+/// A value that is not loop-carried is the value of the last iteration: a
+/// result on exit.
+void SideEffectFinder::findLiveOuts() {
+  BasicBlock *Header = L->getHeader();
+  // Map every in-loop value of a loop-carried chain to its header phi, and
+  // collect each phi's update instructions.
+  DenseMap<Value *, PHINode *> ChainOf;
+  DenseMap<PHINode *, SmallVector<Instruction *, 2>> Updates;
+  for (PHINode &P : Header->phis()) {
+    ChainOf[&P] = &P;
+    SmallVector<Value *, 8> Work;
+    for (unsigned i = 0, e = P.getNumIncomingValues(); i != e; ++i)
+      if (L->contains(P.getIncomingBlock(i)))
+        Work.push_back(P.getIncomingValue(i));
+    while (!Work.empty()) {
+      auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+      if (!I || I == &P || !L->contains(I) || ChainOf.count(I))
+        continue;
+      ChainOf[I] = &P;
+      if (auto *Phi = dyn_cast<PHINode>(I)) {
+        for (Value *V : Phi->incoming_values())
+          Work.push_back(V);
+      } else if (auto *Sel = dyn_cast<SelectInst>(I)) {
+        Work.push_back(Sel->getTrueValue());
+        Work.push_back(Sel->getFalseValue());
+        Updates[&P].push_back(Sel);
+      } else {
+        Updates[&P].push_back(I);
+      }
+    }
+  }
+
+  SmallPtrSet<PHINode *, 8> Reported;
+  for (BasicBlock *B : L->blocks()) {
+    for (Instruction &I : *B) {
+      bool UsedOutside = false;
+      Instruction *OutsideUser = nullptr;
+      for (User *U : I.users()) {
+        auto *UI = dyn_cast<Instruction>(U);
+        if (!UI)
+          continue;
+        // An exit-block phi is outside the loop even though its incoming
+        // edge comes from inside: that is how LCSSA values leave the loop.
+        if (!L->contains(UI->getParent())) {
+          UsedOutside = true;
+          OutsideUser = UI;
+          break;
+        }
+      }
+      if (!UsedOutside)
+        continue;
+      auto It = ChainOf.find(&I);
+      if (It == ChainOf.end()) {
+        // Last-iteration value: produced on the way out.
+        Instruction *At = I.getDebugLoc() ? &I : OutsideUser;
+        if (isa<PHINode>(At))
+          At = &*At->getParent()->getFirstInsertionPt();
+        addSite(At, SiteKind::LiveOut, /*InBody=*/false);
+        continue;
+      }
+      PHINode *P = It->second;
+      if (!Reported.insert(P).second)
+        continue;
+      bool IsIV = SteeringPhis.count(P) != 0;
+      if (!IsIV && SE && SE->isSCEVable(P->getType()))
+        if (auto *AR = dyn_cast<SCEVAddRecExpr>(SE->getSCEV(P)))
+          IsIV = AR->getLoop() == L;
+      auto &Ups = Updates[P];
+      if (IsIV) {
+        Instruction *At = Ups.empty() ? &*Header->getFirstInsertionPt()
+                                      : Ups.front();
+        addSite(At, SiteKind::LiveOut, /*InBody=*/false);
+        R.LiveOutIV = true;
+        continue;
+      }
+      for (Instruction *U : Ups)
+        addSite(U, SiteKind::LiveOut, /*InBody=*/true);
+    }
+  }
+}
+
+/// Exit phis that merge different constants (or outside values) depending
+/// on which exit was taken: `for (...) if (x) return 1; return 0;`.  Which
+/// way the loop ended is its result.
+void SideEffectFinder::findExitChoices() {
+  SmallVector<BasicBlock *, 4> Exits;
+  L->getUniqueExitBlocks(Exits);
+  for (BasicBlock *E : Exits) {
+    for (PHINode &P : E->phis()) {
+      if (P.use_empty() || P.hasConstantValue())
+        continue;
+      bool FromLoop = false, DefinedInLoop = false;
+      for (unsigned i = 0, e = P.getNumIncomingValues(); i != e; ++i) {
+        if (!L->contains(P.getIncomingBlock(i)))
+          continue;
+        FromLoop = true;
+        if (auto *I = dyn_cast<Instruction>(P.getIncomingValue(i)))
+          DefinedInLoop |= L->contains(I);
+      }
+      if (!FromLoop || DefinedInLoop)
+        continue; // not from the loop, or already a live-out value
+      bool Returned = any_of(P.users(), [](User *U) {
+        return isa<ReturnInst>(U);
+      });
+      Instruction *At = &*E->getFirstInsertionPt();
+      if (Returned)
+        for (User *U : P.users())
+          if (isa<ReturnInst>(U))
+            At = cast<Instruction>(U);
+      addSite(At, Returned ? SiteKind::Return : SiteKind::LiveOut, false);
+      break;
+    }
+  }
+}
+
+void SideEffectFinder::finish() {
+  bool AnyCall = false, OnlyIO = true;
+  for (const SideEffectSite &Site : R.Sites) {
+    if (!Site.InBody)
+      continue;
+    if (Site.Kind == SiteKind::Call || Site.Kind == SiteKind::External) {
+      AnyCall = true;
+      OnlyIO &= ModRefSummary::isIOFunction(Site.Callee);
+    } else {
+      OnlyIO = false;
+    }
+  }
+  R.IOOnly = AnyCall && OnlyIO;
+}
+
+LoopSideEffects SideEffectFinder::runOnLoop() {
+  computeSteering();
+  computeExitRegion();
+  for (BasicBlock *B : L->blocks())
+    for (Instruction &I : *B)
+      visitInstruction(I, /*InBody=*/true);
+  for (BasicBlock *B : ExitRegion)
+    for (Instruction &I : *B)
+      visitInstruction(I, /*InBody=*/false);
+  findLiveOuts();
+  findExitChoices();
+  finish();
+  return std::move(R);
+}
+
+/// True if `V` is a recursive call's result or a constant/argument merged
+/// with one: returning it forwards a result, it does not compute one.
+static bool isForwarded(const Value *V, const Function &F) {
+  SmallVector<const Value *, 4> Work{V};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    if (isa<Constant>(X) || isa<Argument>(X))
+      continue;
+    if (const auto *CB = dyn_cast<CallBase>(X))
+      if (calledFunction(*CB) == &F)
+        continue;
+    if (const auto *P = dyn_cast<PHINode>(X)) {
+      for (const Value *In : P->incoming_values())
+        Work.push_back(In);
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+LoopSideEffects SideEffectFinder::runOnRecursion() {
+  // Blocks reachable from a recursive call: a value returned there may be
+  // computed from the recursive results (an in-body result).
+  SmallPtrSet<BasicBlock *, 16> AfterCall;
+  SmallVector<BasicBlock *, 8> Work;
+  for (BasicBlock &B : F)
+    for (Instruction &I : B)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (calledFunction(*CB) == &F && AfterCall.insert(&B).second)
+          Work.push_back(&B);
+  while (!Work.empty())
+    for (BasicBlock *S : successors(Work.pop_back_val()))
+      if (AfterCall.insert(S).second)
+        Work.push_back(S);
+
+  // A returned value is a result: on the way out when it is a constant or
+  // argument (the base case, or "found"), skipped when it only forwards a
+  // recursive call's result, in the body when computed after a recursive
+  // call.  At -O0 the value goes through the return slot alloca.
+  auto ReturnValue = [&](Instruction *At, Value *V) {
+    if (isForwarded(V, F)) {
+      if (!isa<CallBase>(V))
+        addSite(At, SiteKind::Return, /*InBody=*/false);
+      return;
+    }
+    addSite(At, SiteKind::Return, AfterCall.count(At->getParent()) != 0);
+  };
+  for (BasicBlock &B : F) {
+    for (Instruction &I : B) {
+      if (auto *RI = dyn_cast<ReturnInst>(&I)) {
+        Value *V = RI->getReturnValue();
+        if (!V)
+          continue;
+        if (auto *LdI = dyn_cast<LoadInst>(V))
+          if (auto *A = dyn_cast<AllocaInst>(
+                  LdI->getPointerOperand()->stripPointerCasts()))
+            if (isReturnSlot(A))
+              continue;
+        ReturnValue(RI, V);
+        continue;
+      }
+      if (auto *SI = dyn_cast<StoreInst>(&I))
+        if (auto *A = dyn_cast<AllocaInst>(
+                SI->getPointerOperand()->stripPointerCasts()))
+          if (isReturnSlot(A)) {
+            ReturnValue(SI, SI->getValueOperand());
+            continue;
+          }
+      visitInstruction(I, /*InBody=*/true);
+    }
+  }
+  finish();
+  return std::move(R);
+}
+
+LoopSideEffects findLoopSideEffects(Loop &L, const ModRefSummary &S,
+                                    DominatorTree &DT, PostDominatorTree &PDT,
+                                    LoopInfo &LI, ScalarEvolution *SE) {
+  Function &F = *L.getHeader()->getParent();
+  SideEffectFinder Finder(S, F, &L, &DT, &PDT, &LI, SE);
+  return Finder.runOnLoop();
+}
+
+bool isDirectlyRecursive(const Function &F) {
+  for (const User *U : F.users())
+    if (const auto *CB = dyn_cast<CallBase>(U))
+      if (CB->getFunction() == &F && calledFunction(*CB) == &F)
+        return true;
+  return false;
+}
+
+LoopSideEffects findRecursionSideEffects(Function &F, const ModRefSummary &S) {
+  SideEffectFinder Finder(S, F, nullptr, nullptr, nullptr, nullptr, nullptr);
+  return Finder.runOnRecursion();
+}
+
+} // namespace vprof

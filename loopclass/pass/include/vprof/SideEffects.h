@@ -1,0 +1,132 @@
+//===- SideEffects.h - side-effect instructions of loops and recursion ---===//
+//
+// The LDoctor side-effect analysis (paper section 3.1.1), shared by the
+// loopclass passes and the redundancy pass.  A side-effect instruction is one
+// whose effect is visible after the loop:
+//   - a write to memory that is not private to the loop (globals, heap,
+//     pointer arguments, escaping locals, and function locals whose value is
+//     read after the loop);
+//   - a call to a function that may write such memory (a module-wide mod/ref
+//     summary, LLVM function attributes, and a list of known-pure libc
+//     functions), to an external function, or through a pointer;
+//   - a value computed in the loop and used after it (a result).
+// docs/loopclass.md gives the precise rules and examples.
+//
+//===----------------------------------------------------------------------===//
+#ifndef VPROF_SIDEEFFECTS_H
+#define VPROF_SIDEEFFECTS_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace llvm {
+class BasicBlock;
+class CallBase;
+class DominatorTree;
+class Function;
+class Instruction;
+class Loop;
+class LoopInfo;
+class Module;
+class PostDominatorTree;
+class ScalarEvolution;
+} // namespace llvm
+
+namespace vprof {
+
+/// What a function may write, as seen by its callers.  A bit set.
+enum WriteEffect : uint8_t {
+  WE_None = 0,   ///< writes nothing its callers can observe
+  WE_ArgMem = 1, ///< writes only memory reachable from its pointer arguments
+  WE_Other = 2,  ///< writes globals, heap or unknown memory
+};
+
+/// Interprocedural summary of which functions write non-local memory,
+/// computed bottom-up over the call graph SCCs of one module.  Writes to a
+/// function's own stack frame are invisible to its callers and ignored.
+class ModRefSummary {
+public:
+  explicit ModRefSummary(llvm::Module &M);
+
+  /// The write effect of calling `F` (declarations included).
+  uint8_t effectOf(const llvm::Function &F) const;
+
+  /// True if `Name` is a C library function on the known-pure list: it
+  /// writes no memory (docs/loopclass.md lists them; math functions that set
+  /// errno are on the list: errno writes are ignored).
+  static bool isKnownPure(llvm::StringRef Name);
+
+  /// True if `Name` is a C library I/O function (printf, fwrite, write...).
+  static bool isIOFunction(llvm::StringRef Name);
+
+private:
+  uint8_t computeDeclaration(const llvm::Function &F) const;
+  uint8_t computeDefinition(const llvm::Function &F) const;
+  llvm::DenseMap<const llvm::Function *, uint8_t> Effects;
+};
+
+/// Same values as enum vp_site_kind in vprof/format.h.
+enum class SiteKind : uint8_t {
+  Store = 0,
+  Call = 1,
+  External = 2,
+  Indirect = 3,
+  LiveOut = 4,
+  Return = 5,
+};
+
+const char *siteKindName(SiteKind K);
+
+/// One side-effect instruction.  For live-out results `Inst` is the
+/// instruction that computes (or, for an induction variable, updates) the
+/// value; for an exit-choice result it is the first instruction of the exit
+/// block.
+struct SideEffectSite {
+  llvm::Instruction *Inst = nullptr;
+  SiteKind Kind = SiteKind::Store;
+  bool InBody = true;      ///< inside the loop body, not on the way out
+  llvm::StringRef Callee;  ///< for calls: the callee's name ("" if indirect)
+};
+
+/// The side effects of one loop (or of one recursive function).
+struct LoopSideEffects {
+  llvm::SmallVector<SideEffectSite, 8> Sites;
+  /// Blocks of the loop that hold an in-body side-effect instruction: the
+  /// `side_effect_blocks` of LDoctor.
+  llvm::SmallPtrSet<llvm::BasicBlock *, 8> BodyBlocks;
+  /// Blocks outside the loop, on the way out, that hold a result.
+  llvm::SmallPtrSet<llvm::BasicBlock *, 8> ExitBlocks;
+  /// A live-out induction (cursor) variable is a result on exit.
+  bool LiveOutIV = false;
+  /// Every call site is an I/O call and there are no stores.
+  bool IOOnly = false;
+};
+
+/// Side-effect instructions of the natural loop `L` of function `F`.
+/// Works on SSA form (after mem2reg) and on -O0 code where locals live in
+/// allocas; does not modify the IR.  `SE` may be null (no induction
+/// variable recognition beyond the exit-condition rule).
+LoopSideEffects findLoopSideEffects(llvm::Loop &L, const ModRefSummary &S,
+                                    llvm::DominatorTree &DT,
+                                    llvm::PostDominatorTree &PDT,
+                                    llvm::LoopInfo &LI,
+                                    llvm::ScalarEvolution *SE);
+
+/// True if `F` calls itself directly.
+bool isDirectlyRecursive(const llvm::Function &F);
+
+/// Side effects of a directly recursive function, one call being one
+/// iteration: the recursive calls themselves are not side effects, the
+/// function's own stack frame is private, a returned value is a result
+/// (in the body if it is computed after a recursive call, on the way out
+/// otherwise).
+LoopSideEffects findRecursionSideEffects(llvm::Function &F,
+                                         const ModRefSummary &S);
+
+} // namespace vprof
+
+#endif // VPROF_SIDEEFFECTS_H

@@ -1,0 +1,22 @@
+// Calls an external function (no body in this TU, not on the pure list):
+// conservatively a side effect on every iteration, 1*.  An indirect call
+// too.
+// RUN: %vprof-cc -O0 -c %s -o %t0.o -mllvm -vprof-print-loops 2>&1 | FileCheck %s
+// RUN: %vprof-cc -O2 -c %s -o %t2.o -mllvm -vprof-print-loops 2>&1 | FileCheck %s
+
+extern void log_item(int);
+
+void log_all(int n) {
+  for (int i = 0; i < n; i++)
+    log_item(i);
+}
+// CHECK: vprof-loop: log_all external-call.c:10:3 kind=loop depth=1 class=1* probed sites=1
+// CHECK-NEXT: vprof-loop-site: 11:5 external body log_item
+
+void call_each(void (*fn)(int), int n) {
+  for (int i = 0; i < n; i++)
+    if (i & 1)
+      fn(i);
+}
+// CHECK: vprof-loop: call_each external-call.c:17:3 kind=loop depth=1 class=[0|1]* probed sites=1
+// CHECK-NEXT: vprof-loop-site: 19:7 indirect body
