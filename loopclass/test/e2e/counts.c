@@ -71,4 +71,4 @@ int main(void) {
 
 // ONE: records=1 threads=1
 // ONE-NEXT: loop find
-// ONE-NOT: loop
+// ONE-NOT: {{^}}loop
