@@ -294,6 +294,7 @@ struct vp_index_header {
 enum vp_clock {
     VP_CLOCK_THREAD_CPUTIME = 1, /* per-thread timer_create(CLOCK_THREAD_CPUTIME_ID) */
     VP_CLOCK_PROCESS_CPUTIME = 2,/* fallback: setitimer(ITIMER_PROF)           */
+    VP_CLOCK_PERF_TASK_CLOCK = 3,/* per-thread perf_event task-clock (hrtimer)  */
 };
 
 struct vp_profile_header {
@@ -397,6 +398,13 @@ struct vp_pc_sample {
 enum vp_pc_flags {
     VP_PCF_UNWIND_FAILED = 1u << 0, /* unwinding stopped early on an error     */
 };
+/* Bits 8..15 of vp_pc_sample.flags: how many *extra* sampling periods this
+   record stands for (0..255, saturating): the timer expired more than once
+   before the signal was handled (timer_create si_overrun, perf overflows
+   coalesced while SIGPROF was blocked).  Weight of a record = 1 + that. */
+#define VP_PCF_OVERRUN_SHIFT 8
+#define VP_PCF_OVERRUN_MAX 255u
+#define VP_PC_SAMPLE_WEIGHT(flags) (1u + (((unsigned)(flags) >> VP_PCF_OVERRUN_SHIFT) & 0xffu))
 
 enum vp_value_status {
     VP_VAL_OK = 0,
@@ -535,6 +543,217 @@ struct vp_loop_count {
     uint64_t iterations;       /* header executions (calls for recursion)      */
     uint64_t result_iterations;/* iterations whose HasResult flag was set      */
     uint64_t max_iterations;   /* most iterations of one instance              */
+};
+
+/* ---- redundancy: probe descriptor, ".vprof.redund", VP_SEC_LOOP_ITER_HASHES
+        and VP_SEC_LOOP_INSTANCES (docs/redundancy.md) ---- */
+/*
+ * ".vprof.redund" (one blob per translation unit, same discipline as the
+ * loop table): the static result of the redundancy pass for every loop it
+ * analysed, keyed by the loop table's loop_id.  The header is followed by
+ * loop_count struct vp_redund_loop, source_count struct vp_redund_source
+ * (each loop's sources are contiguous: first_source, source_count) and the
+ * string table.
+ */
+#define VP_REDUND_SECTION ".vprof.redund"
+#define VP_REDUND_MAGIC 0x44525056u /* "VPRD" */
+#define VP_REDUND_VERSION 1
+
+struct vp_redund_header {
+    uint32_t magic;          /* VP_REDUND_MAGIC                                */
+    uint16_t version;        /* VP_REDUND_VERSION                              */
+    uint16_t header_size;
+    uint32_t total_size;     /* %8 == 0                                        */
+    uint32_t loop_count;
+    uint32_t source_count;
+    uint32_t strings_offset;
+    uint32_t strings_size;
+    uint32_t reserved;
+};
+
+enum vp_redund_loop_flags {
+    VP_REDF_PROBED = 1u << 0,      /* value probes were inserted                */
+    VP_REDF_CI_IV = 1u << 1,       /* a cross-iteration source is an induction
+                                      variable of the loop: no cross-iteration
+                                      redundancy, nothing recorded for it       */
+    VP_REDF_IO_EVERY_ITER = 1u << 2, /* only side effects are I/O calls and one
+                                      of them runs on every iteration (batching) */
+    VP_REDF_SE_IN_INNER = 1u << 3, /* a side effect sits in an inner loop: the
+                                      writes per instance may grow with work    */
+    VP_REDF_CI_NONE = 1u << 4,     /* no cross-iteration source is recorded     */
+    VP_REDF_CL_NONE = 1u << 5,     /* no cross-loop source is recorded          */
+};
+
+struct vp_redund_loop {
+    uint64_t loop_id;        /* as in .vprof.loops                             */
+    uint32_t first_source;   /* index into the source array                    */
+    uint32_t source_count;
+    uint32_t function;       /* string: function holding the loop              */
+    uint32_t line;           /* loop line (as in the loop table)               */
+    uint32_t probe_index;    /* index in the TU's vp_red_rt_module, ~0u if none */
+    uint16_t flags;          /* VP_REDF_* bits                                 */
+    uint16_t side_effects;   /* in-body side-effect instructions               */
+    uint32_t iv_line;        /* VP_REDF_CI_IV: line of the induction source   */
+    uint32_t reserved;
+};
+
+enum vp_redund_source_kind {
+    VP_SRC_LOAD = 0,         /* read of heap/global/argument memory in the loop */
+    VP_SRC_CARRIED_PHI = 1,  /* value from the previous iteration (header phi) */
+    VP_SRC_CARRIED_LOAD = 2, /* local variable stored in an earlier iteration  */
+    VP_SRC_OUTSIDE = 3,      /* value defined before the loop (or an argument) */
+    VP_SRC_CALL_RESULT = 4,  /* result of an external / unanalysed call        */
+    VP_SRC_CALLEE_LOAD = 5,  /* memory read inside a called function           */
+};
+
+enum vp_redund_decision {
+    VP_SRCD_NONE = 0,        /* not a source of this variant                   */
+    VP_SRCD_RECORD = 1,      /* every value is recorded                        */
+    VP_SRCD_INVARIANT = 2,   /* pruned: loop-invariant address, no clobber in
+                                the loop (MemorySSA)                           */
+    VP_SRCD_OUTSIDE = 3,     /* pruned (cross-iteration): same in every
+                                iteration of an instance                       */
+    VP_SRCD_IV = 4,          /* induction variable: no cross-iteration
+                                redundancy (loop flag VP_REDF_CI_IV)           */
+    VP_SRCD_RANGE = 5,       /* affine address over memory the enclosing loop
+                                does not write: first/last address per instance */
+    VP_SRCD_ONCE = 6,        /* recorded once per instance (outside values)    */
+    VP_SRCD_UNSUPPORTED = 7, /* value wider than 64 bits: not recorded         */
+};
+
+struct vp_redund_source {
+    uint32_t id;             /* as in the runtime records; bit 31 set for
+                                sources inside called functions (module-wide) */
+    uint32_t line;
+    uint16_t column;
+    uint8_t kind;            /* enum vp_redund_source_kind                     */
+    uint8_t depth;           /* call depth: 0 in the loop's function           */
+    uint8_t ci;              /* enum vp_redund_decision, cross-iteration       */
+    uint8_t cl;              /* enum vp_redund_decision, cross-loop            */
+    uint16_t reserved;
+    uint32_t function;       /* string: function holding the instruction      */
+    uint32_t reserved2;
+};
+
+/*
+ * Probe descriptor (in memory, pointers native), one per instrumented TU,
+ * passed by a constructor to the weak runtime entry VP_RED_RT_REGISTER.
+ * The runtime sets *gate for every loop whose function is selected by
+ * VPROF_LOOP_FUNCTIONS (the gate may be loopclass's gate of the function:
+ * then both probe sets run in the same clone).  Per thread and loop the probes
+ * keep struct vp_red_rt_slot in a thread-local array of the TU.
+ */
+#define VP_RED_RT_VERSION 1
+#define VP_RED_RT_REGISTER "__vprof_red_register"        /* (module *)         */
+#define VP_RED_RT_ITER "__vprof_red_iter_sample"   /* (module *, u32 loop, slot *) -> i32 record */
+#define VP_RED_RT_ITER_END "__vprof_red_iter_end"  /* (module *, u32 loop)     */
+#define VP_RED_RT_INSTANCE "__vprof_red_instance_sample" /* (module *, u32 loop, slot *) */
+#define VP_RED_RT_INSTANCE_END "__vprof_red_instance_end" /* (module *, u32 loop, slot *) */
+#define VP_RED_RT_VALUE "__vprof_red_value"   /* (module *, u32 loop, u32 src, u64 v, u32 mode) */
+#define VP_RED_RT_RANGE "__vprof_red_range"   /* (module *, u32 loop, u32 src, u64 addr) */
+#define VP_RED_RT_CALLEE "__vprof_red_callee_value" /* (u32 src, u64 v)      */
+#define VP_RED_RT_EFFECT "__vprof_red_side_effect"  /* (module *, u32 loop)  */
+
+enum vp_red_value_mode {
+    VP_RED_MODE_CI = 1u << 0,  /* hash into the iteration signature            */
+    VP_RED_MODE_CL = 1u << 1,  /* append to the instance's value sequence      */
+};
+
+struct vp_red_rt_slot {
+    int32_t iter_countdown;    /* iterations until the next runtime call       */
+    int32_t instance_countdown;/* instances until the next runtime call        */
+    int32_t instance_active;   /* this thread records the current instance     */
+    int32_t reserved;
+};
+
+enum vp_red_rt_loop_flags {
+    VP_RED_RTF_NO_CI = 1u << 0, /* no cross-iteration sampling (IV or no source) */
+};
+
+struct vp_red_rt_loop {
+    uint64_t loop_id;
+    const char *function;      /* DISubprogram name (selection by function)    */
+    const char *container;     /* symbol of the function holding the code      */
+    uint8_t *gate;             /* enable byte of `container`                   */
+    uint32_t flags;            /* VP_RED_RTF_*                                 */
+    uint32_t reserved;
+};
+
+struct vp_red_rt_module {
+    uint32_t version;          /* VP_RED_RT_VERSION                            */
+    uint32_t loop_count;
+    const struct vp_red_rt_loop *loops;
+    uint64_t slot_base;        /* runtime-owned: first global loop number      */
+    struct vp_red_rt_module *next; /* runtime-owned: registration list         */
+};
+
+/*
+ * VP_SEC_LOOP_ITER_HASHES payload: struct vp_iter_hashes_header, then
+ * record_count struct vp_iter_hash (grouped by thread, in sampling order).
+ * VP_SEC_LOOP_INSTANCES payload: struct vp_instances_header, then
+ * instance_count records, each a struct vp_instance followed by value_count
+ * struct vp_instance_value (in execution order) and range_count
+ * struct vp_instance_range.  Loss is counted in both headers.
+ */
+#define VP_ITER_HASHES_VERSION 1
+#define VP_INSTANCES_VERSION 1
+
+struct vp_iter_hashes_header {
+    uint32_t version;          /* VP_ITER_HASHES_VERSION (first word)          */
+    uint32_t header_size;
+    uint64_t record_count;
+    uint64_t dropped;          /* sampled iterations lost: per-thread buffer full */
+    uint64_t truncated;        /* iterations whose value count hit the cap     */
+    uint32_t thread_count;
+    uint32_t iteration_cap;    /* max <id,value> pairs hashed per iteration    */
+};
+
+struct vp_iter_hash {
+    uint64_t loop_id;
+    uint64_t signature;        /* XXH3-64 of the <id, value> sequence          */
+    uint64_t instance;         /* per-thread instance sequence number          */
+    uint32_t tid;
+    uint32_t values;           /* pairs hashed (capped)                        */
+};
+
+struct vp_instances_header {
+    uint32_t version;          /* VP_INSTANCES_VERSION (first word)            */
+    uint32_t header_size;
+    uint64_t instance_count;
+    uint64_t dropped_instances;/* sampled instances lost: buffer full          */
+    uint64_t dropped_values;   /* values beyond the per-instance cap           */
+    uint32_t thread_count;
+    uint32_t value_cap;        /* max values kept per instance                 */
+};
+
+struct vp_instance {
+    uint64_t loop_id;
+    uint64_t seq;              /* per-thread, per-loop instance number: pairs
+                                  are consecutive sampled seqs (seq, seq+1)     */
+    uint64_t iterations;       /* iterations of the instance                   */
+    uint64_t side_effects;     /* in-body side-effect executions               */
+    uint64_t dropped_values;
+    uint32_t tid;
+    uint32_t value_count;
+    uint32_t range_count;
+    uint32_t flags;            /* VP_INSTF_* bits                              */
+};
+
+enum vp_instance_flags {
+    VP_INSTF_TRUNCATED = 1u << 0, /* values beyond value_cap were dropped      */
+    VP_INSTF_UNFINISHED = 1u << 1,/* still running when the profile was written */
+};
+
+struct vp_instance_value {
+    uint32_t src;
+    uint32_t reserved;
+    uint64_t value;            /* the value itself (<= 64 bits is its own hash) */
+};
+
+struct vp_instance_range {
+    uint32_t src;
+    uint32_t count;            /* reads in the instance                        */
+    uint64_t first, last;      /* first and last address read                  */
 };
 
 #ifdef __cplusplus

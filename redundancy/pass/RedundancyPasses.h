@@ -1,0 +1,94 @@
+//===- RedundancyPasses.h - source instructions and value probes ----------===//
+//
+// Private to redundancy/pass.  findLoopSources() computes, for one loop,
+// LDoctor's source instructions (paper section 3.2.2) for the cross-iteration
+// and cross-loop variants, with the pruning of section 3.2.5.
+// RedundancyPass (RedundancyProbes.cpp) analyses every loop, inserts the
+// sampled value probes and writes `.vprof.redund` (RedundancyTable.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef VPROF_REDUNDANCY_PASSES_H
+#define VPROF_REDUNDANCY_PASSES_H
+
+#include "vprof/SideEffects.h"
+#include "vprof/format.h"
+
+#include "llvm/IR/PassManager.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class AAResults;
+class MemorySSA;
+class Value;
+} // namespace llvm
+
+namespace vprof {
+
+/// One source instruction (or outside value) of a loop.
+struct SourceInfo {
+  llvm::Value *V = nullptr;  ///< Instruction or Argument
+  vp_redund_source_kind Kind = VP_SRC_LOAD;
+  vp_redund_decision CI = VP_SRCD_NONE, CL = VP_SRCD_NONE;
+  unsigned Depth = 0;        ///< call depth, 0 = the loop's function
+  uint32_t Id = 0;           ///< per loop; bit 31 for callee sources
+  unsigned Line = 0, Column = 0;
+  std::string Function;
+};
+
+/// The static redundancy result of one loop.
+struct LoopSources {
+  uint64_t LoopId = 0;
+  std::string Function, File;
+  unsigned Line = 0, Column = 0;
+  std::vector<SourceInfo> Sources;
+  /// In-body side-effect instructions (probed to count writes per instance).
+  std::vector<llvm::Instruction *> SideEffects;
+  bool IVSource = false;       ///< a cross-iteration source is an IV of the loop
+  unsigned IVLine = 0;
+  bool IOEveryIteration = false;
+  bool SideEffectInInner = false;
+  bool Probed = false;
+  uint32_t ProbeIndex = ~0u;
+};
+
+/// Everything findLoopSources needs about the loop's function.
+struct FunctionAnalyses {
+  llvm::DominatorTree *DT;
+  llvm::PostDominatorTree *PDT;
+  llvm::LoopInfo *LI;
+  llvm::ScalarEvolution *SE;
+  llvm::MemorySSA *MSSA;
+  llvm::AAResults *AA;
+};
+
+/// Computes the source instructions of `L`.  `PDTOf` gives the
+/// post-dominator tree of a called function (slicing into callees).
+/// `CalleeIds` numbers callee sources module-wide (bit 31 set).
+LoopSources findLoopSources(
+    llvm::Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
+    llvm::function_ref<llvm::PostDominatorTree &(llvm::Function &)> PDTOf,
+    llvm::DenseMap<llvm::Value *, uint32_t> &CalleeIds);
+
+/// The analysis + instrumentation + section pass (one module pass, so that
+/// the instruction pointers of the analysis stay valid for the probes).
+class RedundancyPass : public llvm::PassInfoMixin<RedundancyPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+};
+
+/// Writes the `.vprof.redund` section of the module (RedundancyTable.cpp).
+void emitRedundancySection(llvm::Module &M,
+                           const std::vector<LoopSources> &Loops);
+
+/// Prints the sources for -vprof-print-sources (RedundancyTable.cpp).
+void printLoopSources(llvm::raw_ostream &OS, const LoopSources &LS);
+
+const char *sourceKindName(vp_redund_source_kind K);
+const char *decisionName(vp_redund_decision D);
+
+} // namespace vprof
+
+#endif // VPROF_REDUNDANCY_PASSES_H

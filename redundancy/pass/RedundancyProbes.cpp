@@ -1,0 +1,863 @@
+//===- RedundancyProbes.cpp - sampled value probes for redundancy --------===//
+//
+// Analyses every loop (SourceSlicing.cpp) and instruments it with LDoctor's
+// sampled record-and-compare (paper section 3.2.4): each loop gets a
+// recording copy of its body; a per-thread countdown in the header sends one
+// iteration in ~1000 into the copy (cross-iteration) and one in ~100
+// instances, with the instance after it, through it for all iterations
+// (cross-loop).  The probes live in the gated clone of the function
+// (loopclass's clone when it exists), so an unselected function pays only
+// the gate.  docs/redundancy.md explains the scheme and why it is cheap.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RedundancyPasses.h"
+#include "vprof/DebugInfoUtils.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemorySSA.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#define DEBUG_TYPE "vprof-redundancy"
+
+using namespace llvm;
+
+STATISTIC(NumProbedLoops, "Number of loops given redundancy probes");
+STATISTIC(NumOwnClones, "Number of functions cloned by the redundancy pass");
+
+static cl::opt<bool> PrintSources(
+    "vprof-print-sources", cl::init(false), cl::Hidden,
+    cl::desc("Print the source instructions of every loop to stderr"));
+static cl::opt<bool>
+    EnableProbes("vprof-redundancy-probes", cl::init(true), cl::Hidden,
+                 cl::desc("Insert the redundancy value probes (default on)"));
+static cl::opt<bool> NoPruning(
+    "vprof-redundancy-no-pruning", cl::init(false), cl::Hidden,
+    cl::desc("Record every source (ignore the static pruning; benchmarks)"));
+
+/// Marks clones: loopclass's analysis skips them, and so does ours.
+static const char *const ProbedCloneAttr = "vprof-probed-clone";
+
+namespace vprof {
+
+namespace {
+
+/// What a probe inserted at a (copy of an) instruction does.
+struct Tag {
+  enum What : uint8_t { Value, Range, SideEffect } W;
+  uint32_t Loop; ///< index in the module descriptor
+  uint32_t Src;
+  uint32_t Mode; ///< vp_red_value_mode bits for Value
+};
+
+/// Runtime entry points and the per-TU descriptor.
+struct ProbeModule {
+  Module &M;
+  LLVMContext &Ctx;
+  Type *I8, *I32, *I64, *I8Ptr, *I32Ptr, *Void;
+  GlobalVariable *Desc = nullptr, *Slots = nullptr, *Active = nullptr;
+  FunctionCallee IterFn, IterEndFn, InstFn, InstEndFn, ValueFn, RangeFn,
+      CalleeFn, EffectFn;
+  struct Entry {
+    uint64_t Id;
+    std::string Function, Container;
+    GlobalVariable *Gate;
+    uint32_t Flags;
+  };
+  std::vector<Entry> Entries;
+  StringMap<Constant *> Strings;
+
+  explicit ProbeModule(Module &M);
+  FunctionCallee weak(StringRef Name, Type *Ret, ArrayRef<Type *> Args);
+  Constant *string(StringRef S);
+  void createSlots();
+  Value *slot(IRBuilder<> &B, uint32_t Loop);
+  Value *desc(IRBuilder<> &B) { return B.CreatePointerCast(Desc, I8Ptr); }
+  void finish();
+};
+
+} // namespace
+
+ProbeModule::ProbeModule(Module &M) : M(M), Ctx(M.getContext()) {
+  I8 = Type::getInt8Ty(Ctx);
+  I32 = Type::getInt32Ty(Ctx);
+  I64 = Type::getInt64Ty(Ctx);
+  I8Ptr = Type::getInt8PtrTy(Ctx);
+  I32Ptr = Type::getInt32PtrTy(Ctx);
+  Void = Type::getVoidTy(Ctx);
+  // struct vp_red_rt_module, initialised in finish()
+  StructType *ModTy = StructType::get(Ctx, {I32, I32, I8Ptr, I64, I8Ptr});
+  Desc = new GlobalVariable(M, ModTy, false, GlobalValue::InternalLinkage,
+                            nullptr, "__vprof_red_module");
+  Desc->setAlignment(Align(8));
+  IterFn = weak(VP_RED_RT_ITER, I32, {I8Ptr, I32, I32Ptr});
+  IterEndFn = weak(VP_RED_RT_ITER_END, Void, {I8Ptr, I32});
+  InstFn = weak(VP_RED_RT_INSTANCE, Void, {I8Ptr, I32, I32Ptr});
+  InstEndFn = weak(VP_RED_RT_INSTANCE_END, Void, {I8Ptr, I32, I32Ptr});
+  ValueFn = weak(VP_RED_RT_VALUE, Void, {I8Ptr, I32, I32, I64, I32});
+  RangeFn = weak(VP_RED_RT_RANGE, Void, {I8Ptr, I32, I32, I64});
+  CalleeFn = weak(VP_RED_RT_CALLEE, Void, {I32, I64});
+  EffectFn = weak(VP_RED_RT_EFFECT, Void, {I8Ptr, I32});
+  // The "sampling active" flag, shared by every TU of the executable
+  // (linkonce_odr), read by the probes of called functions.
+  Active = M.getNamedGlobal("__vprof_red_active");
+  if (!Active) {
+    Active = new GlobalVariable(M, I32, false, GlobalValue::LinkOnceODRLinkage,
+                                ConstantInt::get(I32, 0), "__vprof_red_active",
+                                nullptr, GlobalValue::InitialExecTLSModel);
+  }
+}
+
+FunctionCallee ProbeModule::weak(StringRef Name, Type *Ret,
+                                 ArrayRef<Type *> Args) {
+  FunctionCallee FC =
+      M.getOrInsertFunction(Name, FunctionType::get(Ret, Args, false));
+  if (auto *Fn = dyn_cast<Function>(FC.getCallee()))
+    if (Fn->isDeclaration())
+      Fn->setLinkage(GlobalValue::ExternalWeakLinkage);
+  return FC;
+}
+
+Constant *ProbeModule::string(StringRef S) {
+  auto It = Strings.find(S);
+  if (It != Strings.end())
+    return It->second;
+  Constant *Init = ConstantDataArray::getString(Ctx, S);
+  auto *GV = new GlobalVariable(M, Init->getType(), true,
+                                GlobalValue::PrivateLinkage, Init,
+                                "__vprof_red_str");
+  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  return Strings[S] = ConstantExpr::getPointerCast(GV, I8Ptr);
+}
+
+/// Per thread, per loop: struct vp_red_rt_slot.  Both countdowns start at 1
+/// so the first iteration and instance ask the runtime for a random gap.
+void ProbeModule::createSlots() {
+  ArrayType *SlotTy = ArrayType::get(I32, 4);
+  Constant *Init = ConstantArray::get(
+      SlotTy, {ConstantInt::get(I32, 1), ConstantInt::get(I32, 1),
+               ConstantInt::get(I32, 0), ConstantInt::get(I32, 0)});
+  ArrayType *AllTy = ArrayType::get(SlotTy, Entries.size());
+  Slots = new GlobalVariable(
+      M, AllTy, false, GlobalValue::InternalLinkage,
+      ConstantArray::get(AllTy, std::vector<Constant *>(Entries.size(), Init)),
+      "__vprof_red_slots", nullptr, GlobalValue::InitialExecTLSModel);
+  Slots->setAlignment(Align(16));
+}
+
+Value *ProbeModule::slot(IRBuilder<> &B, uint32_t Loop) {
+  return B.CreateInBoundsGEP(Slots->getValueType(), Slots,
+                             {B.getInt32(0), B.getInt32(Loop), B.getInt32(0)});
+}
+
+void ProbeModule::finish() {
+  StructType *LoopTy = StructType::get(Ctx, {I64, I8Ptr, I8Ptr, I8Ptr, I32, I32});
+  std::vector<Constant *> Loops;
+  for (const Entry &E : Entries)
+    Loops.push_back(ConstantStruct::get(
+        LoopTy, {ConstantInt::get(I64, E.Id), string(E.Function),
+                 string(E.Container), ConstantExpr::getPointerCast(E.Gate, I8Ptr),
+                 ConstantInt::get(I32, E.Flags), ConstantInt::get(I32, 0)}));
+  ArrayType *LoopsTy = ArrayType::get(LoopTy, Loops.size());
+  auto *LoopsGV = new GlobalVariable(M, LoopsTy, true,
+                                     GlobalValue::InternalLinkage,
+                                     ConstantArray::get(LoopsTy, Loops),
+                                     "__vprof_red_loops");
+  auto *ModTy = cast<StructType>(Desc->getValueType());
+  Desc->setInitializer(ConstantStruct::get(
+      ModTy, {ConstantInt::get(I32, VP_RED_RT_VERSION),
+              ConstantInt::get(I32, Loops.size()),
+              ConstantExpr::getPointerCast(LoopsGV, I8Ptr),
+              ConstantInt::get(I64, 0),
+              ConstantPointerNull::get(cast<PointerType>(I8Ptr))}));
+
+  // static void ctor(void) { if (&__vprof_red_register) __vprof_red_register(&desc); }
+  FunctionCallee Reg = weak(VP_RED_RT_REGISTER, Void, {I8Ptr});
+  Function *Ctor = Function::Create(FunctionType::get(Void, false),
+                                    GlobalValue::InternalLinkage,
+                                    "__vprof_red_ctor", M);
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Ctor);
+  BasicBlock *Call = BasicBlock::Create(Ctx, "register", Ctor);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
+  IRBuilder<> B(Entry);
+  B.CreateCondBr(B.CreateICmpNE(B.CreatePointerCast(Reg.getCallee(), I8Ptr),
+                                ConstantPointerNull::get(
+                                    cast<PointerType>(I8Ptr))),
+                 Call, Done);
+  B.SetInsertPoint(Call);
+  B.CreateCall(Reg, {desc(B)});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  appendToGlobalCtors(M, Ctor, 65535);
+}
+
+/// The value as 64 raw bits: integers zero-extended, pointers as addresses,
+/// floating point as its bit pattern.
+static Value *asI64(IRBuilder<> &B, Value *V) {
+  Type *Ty = V->getType();
+  if (Ty->isPointerTy())
+    return B.CreatePtrToInt(V, B.getInt64Ty());
+  if (Ty->isFloatingPointTy())
+    V = B.CreateBitCast(V, B.getIntNTy(Ty->getPrimitiveSizeInBits()));
+  return B.CreateZExtOrTrunc(V, B.getInt64Ty());
+}
+
+static bool canRecord(Value *V) {
+  Type *Ty = V->getType();
+  return (Ty->isIntOrPtrTy() || Ty->isFloatingPointTy()) &&
+         (Ty->isPointerTy() || Ty->getPrimitiveSizeInBits() <= 64);
+}
+
+// ---------------------------------------------------------------------------
+// Loop ids: the same (file, linkage, line, column, ordinal) hash as the loop
+// table (loopclass/pass/LoopClassify.cpp), computed on the original
+// functions in module order, so `.vprof.redund` joins `.vprof.loops`.
+// ---------------------------------------------------------------------------
+
+namespace {
+struct LoopKey {
+  std::string File, Function, Linkage;
+  unsigned Line = 0, Column = 0;
+};
+} // namespace
+
+static LoopKey keyOf(const DILocation *Loc, Function &F) {
+  LoopKey K;
+  const DISubprogram *SP = F.getSubprogram();
+  if (Loc && Loc->getScope()->getSubprogram())
+    SP = Loc->getScope()->getSubprogram();
+  if (SP) {
+    K.Function = SP->getName().str();
+    K.Linkage = SP->getLinkageName().empty() ? K.Function
+                                             : SP->getLinkageName().str();
+  } else {
+    K.Function = K.Linkage = F.getName().str();
+  }
+  if (Loc) {
+    K.File = absoluteFilePath(Loc);
+    K.Line = Loc->getLine();
+    K.Column = Loc->getColumn();
+  } else if (SP) {
+    K.File = absoluteFilePath(static_cast<const DIScope *>(SP));
+    K.Line = SP->getLine();
+  } else {
+    K.File = normalisePath(F.getParent()->getSourceFileName());
+  }
+  return K;
+}
+
+namespace {
+class LoopIds {
+  StringMap<unsigned> Seen;
+
+public:
+  uint64_t assign(const LoopKey &K) {
+    std::string S = K.File + '\0' + K.Linkage + '\0' + std::to_string(K.Line) +
+                    ':' + std::to_string(K.Column);
+    S += '#' + std::to_string(Seen[S]++);
+    uint64_t Id = xxHash64(S);
+    return Id ? Id : 1;
+  }
+};
+} // namespace
+
+static bool isClone(const Function &F) {
+  return F.hasFnAttribute(ProbedCloneAttr);
+}
+
+/// True if `F` can be cloned and entered from a gate (see loopclass's
+/// canProbeFunction: the same limits).
+static bool canCloneFunction(Function &F) {
+  if (F.isVarArg() || F.hasFnAttribute(Attribute::Naked) || isClone(F))
+    return false;
+  for (Argument &A : F.args())
+    if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() || A.hasSwiftErrorAttr())
+      return false;
+  for (BasicBlock &B : F) {
+    if (B.hasAddressTaken())
+      return false;
+    for (Instruction &I : B)
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        if (CI->isMustTailCall())
+          return false;
+  }
+  return true;
+}
+
+/// Makes `F` enter `Clone` when its gate byte is set (the loopclass gate
+/// shape: one load and one branch weighted towards the original).
+static void insertGate(Function &F, Function &Clone, GlobalVariable *Gate) {
+  LLVMContext &Ctx = F.getContext();
+  BasicBlock &Entry = F.getEntryBlock();
+  BasicBlock::iterator SplitAt = Entry.begin();
+  while (isa<AllocaInst>(&*SplitAt))
+    ++SplitAt;
+  BasicBlock *Orig = Entry.splitBasicBlock(SplitAt, "vprof.red.orig");
+  Entry.getTerminator()->eraseFromParent();
+  BasicBlock *Probed = BasicBlock::Create(Ctx, "vprof.red.probed", &F, Orig);
+  IRBuilder<> B(&Entry);
+  if (DISubprogram *SP = F.getSubprogram())
+    B.SetCurrentDebugLocation(DILocation::get(Ctx, SP->getLine(), 0, SP));
+  Value *On = B.CreateICmpNE(B.CreateLoad(B.getInt8Ty(), Gate, "vprof.red.gate"),
+                             B.getInt8(0));
+  B.CreateCondBr(On, Probed, Orig,
+                 MDBuilder(Ctx).createBranchWeights(1, 1u << 20));
+  B.SetInsertPoint(Probed);
+  SmallVector<Value *, 8> Args;
+  bool ByVal = false;
+  for (Argument &A : F.args()) {
+    Args.push_back(&A);
+    ByVal |= A.hasByValAttr();
+  }
+  CallInst *CI = B.CreateCall(Clone.getFunctionType(), &Clone, Args);
+  CI->setCallingConv(Clone.getCallingConv());
+  AttributeList CA = Clone.getAttributes();
+  SmallVector<AttributeSet, 8> ParamAttrs;
+  for (unsigned i = 0, e = F.arg_size(); i != e; ++i)
+    ParamAttrs.push_back(CA.getParamAttrs(i));
+  CI->setAttributes(
+      AttributeList::get(Ctx, AttributeSet(), CA.getRetAttrs(), ParamAttrs));
+  if (!ByVal)
+    CI->setTailCallKind(CallInst::TCK_Tail);
+  if (F.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(CI);
+}
+
+// ---------------------------------------------------------------------------
+// Instrumentation of one function (the gated clone).
+// ---------------------------------------------------------------------------
+
+namespace {
+class FunctionInstrumenter {
+public:
+  FunctionInstrumenter(ProbeModule &PM, Function &F) : PM(PM), F(F) {
+    AllocaPt = &*F.getEntryBlock().getFirstInsertionPt();
+  }
+  DenseMap<Instruction *, SmallVector<Tag, 2>> Tags;
+  /// Outside values recorded once per instance, per loop index.
+  DenseMap<uint32_t, SmallVector<std::pair<uint32_t, Value *>, 4>> Once;
+
+  bool instrumentLoop(BasicBlock *Header, uint32_t Index, bool CI);
+  void promote();
+
+private:
+  ProbeModule &PM;
+  Function &F;
+  Instruction *AllocaPt;
+  std::vector<AllocaInst *> Allocas;
+
+  void demote(Loop &L);
+  void insertProbes(ArrayRef<BasicBlock *> Copy, uint32_t Index);
+};
+} // namespace
+
+/// Takes every SSA value of `L` that crosses a block boundary through a
+/// stack slot, so the loop's blocks can be cloned without rewiring SSA;
+/// promote() turns the slots back into registers at the end.  Tags follow
+/// a demoted phi to the load that replaces it.
+void FunctionInstrumenter::demote(Loop &L) {
+  SmallVector<PHINode *, 16> Phis;
+  SmallVector<Instruction *, 32> Values;
+  for (BasicBlock *B : L.blocks())
+    for (Instruction &I : *B) {
+      if (auto *P = dyn_cast<PHINode>(&I)) {
+        Phis.push_back(P);
+        continue;
+      }
+      for (User *U : I.users())
+        if (cast<Instruction>(U)->getParent() != B || isa<PHINode>(U)) {
+          Values.push_back(&I);
+          break;
+        }
+    }
+  for (Instruction *I : Values)
+    Allocas.push_back(DemoteRegToStack(*I, false, AllocaPt));
+  for (PHINode *P : Phis) {
+    BasicBlock *B = P->getParent();
+    auto It = Tags.find(P);
+    SmallVector<Tag, 2> T;
+    if (It != Tags.end()) {
+      T = It->second;
+      Tags.erase(It);
+    }
+    AllocaInst *Slot = DemotePHIToStack(P, AllocaPt);
+    Allocas.push_back(Slot);
+    if (T.empty())
+      continue;
+    for (Instruction &I : *B)
+      if (auto *LdI = dyn_cast<LoadInst>(&I))
+        if (LdI->getPointerOperand() == Slot) {
+          Tags[LdI] = T;
+          break;
+        }
+  }
+}
+
+/// Inserts the recording probes of loop `Index` into its recording copy.
+void FunctionInstrumenter::insertProbes(ArrayRef<BasicBlock *> Copy,
+                                        uint32_t Index) {
+  for (BasicBlock *B : Copy) {
+    SmallVector<std::pair<Instruction *, Tag>, 8> Work;
+    for (Instruction &I : *B) {
+      auto It = Tags.find(&I);
+      if (It == Tags.end())
+        continue;
+      for (const Tag &T : It->second)
+        if (T.Loop == Index)
+          Work.push_back({&I, T});
+    }
+    for (auto &[I, T] : Work) {
+      IRBuilder<> Bld(I);
+      if (T.W == Tag::SideEffect) {
+        Bld.CreateCall(PM.EffectFn, {PM.desc(Bld), Bld.getInt32(Index)});
+        continue;
+      }
+      if (I->isTerminator())
+        continue;
+      Bld.SetInsertPoint(I->getNextNode());
+      if (T.W == Tag::Range) {
+        Value *Ptr = cast<LoadInst>(I)->getPointerOperand();
+        Bld.CreateCall(PM.RangeFn, {PM.desc(Bld), Bld.getInt32(Index),
+                                    Bld.getInt32(T.Src), asI64(Bld, Ptr)});
+        continue;
+      }
+      Bld.CreateCall(PM.ValueFn, {PM.desc(Bld), Bld.getInt32(Index),
+                                  Bld.getInt32(T.Src), asI64(Bld, I),
+                                  Bld.getInt32(T.Mode)});
+    }
+  }
+}
+
+/// The loop shape after instrumentation:
+///   preheader:  if (--slot.instance_countdown <= 0) instance_sample();
+///   header:     if (--slot.iter_countdown <= 0 && iter_sample()) goto copy;
+///               <original body>                 (unchanged, no probe)
+///   copy:       active++; <body with probes>; active--; iter_end();
+///               back to the header, or to the exits
+///   exits:      if (slot.instance_active) instance_end();
+/// so an iteration that is not sampled runs the original body after one
+/// decrement and one well-predicted branch.
+bool FunctionInstrumenter::instrumentLoop(BasicBlock *Header, uint32_t Index,
+                                          bool CI) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  Loop *L = LI.getLoopFor(Header);
+  if (!L || L->getHeader() != Header)
+    return false;
+  BasicBlock *Preheader = L->getLoopPreheader();
+  if (!Preheader || !L->hasDedicatedExits())
+    return false;
+  for (BasicBlock *B : L->blocks()) {
+    if (isa<IndirectBrInst>(B->getTerminator()) ||
+        isa<CallBrInst>(B->getTerminator()) || B->isEHPad())
+      return false;
+    for (Instruction &I : *B)
+      if (I.getType()->isTokenTy() || isa<InvokeInst>(&I))
+        return false;
+  }
+  SmallVector<BasicBlock *, 4> Exits;
+  L->getUniqueExitBlocks(Exits);
+
+  demote(*L);
+  std::vector<BasicBlock *> Blocks(L->block_begin(), L->block_end());
+  BasicBlock *Rest =
+      Header->splitBasicBlock(Header->getFirstInsertionPt(), "vprof.red.body");
+  for (BasicBlock *&B : Blocks)
+    if (B == Header)
+      B = Rest;
+  SmallPtrSet<BasicBlock *, 32> InLoop(Blocks.begin(), Blocks.end());
+  InLoop.insert(Header);
+
+  // The recording copy.
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 32> Copy;
+  for (BasicBlock *B : Blocks) {
+    BasicBlock *C = CloneBasicBlock(B, VMap, ".vprec", &F);
+    VMap[B] = C;
+    Copy.push_back(C);
+  }
+  remapInstructionsInBlocks(Copy, VMap);
+  for (BasicBlock *B : Blocks)
+    for (Instruction &I : *B) {
+      auto It = Tags.find(&I);
+      if (It != Tags.end())
+        if (auto *CI2 = dyn_cast_or_null<Instruction>(VMap.lookup(&I)))
+          Tags[CI2] = It->second; // copies keep every loop's tags
+    }
+  insertProbes(Copy, Index);
+
+  LLVMContext &Ctx = F.getContext();
+  IRBuilder<> B(Ctx);
+  auto ActiveAdd = [&](int D) {
+    Value *A = B.CreateLoad(PM.I32, PM.Active);
+    B.CreateStore(B.CreateAdd(A, B.getInt32(D)), PM.Active);
+  };
+
+  // Leaving the copy ends the recorded iteration.
+  for (BasicBlock *C : Copy) {
+    Instruction *T = C->getTerminator();
+    SmallDenseMap<BasicBlock *, BasicBlock *, 4> EndOf;
+    for (unsigned i = 0, e = T->getNumSuccessors(); i != e; ++i) {
+      BasicBlock *S = T->getSuccessor(i);
+      if (S != Header && InLoop.count(S))
+        continue; // VMap already points inside the copy
+      if (S != Header && is_contained(Copy, S))
+        continue;
+      BasicBlock *&End = EndOf[S];
+      if (!End) {
+        End = BasicBlock::Create(Ctx, "vprof.red.iterend", &F);
+        B.SetInsertPoint(End);
+        ActiveAdd(-1);
+        B.CreateCall(PM.IterEndFn, {PM.desc(B), B.getInt32(Index)});
+        B.CreateBr(S);
+        BasicBlock *Orig = nullptr;
+        for (size_t k = 0; k != Copy.size(); ++k)
+          if (Copy[k] == C)
+            Orig = Blocks[k];
+        for (PHINode &P : S->phis()) {
+          Value *In = P.getIncomingValueForBlock(Orig);
+          if (Value *M = VMap.lookup(In))
+            In = M;
+          P.addIncoming(In, End);
+        }
+      }
+      T->setSuccessor(i, End);
+    }
+  }
+
+  // The header's decision.
+  Header->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Header);
+  if (const DebugLoc &DL = Rest->getFirstNonPHI()->getDebugLoc())
+    B.SetCurrentDebugLocation(DL);
+  Value *Slot = PM.slot(B, Index);
+  BasicBlock *Sample = BasicBlock::Create(Ctx, "vprof.red.sample", &F);
+  BasicBlock *Enter = BasicBlock::Create(Ctx, "vprof.red.record", &F);
+  MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, 1u << 20);
+  Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, Slot), B.getInt32(1));
+  B.CreateStore(Cd, Slot);
+  B.CreateCondBr(B.CreateICmpSLE(Cd, B.getInt32(0)), Sample, Rest, Unlikely);
+  B.SetInsertPoint(Sample);
+  Value *Rec = B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot});
+  B.CreateCondBr(B.CreateICmpNE(Rec, B.getInt32(0)), Enter, Rest);
+  B.SetInsertPoint(Enter);
+  ActiveAdd(1);
+  B.CreateBr(cast<BasicBlock>(VMap[Rest]));
+  (void)CI;
+
+  // The preheader's decision, and the outside values of a sampled instance.
+  Instruction *PT = Preheader->getTerminator();
+  B.SetInsertPoint(PT);
+  Value *Slot2 = PM.slot(B, Index);
+  Value *ISlot = B.CreateConstGEP1_32(PM.I32, Slot2, 1);
+  Value *ICd = B.CreateSub(B.CreateLoad(PM.I32, ISlot), B.getInt32(1));
+  B.CreateStore(ICd, ISlot);
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      B.CreateICmpSLE(ICd, B.getInt32(0)), PT, false, Unlikely);
+  B.SetInsertPoint(Then);
+  B.CreateCall(PM.InstFn, {PM.desc(B), B.getInt32(Index), Slot2});
+  for (auto &[Src, V] : Once.lookup(Index))
+    B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(Src),
+                              asI64(B, V), B.getInt32(VP_RED_MODE_CL)});
+
+  // Exits close a recorded instance.
+  for (BasicBlock *E : Exits) {
+    Instruction *At = &*E->getFirstInsertionPt();
+    B.SetInsertPoint(At);
+    Value *S3 = PM.slot(B, Index);
+    Value *On = B.CreateLoad(PM.I32, B.CreateConstGEP1_32(PM.I32, S3, 2));
+    Instruction *T2 = SplitBlockAndInsertIfThen(
+        B.CreateICmpNE(On, B.getInt32(0)), At, false, Unlikely);
+    B.SetInsertPoint(T2);
+    B.CreateCall(PM.InstEndFn, {PM.desc(B), B.getInt32(Index), S3});
+  }
+  return true;
+}
+
+void FunctionInstrumenter::promote() {
+  if (F.hasOptNone() || Allocas.empty())
+    return;
+  DominatorTree DT(F);
+  std::vector<AllocaInst *> Promotable;
+  for (AllocaInst *A : Allocas)
+    if (isAllocaPromotable(A))
+      Promotable.push_back(A);
+  PromoteMemToReg(Promotable, DT);
+}
+
+/// Callee sources: `if (__vprof_red_active) __vprof_red_callee_value(id, v)`
+/// after the instruction.  Runs in the original function: a callee is not
+/// gated, it contributes only while a sampled iteration is active.
+static void insertCalleeProbe(ProbeModule &PM, Instruction *I, uint32_t Id) {
+  if (I->isTerminator() || isa<PHINode>(I) || !canRecord(I))
+    return;
+  Instruction *Next = I->getNextNode();
+  IRBuilder<> B(Next);
+  Value *On = B.CreateICmpNE(B.CreateLoad(PM.I32, PM.Active), B.getInt32(0));
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      On, Next, false, MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20));
+  B.SetInsertPoint(Then);
+  B.CreateCall(PM.CalleeFn, {B.getInt32(Id), asI64(B, I)});
+}
+
+// ---------------------------------------------------------------------------
+// The pass.
+// ---------------------------------------------------------------------------
+
+namespace {
+/// A function whose loops are analysed, and the function its probes go to.
+struct Target {
+  Function *Orig;           ///< as compiled (ids are computed on it)
+  Function *Analysed;       ///< loopclass's clone if any, else Orig
+  GlobalVariable *Gate;     ///< loopclass's gate, or null (make our own)
+  std::vector<size_t> Loops; ///< indices into the result vector
+  std::vector<BasicBlock *> Headers; ///< per loop, in Analysed
+};
+} // namespace
+
+PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  ModRefSummary Summary(M);
+  LoopIds Ids;
+  std::vector<LoopSources> Results;
+  std::vector<Target> Targets;
+  DenseMap<Value *, uint32_t> CalleeIds;
+  auto PDTOf = [&](Function &G) -> PostDominatorTree & {
+    return FAM.getResult<PostDominatorTreeAnalysis>(G);
+  };
+
+  SmallVector<Function *, 32> Originals;
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.hasAvailableExternallyLinkage() && !isClone(F))
+      Originals.push_back(&F);
+
+  for (Function *F : Originals) {
+    if (isDirectlyRecursive(*F))
+      Ids.assign(keyOf(nullptr, *F)); // keeps the ordinals of the loop table
+    auto &OrigLI = FAM.getResult<LoopAnalysis>(*F);
+    if (OrigLI.empty())
+      continue;
+    // Ids on the original, in preorder, as the loop table does.
+    struct Item {
+      uint64_t Id;
+      LoopKey Key;
+      std::string Local; ///< line:col#ordinal within the function
+    };
+    std::vector<Item> Items;
+    StringMap<unsigned> LocalSeen;
+    for (Loop *L : OrigLI.getLoopsInPreorder()) {
+      LoopKey K = keyOf(L->getLocRange().getStart().get(), *F);
+      std::string Local = std::to_string(K.Line) + ":" + std::to_string(K.Column);
+      Local += "#" + std::to_string(LocalSeen[Local]++);
+      Items.push_back({Ids.assign(K), K, Local});
+    }
+
+    Target T{F, F, nullptr, {}, {}};
+    if (Function *LC = M.getFunction((F->getName() + ".vprof_probed").str()))
+      if (isClone(*LC)) {
+        T.Analysed = LC;
+        T.Gate = M.getNamedGlobal(("__vprof_loop_gate." + F->getName()).str());
+        if (!T.Gate)
+          T.Analysed = F;
+      }
+    Function &A = *T.Analysed;
+    FunctionAnalyses FA{&FAM.getResult<DominatorTreeAnalysis>(A),
+                        &FAM.getResult<PostDominatorTreeAnalysis>(A),
+                        &FAM.getResult<LoopAnalysis>(A),
+                        &FAM.getResult<ScalarEvolutionAnalysis>(A),
+                        &FAM.getResult<MemorySSAAnalysis>(A).getMSSA(),
+                        &FAM.getResult<AAManager>(A)};
+    StringMap<unsigned> Seen2;
+    for (Loop *L : FA.LI->getLoopsInPreorder()) {
+      LoopKey K = keyOf(L->getLocRange().getStart().get(), *F);
+      std::string Local = std::to_string(K.Line) + ":" + std::to_string(K.Column);
+      Local += "#" + std::to_string(Seen2[Local]++);
+      auto It = find_if(Items, [&](const Item &I) { return I.Local == Local; });
+      if (It == Items.end())
+        continue;
+      LoopSideEffects E =
+          findLoopSideEffects(*L, Summary, *FA.DT, *FA.PDT, *FA.LI, FA.SE);
+      LoopSources LS = findLoopSources(*L, E, FA, PDTOf, CalleeIds);
+      LS.LoopId = It->Id;
+      LS.Function = It->Key.Function;
+      LS.File = It->Key.File;
+      LS.Line = It->Key.Line;
+      LS.Column = It->Key.Column;
+      T.Loops.push_back(Results.size());
+      T.Headers.push_back(L->getHeader());
+      Results.push_back(std::move(LS));
+    }
+    if (!T.Loops.empty())
+      Targets.push_back(std::move(T));
+  }
+
+  if (NoPruning)
+    for (LoopSources &LS : Results) {
+      LS.IVSource = false;
+      for (SourceInfo &S : LS.Sources) {
+        if (S.CI != VP_SRCD_NONE && S.CI != VP_SRCD_UNSUPPORTED)
+          S.CI = VP_SRCD_RECORD;
+        if (S.CL == VP_SRCD_RANGE)
+          S.CL = VP_SRCD_RECORD;
+      }
+    }
+
+  bool Changed = false;
+  if (EnableProbes) {
+    ProbeModule PM(M);
+    // Decide the probed loops and their descriptor indices first: the
+    // thread-local slot array is sized by them.
+    std::vector<Target *> Probed;
+    for (Target &T : Targets) {
+      if (T.Gate == nullptr && !canCloneFunction(*T.Orig))
+        continue;
+      for (size_t K : T.Loops) {
+        LoopSources &LS = Results[K];
+        LS.ProbeIndex = PM.Entries.size();
+        bool AnyCI = any_of(LS.Sources, [](const SourceInfo &S) {
+          return S.CI == VP_SRCD_RECORD;
+        });
+        PM.Entries.push_back({LS.LoopId, LS.Function,
+                              T.Orig->getName().str(), T.Gate,
+                              (LS.IVSource || !AnyCI) ? (uint32_t)VP_RED_RTF_NO_CI
+                                                      : 0u});
+      }
+      Probed.push_back(&T);
+    }
+    if (!PM.Entries.empty()) {
+      PM.createSlots();
+      // Callee probes first, in the original functions, before any clone
+      // copies them.
+      DenseSet<Value *> CalleeDone;
+      for (const LoopSources &LS : Results)
+        if (LS.ProbeIndex != ~0u)
+          for (const SourceInfo &S : LS.Sources)
+            if (S.Depth && (S.CI == VP_SRCD_RECORD || S.CL == VP_SRCD_RECORD) &&
+                CalleeDone.insert(S.V).second)
+              if (auto *I = dyn_cast<Instruction>(S.V))
+                insertCalleeProbe(PM, I, S.Id);
+
+      for (Target *T : Probed) {
+        Function *Fn = T->Analysed;
+        ValueToValueMapTy VMap;
+        if (!T->Gate) { // our own gated clone
+          Fn = CloneFunction(T->Orig, VMap);
+          Fn->setName(T->Orig->getName() + ".vprof_red");
+          Fn->setLinkage(GlobalValue::InternalLinkage);
+          Fn->setVisibility(GlobalValue::DefaultVisibility);
+          Fn->setComdat(nullptr);
+          Fn->removeFnAttr(Attribute::AlwaysInline);
+          Fn->addFnAttr(Attribute::NoInline);
+          Fn->addFnAttr(ProbedCloneAttr);
+          T->Gate = new GlobalVariable(
+              M, PM.I8, false, GlobalValue::InternalLinkage,
+              ConstantInt::get(PM.I8, 0),
+              "__vprof_red_gate." + T->Orig->getName());
+          for (size_t K : T->Loops)
+            PM.Entries[Results[K].ProbeIndex].Gate = T->Gate;
+          ++NumOwnClones;
+        }
+        auto Map = [&](Value *V) -> Value * {
+          if (VMap.empty())
+            return V;
+          Value *M2 = VMap.lookup(V);
+          return M2 ? M2 : V;
+        };
+        FunctionInstrumenter FI(PM, *Fn);
+        std::vector<std::pair<unsigned, size_t>> Order; // deepest first
+        {
+          DominatorTree DT(*Fn);
+          LoopInfo LI(DT);
+          for (size_t i = 0; i != T->Loops.size(); ++i) {
+            auto *H = cast<BasicBlock>(Map(T->Headers[i]));
+            T->Headers[i] = H;
+            Loop *L = LI.getLoopFor(H);
+            Order.push_back({L ? L->getLoopDepth() : 0, i});
+          }
+          for (Loop *L : LI)
+            simplifyLoop(L, &DT, &LI, nullptr, nullptr, nullptr, false);
+        }
+        for (size_t i = 0; i != T->Loops.size(); ++i) {
+          LoopSources &LS = Results[T->Loops[i]];
+          uint32_t Idx = LS.ProbeIndex;
+          bool CIOn = !LS.IVSource;
+          for (SourceInfo &S : LS.Sources) {
+            if (S.Depth)
+              continue;
+            Value *V = Map(S.V);
+            uint32_t Mode = 0;
+            if (S.CI == VP_SRCD_RECORD && CIOn)
+              Mode |= VP_RED_MODE_CI;
+            if (S.CL == VP_SRCD_ONCE) {
+              if (canRecord(V))
+                FI.Once[Idx].push_back({S.Id, V});
+            } else if (S.CL == VP_SRCD_RECORD) {
+              Mode |= VP_RED_MODE_CL;
+            }
+            auto *I = dyn_cast<Instruction>(V);
+            if (!I || !canRecord(V))
+              continue;
+            if (Mode)
+              FI.Tags[I].push_back({Tag::Value, Idx, S.Id, Mode});
+            if (S.CL == VP_SRCD_RANGE)
+              FI.Tags[I].push_back({Tag::Range, Idx, S.Id, 0});
+          }
+          for (Instruction *SE : LS.SideEffects)
+            if (auto *I = dyn_cast<Instruction>(Map(SE)))
+              FI.Tags[I].push_back({Tag::SideEffect, Idx, 0, 0});
+        }
+        std::stable_sort(Order.begin(), Order.end(),
+                         [](auto &A, auto &B) { return A.first > B.first; });
+        for (auto &[Depth, i] : Order) {
+          LoopSources &LS = Results[T->Loops[i]];
+          if (FI.instrumentLoop(T->Headers[i], LS.ProbeIndex, !LS.IVSource)) {
+            LS.Probed = true;
+            ++NumProbedLoops;
+          }
+        }
+        FI.promote();
+        if (Fn != T->Analysed)
+          insertGate(*T->Orig, *Fn, T->Gate);
+        Changed = true;
+      }
+      PM.finish();
+    } else {
+      PM.Desc->eraseFromParent();
+    }
+  }
+
+  if (PrintSources)
+    for (const LoopSources &LS : Results)
+      printLoopSources(errs(), LS);
+  emitRedundancySection(M, Results);
+  if (!Results.empty())
+    Changed = true;
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace vprof

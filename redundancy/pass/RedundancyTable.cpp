@@ -1,0 +1,166 @@
+//===- RedundancyTable.cpp - write the .vprof.redund section --------------===//
+//
+// Writes the static redundancy result of every analysed loop (source
+// instructions, pruning decisions, the induction-variable verdict) into the
+// binary as one `.vprof.redund` blob (vprof/format.h, loop-stage sections),
+// keyed by the loop table's loop id.  -vprof-print-sources prints the same
+// to stderr, for FileCheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RedundancyPasses.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <cstring>
+
+using namespace llvm;
+
+namespace vprof {
+
+namespace {
+/// The blob's string table: "\0" first, each string once.
+class StringTable {
+  std::string Data{'\0'};
+  StringMap<uint32_t> Offsets;
+
+public:
+  uint32_t add(StringRef S) {
+    if (S.empty())
+      return 0;
+    auto [It, New] = Offsets.insert({S, (uint32_t)Data.size()});
+    if (New) {
+      Data.append(S.begin(), S.end());
+      Data.push_back('\0');
+    }
+    return It->second;
+  }
+  const std::string &data() const { return Data; }
+};
+
+template <typename T> void append(std::string &Blob, const T &V) {
+  Blob.append(reinterpret_cast<const char *>(&V), sizeof(V));
+}
+} // namespace
+
+static uint16_t loopFlags(const LoopSources &LS) {
+  uint16_t F = 0;
+  bool AnyCI = false, AnyCL = false;
+  for (const SourceInfo &S : LS.Sources) {
+    AnyCI |= S.CI == VP_SRCD_RECORD;
+    AnyCL |= S.CL == VP_SRCD_RECORD || S.CL == VP_SRCD_RANGE ||
+             S.CL == VP_SRCD_ONCE;
+  }
+  if (LS.Probed)
+    F |= VP_REDF_PROBED;
+  if (LS.IVSource)
+    F |= VP_REDF_CI_IV;
+  if (LS.IOEveryIteration)
+    F |= VP_REDF_IO_EVERY_ITER;
+  if (LS.SideEffectInInner)
+    F |= VP_REDF_SE_IN_INNER;
+  if (!AnyCI)
+    F |= VP_REDF_CI_NONE;
+  if (!AnyCL)
+    F |= VP_REDF_CL_NONE;
+  return F;
+}
+
+/// Little-endian host layout, as the loop table (ARCHITECTURE.md).
+static std::string buildBlob(const std::vector<LoopSources> &Loops) {
+  StringTable Strings;
+  std::string Entries, Sources;
+  uint32_t SourceCount = 0;
+  for (const LoopSources &LS : Loops) {
+    vp_redund_loop E;
+    std::memset(&E, 0, sizeof(E));
+    E.loop_id = LS.LoopId;
+    E.first_source = SourceCount;
+    E.source_count = LS.Sources.size();
+    E.function = Strings.add(LS.Function);
+    E.line = LS.Line;
+    E.probe_index = LS.Probed ? LS.ProbeIndex : ~0u;
+    E.flags = loopFlags(LS);
+    E.side_effects = std::min<size_t>(LS.SideEffects.size(), 0xffff);
+    E.iv_line = LS.IVLine;
+    append(Entries, E);
+    for (const SourceInfo &S : LS.Sources) {
+      vp_redund_source R;
+      std::memset(&R, 0, sizeof(R));
+      R.id = S.Id;
+      R.line = S.Line;
+      R.column = S.Column;
+      R.kind = S.Kind;
+      R.depth = S.Depth;
+      R.ci = S.CI;
+      R.cl = S.CL;
+      R.function = Strings.add(S.Function);
+      append(Sources, R);
+      ++SourceCount;
+    }
+  }
+  vp_redund_header H;
+  std::memset(&H, 0, sizeof(H));
+  H.magic = VP_REDUND_MAGIC;
+  H.version = VP_REDUND_VERSION;
+  H.header_size = sizeof(H);
+  H.loop_count = Loops.size();
+  H.source_count = SourceCount;
+  H.strings_offset = sizeof(H) + Entries.size() + Sources.size();
+  H.strings_size = Strings.data().size();
+  uint32_t Total = (H.strings_offset + H.strings_size + 7) & ~7u;
+  H.total_size = Total;
+  std::string Blob;
+  append(Blob, H);
+  Blob += Entries;
+  Blob += Sources;
+  Blob += Strings.data();
+  Blob.resize(Total, '\0');
+  return Blob;
+}
+
+void emitRedundancySection(Module &M, const std::vector<LoopSources> &Loops) {
+  if (Loops.empty())
+    return;
+  std::string Blob = buildBlob(Loops);
+  Constant *Init = ConstantDataArray::getRaw(Blob, Blob.size(),
+                                             Type::getInt8Ty(M.getContext()));
+  auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                                GlobalValue::PrivateLinkage, Init,
+                                "__vprof_redund_table");
+  GV->setSection(VP_REDUND_SECTION);
+  GV->setAlignment(Align(8));
+  appendToCompilerUsed(M, {GV});
+}
+
+void printLoopSources(raw_ostream &OS, const LoopSources &LS) {
+  OS << "vprof-sources: " << LS.Function << " "
+     << sys::path::filename(LS.File) << ":" << LS.Line << ":" << LS.Column
+     << " sources=" << LS.Sources.size()
+     << " side-effects=" << LS.SideEffects.size();
+  if (LS.IOEveryIteration)
+    OS << " io-every-iteration";
+  if (LS.SideEffectInInner)
+    OS << " side-effect-in-inner-loop";
+  if (LS.Probed)
+    OS << " probed";
+  OS << "\n";
+  if (LS.IVSource)
+    OS << "vprof-sources:   no cross-iteration redundancy: IV source at line "
+       << LS.IVLine << "\n";
+  for (const SourceInfo &S : LS.Sources) {
+    OS << "vprof-source: " << S.Line << ":" << S.Column << " "
+       << sourceKindName(S.Kind);
+    if (S.Depth)
+      OS << " in " << S.Function << " depth=" << S.Depth;
+    OS << " ci=" << decisionName(S.CI) << " cl=" << decisionName(S.CL) << "\n";
+  }
+}
+
+} // namespace vprof

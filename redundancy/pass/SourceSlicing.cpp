@@ -1,0 +1,589 @@
+//===- SourceSlicing.cpp - LDoctor source instructions of a loop ---------===//
+//
+// Slices backwards from a loop's side-effect instructions over data and
+// control dependences and returns the instructions the slice stops at: the
+// *source instructions* of LDoctor (paper section 3.2.2), for the
+// cross-iteration and the cross-loop variant, with the static pruning of
+// section 3.2.5 (MemorySSA, ScalarEvolution).  docs/redundancy.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RedundancyPasses.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemorySSA.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <deque>
+#include <map>
+
+#define DEBUG_TYPE "vprof-redundancy"
+
+using namespace llvm;
+
+STATISTIC(NumSources, "Number of source instructions found");
+STATISTIC(NumPrunedInvariant, "Number of loads pruned as loop-invariant");
+STATISTIC(NumRanges, "Number of loads recorded as an address range");
+STATISTIC(NumIVLoops, "Number of loops with an induction-variable source");
+
+static cl::opt<unsigned>
+    MaxCalleeDepth("vprof-redundancy-callee-depth", cl::init(2), cl::Hidden,
+                   cl::desc("How deep the slice follows called functions"));
+
+namespace vprof {
+
+namespace {
+
+/// Where a value is sliced: the loop's function (depth 0), or a function
+/// called from the slice, reached through `Site` in `Parent`.
+struct Context {
+  Function *F;
+  CallBase *Site;
+  const Context *Parent;
+  unsigned Depth;
+};
+
+enum Variant { CrossIteration = 0, CrossLoop = 1 };
+
+class Slicer {
+public:
+  Slicer(Loop &L, const FunctionAnalyses &FA,
+         function_ref<PostDominatorTree &(Function &)> PDTOf)
+      : L(L), FA(FA), PDTOf(PDTOf) {}
+
+  /// Runs the slice of one variant from the side-effect sites.
+  void run(Variant V, const LoopSideEffects &E);
+
+  /// Sources found, in discovery order, with the kind per variant.
+  struct Found {
+    vp_redund_source_kind Kind;
+    unsigned Depth;
+    bool In[2] = {false, false};
+  };
+  MapVector<Value *, Found> Sources;
+
+private:
+  Loop &L;
+  const FunctionAnalyses &FA;
+  function_ref<PostDominatorTree &(Function &)> PDTOf;
+  std::deque<Context> Contexts;
+  std::map<std::pair<Function *, const Context *>, const Context *> CtxOf;
+  SmallVector<std::pair<Value *, const Context *>, 32> Work;
+  DenseSet<std::pair<Value *, const Context *>> Seen;
+  Variant Var = CrossIteration;
+
+  void push(Value *V, const Context *C) {
+    if (isa<Constant>(V) && !isa<GlobalValue>(V))
+      return; // constants never make iterations differ
+    if (isa<GlobalValue>(V) || isa<BasicBlock>(V) || isa<MetadataAsValue>(V))
+      return; // an address, not a value that varies
+    if (Seen.insert({V, C}).second)
+      Work.push_back({V, C});
+  }
+  void addSource(Value *V, vp_redund_source_kind K, unsigned Depth) {
+    auto It = Sources.insert({V, Found{K, Depth}}).first;
+    It->second.In[Var] = true;
+    if (Var == CrossIteration)
+      It->second.Kind = K; // a carried source is carried in its own variant
+  }
+  const Context *calleeContext(Function *Callee, CallBase *Site,
+                               const Context *C);
+  void visit(Value *V, const Context *C);
+  void visitLocalLoad(LoadInst *LdI, AllocaInst *A, const Context *C);
+  void addControlDeps(BasicBlock *BB, const Context *C);
+  void addCalleeEffects(Function &Callee, const Context *CC);
+};
+
+} // namespace
+
+/// True if `A` is a local whose address is only loaded from and stored to:
+/// its value flows through loads and stores we can follow.
+static bool isPrivateLocal(const AllocaInst *A) {
+  for (const User *U : A->users()) {
+    if (isa<LoadInst>(U))
+      continue;
+    if (auto *S = dyn_cast<StoreInst>(U))
+      if (S->getPointerOperand() == A)
+        continue;
+    if (auto *II = dyn_cast<IntrinsicInst>(U))
+      if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))
+        continue;
+    return false;
+  }
+  return true;
+}
+
+/// The local variable `Ptr` points to, if it is a private one.
+static AllocaInst *privateLocalOf(Value *Ptr) {
+  auto *A = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
+  return A && A->getAllocatedType()->isSingleValueType() && A == Ptr &&
+                 isPrivateLocal(A)
+             ? A
+             : nullptr;
+}
+
+const Context *Slicer::calleeContext(Function *Callee, CallBase *Site,
+                                     const Context *C) {
+  if (Callee->isDeclaration() || C->Depth + 1 > MaxCalleeDepth)
+    return nullptr;
+  for (const Context *P = C; P; P = P->Parent)
+    if (P->F == Callee)
+      return nullptr; // recursion: the outer context already slices it
+  Contexts.push_back(Context{Callee, Site, C, C->Depth + 1});
+  return &Contexts.back();
+}
+
+/// Branches `BB` is control dependent on (Ferrante et al. through the
+/// post-dominator tree): a branch T whose one successor `BB` post-dominates
+/// while `BB` does not post-dominate T.  In the loop's function only branches
+/// of the loop count, and not the loop's own exiting branches: they decide
+/// whether an iteration happens, not what it computes.
+void Slicer::addControlDeps(BasicBlock *BB, const Context *C) {
+  Function *F = C->F;
+  PostDominatorTree &PDT = C->Depth ? PDTOf(*F) : *FA.PDT;
+  auto Consider = [&](BasicBlock *T) {
+    auto *Br = T->getTerminator();
+    if (Br->getNumSuccessors() < 2)
+      return;
+    if (!C->Depth && L.isLoopExiting(T))
+      return;
+    if (PDT.properlyDominates(BB, T))
+      return;
+    for (BasicBlock *S : successors(T))
+      if (PDT.dominates(BB, S)) {
+        push(Br, C);
+        return;
+      }
+  };
+  if (!C->Depth) {
+    for (BasicBlock *T : L.blocks())
+      Consider(T);
+  } else {
+    for (BasicBlock &T : *F)
+      Consider(&T);
+  }
+}
+
+/// A callee's own side effects and returned values feed the caller's.
+void Slicer::addCalleeEffects(Function &Callee, const Context *CC) {
+  for (BasicBlock &B : Callee)
+    for (Instruction &I : B) {
+      if (auto *R = dyn_cast<ReturnInst>(&I)) {
+        if (Value *RV = R->getReturnValue())
+          push(RV, CC);
+        continue;
+      }
+      if (auto *S = dyn_cast<StoreInst>(&I)) {
+        if (isa<AllocaInst>(getUnderlyingObject(S->getPointerOperand())))
+          continue; // the callee's own frame
+        push(S->getValueOperand(), CC);
+        push(S->getPointerOperand(), CC);
+        addControlDeps(&B, CC);
+        continue;
+      }
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
+        // Calls that only read are reached through their users.
+        if (!CB->onlyReadsMemory() && !isa<DbgInfoIntrinsic>(CB)) {
+          push(CB, CC);
+          addControlDeps(&B, CC);
+        }
+      }
+    }
+}
+
+/// Follows a read of a private local variable to the stores that may
+/// produce its value.  A store that dominates the read in the same iteration
+/// is an ordinary data dependence; any other store reaches it from an
+/// earlier iteration (or the read sees the value from before the loop): for
+/// the cross-iteration variant the read is then a source, for the
+/// cross-loop variant the slice goes on through the stored values.
+void Slicer::visitLocalLoad(LoadInst *LdI, AllocaInst *A, const Context *C) {
+  bool Dominated = false, Carried = false;
+  for (User *U : A->users()) {
+    auto *S = dyn_cast<StoreInst>(U);
+    if (!S)
+      continue;
+    if (C->Depth) { // a callee's local: one call is one whole region
+      push(S->getValueOperand(), C);
+      addControlDeps(S->getParent(), C);
+      continue;
+    }
+    if (!L.contains(S))
+      continue;
+    if (FA.DT->dominates(S, LdI)) {
+      Dominated = true;
+      push(S->getValueOperand(), C);
+      addControlDeps(S->getParent(), C);
+      continue;
+    }
+    Carried = true;
+    if (Var == CrossLoop) {
+      push(S->getValueOperand(), C);
+      addControlDeps(S->getParent(), C);
+    }
+  }
+  if (C->Depth)
+    return;
+  if (!Dominated && Var == CrossIteration && Carried)
+    addSource(LdI, VP_SRC_CARRIED_LOAD, 0);
+  else if (!Dominated)
+    addSource(LdI, VP_SRC_OUTSIDE, 0); // initial value comes from outside
+}
+
+void Slicer::visit(Value *V, const Context *C) {
+  if (auto *A = dyn_cast<Argument>(V)) {
+    if (C->Depth && C->Site) { // a callee parameter: the caller's argument
+      if (A->getArgNo() < C->Site->arg_size())
+        push(C->Site->getArgOperand(A->getArgNo()), C->Parent);
+      return;
+    }
+    addSource(A, VP_SRC_OUTSIDE, 0);
+    return;
+  }
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return;
+  if (!C->Depth && !L.contains(I)) {
+    addSource(I, VP_SRC_OUTSIDE, 0); // defined before the loop
+    return;
+  }
+  addControlDeps(I->getParent(), C);
+
+  if (auto *P = dyn_cast<PHINode>(I)) {
+    if (!C->Depth && P->getParent() == L.getHeader() && Var == CrossIteration) {
+      addSource(P, VP_SRC_CARRIED_PHI, 0); // the value of the last iteration
+      return;
+    }
+    for (unsigned i = 0, e = P->getNumIncomingValues(); i != e; ++i) {
+      push(P->getIncomingValue(i), C);
+      BasicBlock *In = P->getIncomingBlock(i);
+      if (Instruction *T = In->getTerminator())
+        if (T->getNumSuccessors() > 1 && (C->Depth || L.contains(In)) &&
+            !(!C->Depth && L.isLoopExiting(In) && P->getParent() == L.getHeader()))
+          push(T, C);
+      addControlDeps(In, C);
+    }
+    return;
+  }
+
+  if (auto *LdI = dyn_cast<LoadInst>(I)) {
+    if (AllocaInst *A = privateLocalOf(LdI->getPointerOperand()))
+      if (A->getFunction() == C->F) {
+        visitLocalLoad(LdI, A, C);
+        return;
+      }
+    // A read of heap, global or argument memory: the slice stops here.
+    addSource(LdI, C->Depth ? VP_SRC_CALLEE_LOAD : VP_SRC_LOAD, C->Depth);
+    return;
+  }
+
+  if (auto *CB = dyn_cast<CallBase>(I)) {
+    if (isa<DbgInfoIntrinsic>(CB))
+      return;
+    Function *Callee = CB->getCalledFunction();
+    const Context *CC = Callee ? calleeContext(Callee, CB, C) : nullptr;
+    if (CC) {
+      addCalleeEffects(*Callee, CC);
+      return;
+    }
+    // External, indirect or too deep: its result is read from outside the
+    // slice, its arguments decide it.
+    if (!CB->getType()->isVoidTy() &&
+        !(CB->getCalledFunction() && CB->getCalledFunction()->isIntrinsic()))
+      addSource(CB, C->Depth ? VP_SRC_CALLEE_LOAD : VP_SRC_CALL_RESULT,
+                C->Depth);
+    for (Value *Arg : CB->args())
+      push(Arg, C);
+    return;
+  }
+
+  if (auto *S = dyn_cast<StoreInst>(I)) {
+    push(S->getValueOperand(), C);
+    push(S->getPointerOperand(), C);
+    return;
+  }
+  if (isa<AllocaInst>(I))
+    return; // an address in the frame, not a value
+  for (Value *Op : I->operands())
+    push(Op, C);
+}
+
+void Slicer::run(Variant V, const LoopSideEffects &E) {
+  Var = V;
+  Seen.clear();
+  Contexts.clear();
+  Contexts.push_back(Context{L.getHeader()->getParent(), nullptr, nullptr, 0});
+  const Context *Root = &Contexts.front();
+  for (const SideEffectSite &S : E.Sites) {
+    if (S.Callee.startswith("__vprof_"))
+      continue; // another pass's probe
+    Instruction *I = S.Inst;
+    if (auto *CB = dyn_cast<CallBase>(I)) {
+      push(CB, Root);
+      if (CB->getType()->isVoidTy() || !L.contains(CB))
+        for (Value *A : CB->args())
+          push(A, Root);
+      if (L.contains(CB))
+        addControlDeps(CB->getParent(), Root);
+      continue;
+    }
+    if (S.Kind == SiteKind::LiveOut || S.Kind == SiteKind::Return) {
+      // Results: the value computed in the loop (or what the exit block
+      // returns).  An exit-choice site is the exit block's first
+      // instruction: which exit was taken depends on the exiting branches.
+      // How many iterations ran decides a live-out value: the exiting
+      // branches are part of its slice.
+      SmallVector<BasicBlock *, 4> Exiting;
+      L.getExitingBlocks(Exiting);
+      for (BasicBlock *X : Exiting)
+        push(X->getTerminator(), Root);
+      if (auto *R = dyn_cast<ReturnInst>(I)) {
+        if (Value *RV = R->getReturnValue())
+          push(RV, Root);
+      } else if (L.contains(I)) {
+        push(I, Root);
+      } else {
+        for (PHINode &P : I->getParent()->phis())
+          for (unsigned i = 0, e = P.getNumIncomingValues(); i != e; ++i)
+            if (L.contains(P.getIncomingBlock(i)))
+              push(P.getIncomingValue(i), Root);
+      }
+      continue;
+    }
+    push(I, Root);
+  }
+  while (!Work.empty()) {
+    auto [Val, C] = Work.pop_back_val();
+    visit(Val, C);
+  }
+}
+
+/// True if some instruction of `Region` may write the memory `Ptr` points
+/// into (any offset: the whole underlying object).
+static bool regionMayWrite(Loop &Region, Value *Ptr, AAResults &AA) {
+  MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(getUnderlyingObject(Ptr));
+  for (BasicBlock *B : Region.blocks())
+    for (Instruction &I : *B)
+      if (I.mayWriteToMemory() && isModSet(AA.getModRefInfo(&I, Loc)))
+        return true;
+  return false;
+}
+
+/// The load's address does not change in `L` and no write of `L` may clobber
+/// it: the value is the same in every iteration.  MemorySSA's walker gives
+/// the clobbering access; outside the loop (or live-on-entry) proves it.
+static bool isInvariantLoad(LoadInst *LdI, Loop &L, const FunctionAnalyses &FA) {
+  Value *Ptr = LdI->getPointerOperand();
+  if (!L.isLoopInvariant(Ptr) &&
+      !FA.SE->isLoopInvariant(FA.SE->getSCEV(Ptr), &L))
+    return false;
+  MemoryAccess *MA = FA.MSSA->getMemoryAccess(LdI);
+  if (!MA)
+    return false;
+  MemoryAccess *Clobber = FA.MSSA->getWalker()->getClobberingMemoryAccess(MA);
+  return FA.MSSA->isLiveOnEntryDef(Clobber) ||
+         !L.contains(Clobber->getBlock());
+}
+
+/// The load's address is an affine recurrence of `L` over memory that the
+/// outermost loop around `L` never writes: the addresses of one instance are
+/// determined by its first and last, and so are the values read.
+static bool isAffineRangeLoad(LoadInst *LdI, Loop &L, const FunctionAnalyses &FA) {
+  Value *Ptr = LdI->getPointerOperand();
+  const auto *AR = dyn_cast<SCEVAddRecExpr>(FA.SE->getSCEV(Ptr));
+  if (!AR || AR->getLoop() != &L || !AR->isAffine())
+    return false;
+  Loop *Outer = &L;
+  while (Outer->getParentLoop())
+    Outer = Outer->getParentLoop();
+  return !regionMayWrite(*Outer, Ptr, *FA.AA);
+}
+
+/// A loop-carried value that ScalarEvolution sees as an affine recurrence of
+/// `L` with a non-zero step changes in every iteration.
+static bool isInductionOf(Value *V, Loop &L, ScalarEvolution &SE) {
+  if (!SE.isSCEVable(V->getType()))
+    return false;
+  const auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(V));
+  return AR && AR->getLoop() == &L && AR->isAffine() &&
+         !AR->getStepRecurrence(SE)->isZero();
+}
+
+static std::pair<unsigned, unsigned> locationOf(Value *V) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I) {
+    if (auto *A = dyn_cast<Argument>(V))
+      if (DISubprogram *SP = A->getParent()->getSubprogram())
+        return {SP->getLine(), 0};
+    return {0, 0};
+  }
+  if (isa<PHINode>(I))
+    I = I->getParent()->getFirstNonPHIOrDbg();
+  for (auto It = I->getIterator(), E = I->getParent()->end(); It != E; ++It)
+    if (const DebugLoc &DL = It->getDebugLoc())
+      if (DL.getLine())
+        return {DL.getLine(), DL.getCol()};
+  return {0, 0};
+}
+
+static std::string functionNameOf(Value *V) {
+  Function *F = nullptr;
+  if (auto *I = dyn_cast<Instruction>(V))
+    F = I->getFunction();
+  else if (auto *A = dyn_cast<Argument>(V))
+    F = A->getParent();
+  if (!F)
+    return "";
+  if (DISubprogram *SP = F->getSubprogram())
+    return SP->getName().str();
+  return F->getName().str();
+}
+
+/// True if some I/O call of the loop body runs in every iteration (its block
+/// dominates the latch) and every in-body side effect is an I/O call.
+static bool ioEveryIteration(Loop &L, const LoopSideEffects &E,
+                             DominatorTree &DT) {
+  if (!E.IOOnly)
+    return false;
+  BasicBlock *Latch = L.getLoopLatch();
+  for (const SideEffectSite &S : E.Sites)
+    if (S.InBody && ModRefSummary::isIOFunction(S.Callee) &&
+        (!Latch || DT.dominates(S.Inst->getParent(), Latch)))
+      return true;
+  return false;
+}
+
+LoopSources
+findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
+                function_ref<PostDominatorTree &(Function &)> PDTOf,
+                DenseMap<Value *, uint32_t> &CalleeIds) {
+  LoopSources LS;
+  Slicer S(L, FA, PDTOf);
+  S.run(CrossIteration, E);
+  S.run(CrossLoop, E);
+
+  for (const SideEffectSite &Site : E.Sites) {
+    if (!Site.InBody || Site.Callee.startswith("__vprof_") ||
+        !L.contains(Site.Inst))
+      continue;
+    LS.SideEffects.push_back(Site.Inst);
+    if (FA.LI->getLoopFor(Site.Inst->getParent()) != &L)
+      LS.SideEffectInInner = true;
+  }
+  LS.IOEveryIteration = ioEveryIteration(L, E, *FA.DT);
+
+  uint32_t NextId = 0;
+  for (auto &[V, Found] : S.Sources) {
+    SourceInfo SI;
+    SI.V = V;
+    SI.Kind = Found.Kind;
+    SI.Depth = Found.Depth;
+    std::tie(SI.Line, SI.Column) = locationOf(V);
+    SI.Function = functionNameOf(V);
+    if (SI.Depth) {
+      auto Ins = CalleeIds.insert({V, 0x80000000u | CalleeIds.size()});
+      SI.Id = Ins.first->second;
+    } else {
+      SI.Id = NextId++;
+    }
+    bool Wide = !V->getType()->isIntOrPtrTy() &&
+                    !V->getType()->isFloatingPointTy() ||
+                V->getType()->getPrimitiveSizeInBits() > 64;
+
+    // Cross-iteration: outside values are the same in every iteration of an
+    // instance; invariant loads too; an induction variable ends the story.
+    if (Found.In[CrossIteration]) {
+      SI.CI = VP_SRCD_RECORD;
+      if (SI.Kind == VP_SRC_OUTSIDE)
+        SI.CI = VP_SRCD_OUTSIDE;
+      else if (auto *LdI = dyn_cast<LoadInst>(V);
+               LdI && !SI.Depth && L.contains(LdI) && isInvariantLoad(LdI, L, FA)) {
+        SI.CI = VP_SRCD_INVARIANT;
+        ++NumPrunedInvariant;
+      } else if (SI.Kind == VP_SRC_CARRIED_PHI && isInductionOf(V, L, *FA.SE)) {
+        SI.CI = VP_SRCD_IV;
+        if (!LS.IVSource)
+          LS.IVLine = SI.Line;
+        LS.IVSource = true;
+      }
+      if (Wide && SI.CI == VP_SRCD_RECORD)
+        SI.CI = VP_SRCD_UNSUPPORTED;
+    }
+    // Cross-loop: values from before the loop once per instance; an affine
+    // walk over unwritten memory as its address range.
+    if (Found.In[CrossLoop]) {
+      SI.CL = VP_SRCD_RECORD;
+      if (auto *I = dyn_cast<Instruction>(V); !I || (!SI.Depth && !L.contains(I)))
+        SI.CL = VP_SRCD_ONCE;
+      else if (auto *LdI = dyn_cast<LoadInst>(V);
+               LdI && !SI.Depth && isAffineRangeLoad(LdI, L, FA)) {
+        SI.CL = VP_SRCD_RANGE;
+        ++NumRanges;
+      }
+      if (Wide && (SI.CL == VP_SRCD_RECORD || SI.CL == VP_SRCD_ONCE))
+        SI.CL = VP_SRCD_UNSUPPORTED;
+    }
+    LS.Sources.push_back(std::move(SI));
+    ++NumSources;
+  }
+  if (LS.IVSource) {
+    ++NumIVLoops;
+    for (SourceInfo &SI : LS.Sources)
+      if (SI.CI == VP_SRCD_RECORD)
+        SI.CI = VP_SRCD_IV; // nothing is recorded for this loop
+  }
+  return LS;
+}
+
+const char *sourceKindName(vp_redund_source_kind K) {
+  switch (K) {
+  case VP_SRC_LOAD:
+    return "load";
+  case VP_SRC_CARRIED_PHI:
+    return "carried-phi";
+  case VP_SRC_CARRIED_LOAD:
+    return "carried-load";
+  case VP_SRC_OUTSIDE:
+    return "outside";
+  case VP_SRC_CALL_RESULT:
+    return "call-result";
+  case VP_SRC_CALLEE_LOAD:
+    return "callee-load";
+  }
+  return "?";
+}
+
+const char *decisionName(vp_redund_decision D) {
+  switch (D) {
+  case VP_SRCD_NONE:
+    return "-";
+  case VP_SRCD_RECORD:
+    return "record";
+  case VP_SRCD_INVARIANT:
+    return "pruned-invariant";
+  case VP_SRCD_OUTSIDE:
+    return "pruned-outside";
+  case VP_SRCD_IV:
+    return "iv";
+  case VP_SRCD_RANGE:
+    return "range";
+  case VP_SRCD_ONCE:
+    return "once";
+  case VP_SRCD_UNSUPPORTED:
+    return "unsupported";
+  }
+  return "?";
+}
+
+} // namespace vprof
