@@ -1,0 +1,131 @@
+/*
+ * redundancy.h - cross-iteration and cross-loop redundancy verdicts
+ * (LDoctor section 3.2.3, docs/redundancy.md).
+ *
+ * Inputs: the `.vprof.redund` sections of the binary (static sources and
+ * flags, written by the redundancy pass) and the VP_SEC_LOOP_ITER_HASHES /
+ * VP_SEC_LOOP_INSTANCES sections of one profile (sampled at run time by
+ * sampler-rt/src/redundancy/).  Output: per loop, the two rates, verdicts
+ * and the inputs of the fix strategy (fixsuggest/).
+ *
+ *   struct vp_red_params prm; vp_red_params_default(&prm);
+ *   struct vp_red_result *r;
+ *   if (vp_red_analyze("./app", prof, &prm, &r, err, sizeof err) != 0) fail(err);
+ *   for (size_t i = 0; i < r->loop_count; i++) use(&r->loops[i]);
+ *   vp_red_result_free(r);
+ */
+#ifndef VPROF_REDUNDANCY_H
+#define VPROF_REDUNDANCY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vprof/format.h"
+#include "vprof/profile.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct vp_red_params {
+    double ci_threshold; /* redundant when sampled / distinct >= this (2.0)  */
+    double cl_threshold; /* redundant when redundant / compared pairs >= this
+                            (0.5)                                            */
+    double pair_bound;   /* a pair is redundant when its mean normalised
+                            distance is <= this (0.5)                        */
+};
+
+/* Fills the defaults above.  Can't fail. */
+void vp_red_params_default(struct vp_red_params *p);
+
+enum vp_red_fix {
+    VP_RED_FIX_NONE = 0,
+    VP_RED_FIX_MEMOIZATION = 1,
+    VP_RED_FIX_BATCHING = 2,
+};
+
+enum vp_red_writes {
+    VP_RED_WRITES_UNKNOWN = 0,  /* fewer than two measured instances          */
+    VP_RED_WRITES_CONSTANT = 1, /* same number per instance -> memoization    */
+    VP_RED_WRITES_GROWING = 2,  /* grows with the instance's work -> batching */
+};
+
+struct vp_red_loop_result {
+    uint64_t loop_id;
+    const char *function;       /* from .vprof.redund (owned by the result)  */
+    uint32_t line;
+    uint16_t static_flags;      /* VP_REDF_* from the pass                   */
+    uint16_t side_effect_sites;
+    uint32_t source_count;
+
+    /* cross-iteration */
+    uint64_t sampled_iterations;
+    uint64_t distinct_signatures;
+    double ci_rate;             /* sampled / distinct; 0 when nothing sampled */
+    int ci_redundant;
+    int ci_impossible;          /* VP_REDF_CI_IV: an IV source, said statically */
+    enum vp_red_fix ci_fix;     /* batching for I/O in every iteration        */
+
+    /* cross-loop */
+    uint64_t sampled_instances;
+    uint64_t pairs_compared;
+    uint64_t pairs_redundant;
+    double mean_pair_distance;  /* over compared pairs, -1 if none            */
+    double cl_rate;             /* redundant / compared pairs                 */
+    int cl_redundant;
+    enum vp_red_writes cl_writes;
+    uint64_t side_effects_min, side_effects_max; /* per sampled instance      */
+    enum vp_red_fix cl_fix;
+};
+
+struct vp_red_result {
+    struct vp_red_loop_result *loops;
+    size_t loop_count;
+    /* loss reported by the runtime */
+    uint64_t iterations_dropped, iterations_truncated;
+    uint64_t instances_dropped, values_dropped;
+    char *strings_;             /* private */
+};
+
+/* Reads the static sections of `binary` and the sampled sections of `prof`
+ * and computes the verdicts of every loop of the binary.  Returns 0, or -1
+ * with `err` set ("<file>: <what>"); a binary without `.vprof.redund` is an
+ * error, a profile without the sampled sections gives zero counts. */
+int vp_red_analyze(const char *binary, const struct vp_profile *prof,
+                   const struct vp_red_params *prm, struct vp_red_result **out,
+                   char *err, size_t errlen);
+
+void vp_red_result_free(struct vp_red_result *r);
+
+/* ---- the computations, exposed for tests ---- */
+
+/* Levenshtein distance (unit costs).  Returns SIZE_MAX if out of memory. */
+size_t vp_red_edit_distance(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
+
+/* LDoctor's Redundancy(I) = (dist - (len_long - len_short)) / len_short:
+ * 0 when the shorter sequence is a subsequence-with-edits-only-at-the-ends
+ * of the longer (e.g. one extends the other), 1 when nothing is shared.
+ * Returns -1 when both are empty (no evidence), 1 when one is empty. */
+double vp_red_normalised_distance(const uint64_t *a, size_t na, const uint64_t *b,
+                                  size_t nb);
+
+/* The same for two address ranges recorded instead of values (first, last,
+ * count of an affine walk): the Levenshtein distance of the two arithmetic
+ * sequences, computed in closed form. */
+double vp_red_range_distance(const struct vp_instance_range *a,
+                             const struct vp_instance_range *b);
+
+/* Sampled iterations over distinct signatures (0 for n == 0).  `sigs` is
+ * sorted in place. */
+double vp_red_ci_rate(uint64_t *sigs, size_t n, uint64_t *distinct);
+
+/* Mean normalised distance over the sources of two instances (each a
+ * vp_instance record followed by its values and ranges).  Returns -1 when
+ * no source has values in either instance (the pair is not compared). */
+double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instance *b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VPROF_REDUNDANCY_H */

@@ -1,0 +1,334 @@
+/*
+ * analyze.c - per-loop redundancy verdicts from a binary and a profile.
+ * Reads `.vprof.redund` with libelf (bounds-checked), groups the sampled
+ * iteration signatures and instance pairs by loop, and applies the rules of
+ * docs/redundancy.md.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vprof/redundancy.h"
+
+static int vp_red_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Appends the loops of one `.vprof.redund` blob. */
+static int vp_red_read_blob(const char *path, const uint8_t *blob, size_t avail, size_t off,
+                            struct vp_red_result *r, size_t *cap, char **strs,
+                            size_t *strs_used, char *err, size_t errlen)
+{
+    struct vp_redund_header h;
+    if (avail < sizeof h)
+        return vp_red_fail(err, errlen, "%s: .vprof.redund offset %zu: truncated header", path, off);
+    memcpy(&h, blob, sizeof h);
+    if (h.magic != VP_REDUND_MAGIC || h.version != VP_REDUND_VERSION ||
+        h.header_size != sizeof h || h.total_size > avail || h.total_size < sizeof h ||
+        h.strings_offset > h.total_size || h.strings_size > h.total_size - h.strings_offset ||
+        (uint64_t)h.loop_count * sizeof(struct vp_redund_loop) +
+                (uint64_t)h.source_count * sizeof(struct vp_redund_source) >
+            h.strings_offset - sizeof h)
+        return vp_red_fail(err, errlen, "%s: .vprof.redund offset %zu: bad blob header", path, off);
+    const char *st = (const char *)blob + h.strings_offset;
+    if (h.strings_size == 0 || st[h.strings_size - 1] != '\0')
+        return vp_red_fail(err, errlen, "%s: .vprof.redund offset %zu: bad string table", path, off);
+    for (uint32_t i = 0; i < h.loop_count; i++) {
+        struct vp_redund_loop e;
+        memcpy(&e, blob + sizeof h + i * sizeof e, sizeof e);
+        if (e.function >= h.strings_size ||
+            (uint64_t)e.first_source + e.source_count > h.source_count)
+            return vp_red_fail(err, errlen, "%s: .vprof.redund offset %zu: bad loop %u", path,
+                               off, i);
+        if (r->loop_count == *cap) {
+            *cap = *cap ? 2 * *cap : 16;
+            void *p = realloc(r->loops, *cap * sizeof *r->loops);
+            if (!p)
+                return vp_red_fail(err, errlen, "out of memory");
+            r->loops = p;
+        }
+        const char *fn = st + e.function;
+        size_t len = strlen(fn) + 1;
+        char *ns = realloc(*strs, *strs_used + len);
+        if (!ns)
+            return vp_red_fail(err, errlen, "out of memory");
+        *strs = ns;
+        memcpy(ns + *strs_used, fn, len);
+        struct vp_red_loop_result *lr = &r->loops[r->loop_count++];
+        memset(lr, 0, sizeof *lr);
+        lr->loop_id = e.loop_id;
+        lr->function = (const char *)(uintptr_t)*strs_used; /* fixed up later */
+        *strs_used += len;
+        lr->line = e.line;
+        lr->static_flags = e.flags;
+        lr->side_effect_sites = e.side_effects;
+        lr->source_count = e.source_count;
+        lr->ci_impossible = (e.flags & VP_REDF_CI_IV) != 0;
+        lr->mean_pair_distance = -1;
+    }
+    return 0;
+}
+
+static int vp_red_read_binary(const char *path, struct vp_red_result *r, char *err,
+                              size_t errlen)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return vp_red_fail(err, errlen, "%s: cannot open", path);
+    elf_version(EV_CURRENT);
+    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    size_t shstrndx;
+    int rc = -1, found = 0;
+    size_t cap = 0, used = 0;
+    char *strs = NULL;
+    if (!e || elf_getshdrstrndx(e, &shstrndx) != 0) {
+        vp_red_fail(err, errlen, "%s: not an ELF file", path);
+        goto out;
+    }
+    for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s));) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(s, &sh))
+            continue;
+        const char *name = elf_strptr(e, shstrndx, sh.sh_name);
+        if (!name || strcmp(name, VP_REDUND_SECTION) != 0)
+            continue;
+        Elf_Data *d = elf_getdata(s, NULL);
+        if (!d || !d->d_buf)
+            continue;
+        found = 1;
+        const uint8_t *p = d->d_buf;
+        size_t off = 0;
+        while (off + 8 <= d->d_size) {
+            uint64_t word;
+            memcpy(&word, p + off, 8);
+            if (word == 0) { /* linker padding between blobs */
+                off += 8;
+                continue;
+            }
+            uint32_t total;
+            if (vp_red_read_blob(path, p + off, d->d_size - off, off, r, &cap, &strs, &used,
+                                 err, errlen) != 0)
+                goto out;
+            memcpy(&total, p + off + 8, 4);
+            off += (total + 7) & ~7u;
+        }
+    }
+    if (!found) {
+        vp_red_fail(err, errlen, "%s: no %s section (not built with vprof-cc?)", path,
+                    VP_REDUND_SECTION);
+        goto out;
+    }
+    for (size_t i = 0; i < r->loop_count; i++)
+        r->loops[i].function = strs + (uintptr_t)r->loops[i].function;
+    r->strings_ = strs;
+    strs = NULL;
+    rc = 0;
+out:
+    free(strs);
+    if (e)
+        elf_end(e);
+    close(fd);
+    return rc;
+}
+
+static struct vp_red_loop_result *vp_red_find(struct vp_red_result *r, uint64_t id)
+{
+    for (size_t i = 0; i < r->loop_count; i++)
+        if (r->loops[i].loop_id == id)
+            return &r->loops[i];
+    return NULL;
+}
+
+static int vp_red_read_hashes(const struct vp_profile *prof, struct vp_red_result *r,
+                              char *err, size_t errlen)
+{
+    const struct vp_profile_extra *x = vp_profile_extra(prof, VP_SEC_LOOP_ITER_HASHES);
+    if (!x)
+        return 0;
+    struct vp_iter_hashes_header h;
+    if (x->size < sizeof h)
+        return vp_red_fail(err, errlen, "%s: iteration hashes: truncated header", prof->path);
+    memcpy(&h, x->data, sizeof h);
+    if (h.version != VP_ITER_HASHES_VERSION || h.header_size != sizeof h ||
+        h.record_count > (x->size - sizeof h) / sizeof(struct vp_iter_hash))
+        return vp_red_fail(err, errlen, "%s: iteration hashes: bad header", prof->path);
+    r->iterations_dropped = h.dropped;
+    r->iterations_truncated = h.truncated;
+    const struct vp_iter_hash *rec =
+        (const struct vp_iter_hash *)(const void *)((const uint8_t *)x->data + sizeof h);
+    uint64_t *sigs = malloc((h.record_count + 1) * sizeof *sigs);
+    if (!sigs)
+        return vp_red_fail(err, errlen, "out of memory");
+    for (size_t i = 0; i < r->loop_count; i++) {
+        struct vp_red_loop_result *l = &r->loops[i];
+        size_t n = 0;
+        for (uint64_t k = 0; k < h.record_count; k++)
+            if (rec[k].loop_id == l->loop_id)
+                sigs[n++] = rec[k].signature;
+        l->sampled_iterations = n;
+        l->ci_rate = vp_red_ci_rate(sigs, n, &l->distinct_signatures);
+    }
+    free(sigs);
+    return 0;
+}
+
+/* Walks the instance records; calls `fn` on each valid one. */
+static int vp_red_read_instances(const struct vp_profile *prof, const struct vp_instance ***out,
+                                 size_t *count, struct vp_red_result *r, char *err,
+                                 size_t errlen)
+{
+    *out = NULL;
+    *count = 0;
+    const struct vp_profile_extra *x = vp_profile_extra(prof, VP_SEC_LOOP_INSTANCES);
+    if (!x)
+        return 0;
+    struct vp_instances_header h;
+    if (x->size < sizeof h)
+        return vp_red_fail(err, errlen, "%s: instances: truncated header", prof->path);
+    memcpy(&h, x->data, sizeof h);
+    if (h.version != VP_INSTANCES_VERSION || h.header_size != sizeof h)
+        return vp_red_fail(err, errlen, "%s: instances: bad header", prof->path);
+    r->instances_dropped = h.dropped_instances;
+    r->values_dropped = h.dropped_values;
+    const struct vp_instance **v = malloc((h.instance_count + 1) * sizeof *v);
+    if (!v)
+        return vp_red_fail(err, errlen, "out of memory");
+    const uint8_t *p = (const uint8_t *)x->data + sizeof h;
+    size_t left = x->size - sizeof h;
+    for (uint64_t i = 0; i < h.instance_count; i++) {
+        const struct vp_instance *in = (const void *)p;
+        if (left < sizeof *in) {
+            free(v);
+            return vp_red_fail(err, errlen, "%s: instances: record %llu truncated", prof->path,
+                               (unsigned long long)i);
+        }
+        uint64_t bytes = sizeof *in + (uint64_t)in->value_count * sizeof(struct vp_instance_value) +
+                         (uint64_t)in->range_count * sizeof(struct vp_instance_range);
+        if (bytes > left) {
+            free(v);
+            return vp_red_fail(err, errlen, "%s: instances: record %llu overruns the section",
+                               prof->path, (unsigned long long)i);
+        }
+        v[i] = in;
+        p += bytes;
+        left -= bytes;
+    }
+    *out = v;
+    *count = h.instance_count;
+    return 0;
+}
+
+/* Writes per instance grow with its work when they vary and follow the
+   iteration count (Pearson r >= 0.5); otherwise they are constant. */
+static enum vp_red_writes vp_red_writes(const struct vp_instance **v, size_t n, uint64_t id,
+                                        uint64_t *mn, uint64_t *mx)
+{
+    double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+    size_t k = 0;
+    *mn = UINT64_MAX;
+    *mx = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i]->loop_id != id)
+            continue;
+        double x = (double)v[i]->iterations, y = (double)v[i]->side_effects;
+        sx += x, sy += y, sxx += x * x, syy += y * y, sxy += x * y, k++;
+        if (v[i]->side_effects < *mn)
+            *mn = v[i]->side_effects;
+        if (v[i]->side_effects > *mx)
+            *mx = v[i]->side_effects;
+    }
+    if (k < 2) {
+        if (k == 0)
+            *mn = 0;
+        return VP_RED_WRITES_UNKNOWN;
+    }
+    if (*mx == *mn)
+        return VP_RED_WRITES_CONSTANT;
+    double cov = sxy - sx * sy / k, vx = sxx - sx * sx / k, vy = syy - sy * sy / k;
+    if (vx <= 0 || vy <= 0)
+        return VP_RED_WRITES_CONSTANT;
+    return cov / sqrt(vx * vy) >= 0.5 ? VP_RED_WRITES_GROWING : VP_RED_WRITES_CONSTANT;
+}
+
+int vp_red_analyze(const char *binary, const struct vp_profile *prof,
+                   const struct vp_red_params *prm, struct vp_red_result **out, char *err,
+                   size_t errlen)
+{
+    struct vp_red_params dflt;
+    if (!prm) {
+        vp_red_params_default(&dflt);
+        prm = &dflt;
+    }
+    struct vp_red_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return vp_red_fail(err, errlen, "out of memory");
+    const struct vp_instance **inst = NULL;
+    size_t ninst = 0;
+    if (vp_red_read_binary(binary, r, err, errlen) != 0 ||
+        vp_red_read_hashes(prof, r, err, errlen) != 0 ||
+        vp_red_read_instances(prof, &inst, &ninst, r, err, errlen) != 0) {
+        vp_red_result_free(r);
+        return -1;
+    }
+    /* Pairs: (seq 2k, seq 2k+1) of the same loop and thread. */
+    for (size_t i = 0; i < ninst; i++) {
+        struct vp_red_loop_result *l = vp_red_find(r, inst[i]->loop_id);
+        if (!l)
+            continue;
+        l->sampled_instances++;
+        if (inst[i]->seq & 1)
+            continue;
+        for (size_t j = i + 1; j < ninst; j++) {
+            if (inst[j]->loop_id != inst[i]->loop_id || inst[j]->tid != inst[i]->tid ||
+                inst[j]->seq != inst[i]->seq + 1)
+                continue;
+            double d = vp_red_pair_distance(inst[i], inst[j]);
+            if (d >= 0) {
+                l->mean_pair_distance =
+                    (l->mean_pair_distance < 0 ? 0 : l->mean_pair_distance * l->pairs_compared) + d;
+                l->pairs_compared++;
+                l->mean_pair_distance /= (double)l->pairs_compared;
+                l->pairs_redundant += d <= prm->pair_bound;
+            }
+            break;
+        }
+    }
+    for (size_t i = 0; i < r->loop_count; i++) {
+        struct vp_red_loop_result *l = &r->loops[i];
+        l->ci_redundant = !l->ci_impossible && l->distinct_signatures > 0 &&
+                          l->ci_rate >= prm->ci_threshold;
+        l->ci_fix = !l->ci_redundant ? VP_RED_FIX_NONE
+                    : (l->static_flags & VP_REDF_IO_EVERY_ITER) ? VP_RED_FIX_BATCHING
+                                                                : VP_RED_FIX_MEMOIZATION;
+        l->cl_rate = l->pairs_compared ? (double)l->pairs_redundant / l->pairs_compared : 0;
+        l->cl_redundant = l->pairs_compared > 0 && l->cl_rate >= prm->cl_threshold;
+        l->cl_writes = vp_red_writes(inst, ninst, l->loop_id, &l->side_effects_min,
+                                     &l->side_effects_max);
+        l->cl_fix = !l->cl_redundant ? VP_RED_FIX_NONE
+                    : l->cl_writes == VP_RED_WRITES_GROWING ? VP_RED_FIX_BATCHING
+                                                            : VP_RED_FIX_MEMOIZATION;
+    }
+    free(inst);
+    *out = r;
+    return 0;
+}
+
+void vp_red_result_free(struct vp_red_result *r)
+{
+    if (!r)
+        return;
+    free(r->loops);
+    free(r->strings_);
+    free(r);
+}

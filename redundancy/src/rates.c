@@ -1,0 +1,231 @@
+/*
+ * rates.c - edit distances and redundancy rates (LDoctor section 3.2.3).
+ * Pure functions over arrays; no I/O.  docs/redundancy.md gives the rules.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vprof/redundancy.h"
+
+void vp_red_params_default(struct vp_red_params *p)
+{
+    p->ci_threshold = 2.0;
+    p->cl_threshold = 0.5;
+    p->pair_bound = 0.5;
+}
+
+size_t vp_red_edit_distance(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+    if (na == 0)
+        return nb;
+    if (nb == 0)
+        return na;
+    size_t *row = malloc((nb + 1) * sizeof *row);
+    if (!row)
+        return SIZE_MAX;
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    size_t d = row[nb];
+    free(row);
+    return d;
+}
+
+/* (dist - (long - short)) / short, LDoctor's normalisation. */
+static double vp_red_normalise(size_t dist, size_t na, size_t nb)
+{
+    size_t lo = na < nb ? na : nb, hi = na < nb ? nb : na;
+    if (hi == 0)
+        return -1.0;
+    if (lo == 0)
+        return 1.0;
+    double v = (double)(dist - (hi - lo)) / (double)lo;
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+double vp_red_normalised_distance(const uint64_t *a, size_t na, const uint64_t *b,
+                                  size_t nb)
+{
+    if (na == 0 && nb == 0)
+        return -1.0;
+    size_t d = vp_red_edit_distance(a, na, b, nb);
+    if (d == SIZE_MAX)
+        return -1.0;
+    return vp_red_normalise(d, na, nb);
+}
+
+static int64_t vp_red_stride(const struct vp_instance_range *r)
+{
+    return r->count > 1 ? (int64_t)(r->last - r->first) / (int64_t)(r->count - 1) : 0;
+}
+
+static size_t vp_red_max(size_t a, size_t b) { return a > b ? a : b; }
+
+/* Levenshtein distance of A = a0 + k*s (k < na) and B = b0 + k*s (k < nb),
+ * distinct elements: either B's elements are matched where they fall in A
+ * (the elements before and after the common run are substituted pairwise
+ * and the rest inserted/deleted), or nothing matches and everything is
+ * substituted: the cheaper of the two. */
+static size_t vp_red_range_edit(uint64_t a0, size_t na, uint64_t b0, size_t nb, int64_t s)
+{
+    int64_t diff = (int64_t)(b0 - a0);
+    size_t none = vp_red_max(na, nb);
+    if (s == 0 || diff % s != 0)
+        return none;
+    int64_t d = diff / s; /* B starts at A's index d */
+    int64_t lo = d > 0 ? d : 0, hi = d + (int64_t)nb < (int64_t)na ? d + (int64_t)nb : (int64_t)na;
+    if (hi <= lo)
+        return none;
+    size_t ov = (size_t)(hi - lo);
+    size_t pa = (size_t)lo, pb = (size_t)(d < 0 ? -d : 0);
+    size_t qa = na - pa - ov, qb = nb - pb - ov;
+    size_t matched = vp_red_max(pa, pb) + vp_red_max(qa, qb);
+    return matched < none ? matched : none;
+}
+
+double vp_red_range_distance(const struct vp_instance_range *a,
+                             const struct vp_instance_range *b)
+{
+    size_t na = a ? a->count : 0, nb = b ? b->count : 0;
+    if (na == 0 && nb == 0)
+        return -1.0;
+    if (na == 0 || nb == 0)
+        return 1.0;
+    int64_t sa = vp_red_stride(a), sb = vp_red_stride(b);
+    int64_t s = sa ? sa : sb;
+    if ((sa && sb && sa != sb) || (na > 1 && sa == 0) || (nb > 1 && sb == 0))
+        return 1.0; /* not the same walk: treated as sharing nothing */
+    if (s == 0) /* two single reads: any stride; they match when equal */
+        s = a->first != b->first ? (int64_t)(b->first - a->first) : 1;
+    return vp_red_normalise(vp_red_range_edit(a->first, na, b->first, nb, s), na, nb);
+}
+
+static int vp_red_cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+double vp_red_ci_rate(uint64_t *sigs, size_t n, uint64_t *distinct)
+{
+    if (n == 0) {
+        if (distinct)
+            *distinct = 0;
+        return 0.0;
+    }
+    qsort(sigs, n, sizeof *sigs, vp_red_cmp_u64);
+    uint64_t k = 1;
+    for (size_t i = 1; i < n; i++)
+        k += sigs[i] != sigs[i - 1];
+    if (distinct)
+        *distinct = k;
+    return (double)n / (double)k;
+}
+
+static const struct vp_instance_value *vp_red_values(const struct vp_instance *in)
+{
+    return (const struct vp_instance_value *)(const void *)(in + 1);
+}
+
+static const struct vp_instance_range *vp_red_ranges(const struct vp_instance *in)
+{
+    return (const struct vp_instance_range *)(const void *)(vp_red_values(in) +
+                                                              in->value_count);
+}
+
+/* The values of source `src` in instance `in`, in order; returns the count. */
+static size_t vp_red_seq(const struct vp_instance *in, uint32_t src, uint64_t *out)
+{
+    const struct vp_instance_value *v = vp_red_values(in);
+    size_t n = 0;
+    for (uint32_t i = 0; i < in->value_count; i++)
+        if (v[i].src == src)
+            out[n++] = v[i].value;
+    return n;
+}
+
+static const struct vp_instance_range *vp_red_range_of(const struct vp_instance *in,
+                                                       uint32_t src)
+{
+    const struct vp_instance_range *r = vp_red_ranges(in);
+    for (uint32_t i = 0; i < in->range_count; i++)
+        if (r[i].src == src)
+            return &r[i];
+    return NULL;
+}
+
+/* Collects the distinct source ids of both instances into `ids`. */
+static size_t vp_red_union_ids(const struct vp_instance *a, const struct vp_instance *b,
+                               uint32_t *ids)
+{
+    size_t n = 0;
+    const struct vp_instance *both[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        const struct vp_instance_value *v = vp_red_values(both[k]);
+        for (uint32_t i = 0; i < both[k]->value_count; i++) {
+            size_t j;
+            for (j = 0; j < n && ids[j] != v[i].src; j++)
+                ;
+            if (j == n)
+                ids[n++] = v[i].src;
+        }
+    }
+    return n;
+}
+
+double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instance *b)
+{
+    double sum = 0;
+    size_t used = 0;
+    uint32_t *ids = malloc((a->value_count + b->value_count + 1) * sizeof *ids);
+    uint64_t *sa = malloc((a->value_count + 1) * sizeof *sa);
+    uint64_t *sb = malloc((b->value_count + 1) * sizeof *sb);
+    if (!ids || !sa || !sb) {
+        free(ids);
+        free(sa);
+        free(sb);
+        return -1.0;
+    }
+    size_t n = vp_red_union_ids(a, b, ids);
+    for (size_t i = 0; i < n; i++) {
+        double d = vp_red_normalised_distance(sa, vp_red_seq(a, ids[i], sa), sb,
+                                              vp_red_seq(b, ids[i], sb));
+        if (d >= 0) {
+            sum += d;
+            used++;
+        }
+    }
+    /* Range sources: every range of either instance. */
+    const struct vp_instance *both[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        const struct vp_instance_range *r = vp_red_ranges(both[k]);
+        for (uint32_t i = 0; i < both[k]->range_count; i++) {
+            if (k == 1 && vp_red_range_of(a, r[i].src))
+                continue; /* already compared from a's side */
+            double d = vp_red_range_distance(vp_red_range_of(a, r[i].src),
+                                             vp_red_range_of(b, r[i].src));
+            if (d >= 0) {
+                sum += d;
+                used++;
+            }
+        }
+    }
+    free(ids);
+    free(sa);
+    free(sb);
+    return used ? sum / (double)used : -1.0;
+}

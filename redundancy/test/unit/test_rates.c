@@ -1,0 +1,135 @@
+/* Unit tests of the edit distances and rates (redundancy/src/rates.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "vprof/redundancy.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void edit_distance_basics(void **state)
+{
+    (void)state;
+    uint64_t kitten[] = {'k', 'i', 't', 't', 'e', 'n'};
+    uint64_t sitting[] = {'s', 'i', 't', 't', 'i', 'n', 'g'};
+    assert_int_equal(vp_red_edit_distance(kitten, 6, sitting, 7), 3);
+    assert_int_equal(vp_red_edit_distance(sitting, 7, kitten, 6), 3);
+    assert_int_equal(vp_red_edit_distance(kitten, 6, kitten, 6), 0);
+    assert_int_equal(vp_red_edit_distance(NULL, 0, NULL, 0), 0);
+    assert_int_equal(vp_red_edit_distance(kitten, 6, NULL, 0), 6);
+    assert_int_equal(vp_red_edit_distance(NULL, 0, sitting, 7), 7);
+    uint64_t one = 5, other = 6;
+    assert_int_equal(vp_red_edit_distance(&one, 1, &one, 1), 0);
+    assert_int_equal(vp_red_edit_distance(&one, 1, &other, 1), 1);
+}
+
+static void normalised_distance(void **state)
+{
+    (void)state;
+    /* The indexOf case: the next instance reads one more character. */
+    uint64_t a[] = {1, 2, 3, 4}, b[] = {1, 2, 3, 4, 5};
+    assert_true(vp_red_normalised_distance(a, 4, b, 5) == 0.0);
+    /* Distinct inputs: nothing shared. */
+    uint64_t c[] = {10, 11, 12, 13};
+    assert_true(vp_red_normalised_distance(a, 4, c, 4) == 1.0);
+    /* Half of the shorter one changed. */
+    uint64_t d[] = {1, 2, 9, 9};
+    assert_true(vp_red_normalised_distance(a, 4, d, 4) == 0.5);
+    /* Empty and length-1 sequences. */
+    assert_true(vp_red_normalised_distance(NULL, 0, NULL, 0) == -1.0);
+    assert_true(vp_red_normalised_distance(a, 4, NULL, 0) == 1.0);
+    assert_true(vp_red_normalised_distance(NULL, 0, a, 1) == 1.0);
+    assert_true(vp_red_normalised_distance(a, 1, a, 1) == 0.0);
+    assert_true(vp_red_normalised_distance(a, 1, c, 1) == 1.0);
+    assert_true(vp_red_normalised_distance(a, 1, b, 5) == 0.0);
+}
+
+/* The closed form for address ranges agrees with the DP on the expanded
+   sequences. */
+static void range_distance_matches_dp(void **state)
+{
+    (void)state;
+    uint64_t xa[64], xb[64];
+    for (uint64_t a0 = 0; a0 < 12; a0++)
+        for (uint32_t na = 1; na <= 9; na++)
+            for (uint64_t b0 = 0; b0 < 12; b0++)
+                for (uint32_t nb = 1; nb <= 9; nb++) {
+                    struct vp_instance_range ra = {1, na, 1000 + 4 * a0,
+                                                   1000 + 4 * (a0 + na - 1)};
+                    struct vp_instance_range rb = {1, nb, 1000 + 4 * b0,
+                                                   1000 + 4 * (b0 + nb - 1)};
+                    for (uint32_t k = 0; k < na; k++)
+                        xa[k] = ra.first + 4 * k;
+                    for (uint32_t k = 0; k < nb; k++)
+                        xb[k] = rb.first + 4 * k;
+                    double want = vp_red_normalised_distance(xa, na, xb, nb);
+                    double got = vp_red_range_distance(&ra, &rb);
+                    if (want != got)
+                        fail_msg("a0=%llu na=%u b0=%llu nb=%u: dp %f closed %f",
+                                 (unsigned long long)a0, na, (unsigned long long)b0, nb, want,
+                                 got);
+                }
+    assert_true(vp_red_range_distance(NULL, NULL) == -1.0);
+    struct vp_instance_range r = {1, 3, 0, 8};
+    assert_true(vp_red_range_distance(&r, NULL) == 1.0);
+}
+
+static void ci_rate(void **state)
+{
+    (void)state;
+    uint64_t distinct;
+    uint64_t s1[] = {7, 7, 7, 7};
+    assert_true(vp_red_ci_rate(s1, N(s1), &distinct) == 4.0);
+    assert_int_equal(distinct, 1);
+    uint64_t s2[] = {1, 2, 3, 4};
+    assert_true(vp_red_ci_rate(s2, N(s2), &distinct) == 1.0);
+    uint64_t s3[] = {3, 1, 3, 1, 2, 2};
+    assert_true(vp_red_ci_rate(s3, N(s3), &distinct) == 2.0);
+    assert_int_equal(distinct, 3);
+    assert_true(vp_red_ci_rate(NULL, 0, &distinct) == 0.0);
+    assert_int_equal(distinct, 0);
+    uint64_t s4[] = {9};
+    assert_true(vp_red_ci_rate(s4, 1, &distinct) == 1.0);
+}
+
+/* Builds an instance record with `n` values of source 0 and `m` of source 1. */
+static struct vp_instance *instance(const uint64_t *v0, uint32_t n, const uint64_t *v1,
+                                    uint32_t m)
+{
+    struct vp_instance *in = calloc(1, sizeof *in + (n + m) * sizeof(struct vp_instance_value));
+    struct vp_instance_value *v = (struct vp_instance_value *)(in + 1);
+    in->value_count = n + m;
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = (struct vp_instance_value){0, 0, v0[i]};
+    for (uint32_t i = 0; i < m; i++)
+        v[n + i] = (struct vp_instance_value){1, 0, v1[i]};
+    return in;
+}
+
+static void pair_distance(void **state)
+{
+    (void)state;
+    uint64_t p[] = {1, 2, 3}, q[] = {1, 2, 3, 4}, z[] = {8, 9, 10}, k = 42;
+    struct vp_instance *a = instance(p, 3, &k, 1), *b = instance(q, 4, &k, 1);
+    struct vp_instance *c = instance(z, 3, &k, 1), *e = instance(NULL, 0, NULL, 0);
+    assert_true(vp_red_pair_distance(a, b) == 0.0);
+    assert_true(vp_red_pair_distance(a, c) == 0.5); /* source 0 differs, 1 same */
+    assert_true(vp_red_pair_distance(e, e) == -1.0);
+    assert_true(vp_red_pair_distance(a, e) == 1.0);
+    free(a), free(b), free(c), free(e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(edit_distance_basics), cmocka_unit_test(normalised_distance),
+        cmocka_unit_test(range_distance_matches_dp), cmocka_unit_test(ci_rate),
+        cmocka_unit_test(pair_distance),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,615 @@
+/*
+ * red_rt.c - runtime half of the redundancy probes (docs/redundancy.md).
+ *
+ * The probes inserted by redundancy/pass/RedundancyProbes.cpp call the
+ * functions below only on the sampled path: when an iteration or a loop
+ * instance was chosen (a per-thread countdown in the instrumented code ran
+ * out).  Per thread we keep
+ *   - a stack of the iterations being recorded (loops nest), each with an
+ *     XXH3 state hashing its <source id, value> sequence (cross-iteration);
+ *   - for each loop whose instance is being recorded, a staging buffer of
+ *     its <source id, value> sequence, address ranges and counters
+ *     (cross-loop); finished instances are copied into a per-thread arena;
+ *   - the finished iteration signatures.
+ * Everything is per thread: no lock anywhere; buffers are mmap'd once per
+ * thread and published on a lock-free list read when the profile is
+ * written.  None of this runs in the SIGPROF handler.  Capacities are fixed
+ * (VP_RED_* below) and every loss is counted in the written sections.
+ *
+ * The functions are called by instrumented code only when the runtime set
+ * the function's gate byte, so they exist whenever they are called.
+ */
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t by value: no allocation */
+#include <xxhash.h>
+
+#include <vprof/format.h>
+
+#include "rt_hooks.h"
+
+#define VP_RED_EXPORT __attribute__((visibility("default")))
+#define VP_RED_TLS __thread __attribute__((tls_model("initial-exec")))
+
+#define VP_RED_MAX_LOOPS 4096          /* global loop numbers per process      */
+#define VP_RED_STACK 16                /* nested recorded iterations           */
+#define VP_RED_ITER_VALUE_CAP (1u << 16) /* pairs hashed per iteration         */
+#define VP_RED_HASH_CAP (1u << 16)     /* iteration signatures per thread      */
+#define VP_RED_ACTIVE_INSTANCES 8      /* instances recorded at once per thread */
+#define VP_RED_INSTANCE_VALUE_CAP 4096 /* values kept per instance             */
+#define VP_RED_INSTANCE_RANGES 16      /* range sources per instance           */
+#define VP_RED_ARENA (16u << 20)       /* finished instances per thread (bytes) */
+#define VP_RED_DEFAULT_ITER_RATE 1000
+#define VP_RED_DEFAULT_INSTANCE_RATE 100
+
+struct vp_red_frame {
+    uint32_t loop;          /* global loop number                            */
+    uint32_t ci;            /* this iteration is a cross-iteration sample    */
+    uint32_t values;
+    uint32_t truncated;
+    XXH3_state_t state;
+};
+
+struct vp_red_staging {
+    uint32_t loop;          /* global loop number, ~0u when free             */
+    struct vp_instance inst;
+    struct vp_instance_range ranges[VP_RED_INSTANCE_RANGES];
+    struct vp_instance_value values[VP_RED_INSTANCE_VALUE_CAP];
+};
+
+struct vp_red_loop_state {
+    int32_t ci_countdown;   /* saved while an instance forces every iteration */
+    uint8_t pair_second;    /* the next sampled instance closes a pair       */
+    uint8_t staging;        /* index + 1 of the staging buffer, 0 if none    */
+    uint16_t reserved;
+    uint64_t pairs;         /* pairs started                                 */
+};
+
+struct vp_red_thread {
+    struct vp_red_thread *next;  /* publication list                         */
+    uint32_t tid;
+    uint32_t depth;              /* frames in use                            */
+    uint64_t rng;
+    uint64_t hash_count, hash_dropped, iter_truncated;
+    uint64_t inst_count, inst_dropped, values_dropped;
+    uint64_t arena_used;
+    struct vp_iter_hash *hashes; /* VP_RED_HASH_CAP                           */
+    uint8_t *arena;              /* VP_RED_ARENA bytes                        */
+    struct vp_red_staging *staging; /* VP_RED_ACTIVE_INSTANCES               */
+    struct vp_red_frame frames[VP_RED_STACK];
+    struct vp_red_loop_state loops[VP_RED_MAX_LOOPS];
+};
+
+struct vp_red_loop_ref {
+    const struct vp_red_rt_module *mod;
+    uint32_t idx;
+};
+
+static struct {
+    _Atomic(struct vp_red_rt_module *) modules;
+    _Atomic(struct vp_red_thread *) threads;
+    atomic_uint next_loop;
+    struct vp_red_loop_ref loops[VP_RED_MAX_LOOPS];
+    int32_t iter_rate, instance_rate;
+    atomic_ulong threads_failed;
+} vp_red;
+
+static VP_RED_TLS struct vp_red_thread *vp_red_self;
+
+static int32_t vp_red_env_rate(const char *name, int32_t dflt)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return dflt;
+    long v = strtol(s, NULL, 10);
+    return v >= 1 && v <= (1L << 30) ? (int32_t)v : dflt;
+}
+
+static void vp_red_read_env(void)
+{
+    if (vp_red.iter_rate)
+        return;
+    vp_red.iter_rate = vp_red_env_rate("VPROF_RED_ITER_RATE", VP_RED_DEFAULT_ITER_RATE);
+    vp_red.instance_rate =
+        vp_red_env_rate("VPROF_RED_INSTANCE_RATE", VP_RED_DEFAULT_INSTANCE_RATE);
+}
+
+/* True if `name` is in VPROF_LOOP_FUNCTIONS (separated by ',', ':' or
+   spaces; "*" selects every function). */
+static int vp_red_selected(const char *name)
+{
+    const char *list = getenv("VPROF_LOOP_FUNCTIONS");
+    if (!list || !name || !*name)
+        return 0;
+    size_t n = strlen(name);
+    const char *p = list;
+    while (*p) {
+        while (*p == ',' || *p == ':' || *p == ' ')
+            p++;
+        const char *e = p;
+        while (*e && *e != ',' && *e != ':' && *e != ' ')
+            e++;
+        if ((size_t)(e - p) == 1 && *p == '*')
+            return 1;
+        if ((size_t)(e - p) == n && memcmp(p, name, n) == 0)
+            return 1;
+        p = e;
+    }
+    return 0;
+}
+
+/* Called by every instrumented TU's constructor.  Assigns the module's
+   global loop numbers and opens the gates of the selected functions. */
+VP_RED_EXPORT void __vprof_red_register(struct vp_red_rt_module *m)
+{
+    if (!m || m->version != VP_RED_RT_VERSION)
+        return;
+    vp_red_read_env();
+    uint32_t base = atomic_fetch_add(&vp_red.next_loop, m->loop_count);
+    m->slot_base = base;
+    for (uint32_t i = 0; i < m->loop_count; i++) {
+        if (base + i < VP_RED_MAX_LOOPS) {
+            vp_red.loops[base + i].mod = m;
+            vp_red.loops[base + i].idx = i;
+        }
+        const struct vp_red_rt_loop *l = &m->loops[i];
+        if (base + i < VP_RED_MAX_LOOPS &&
+            (vp_red_selected(l->function) || vp_red_selected(l->container)))
+            *l->gate = 1;
+    }
+    struct vp_red_rt_module *head = atomic_load(&vp_red.modules);
+    do
+        m->next = head;
+    while (!atomic_compare_exchange_weak(&vp_red.modules, &head, m));
+}
+
+static void *vp_red_map(size_t size)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* This thread's buffers, created on first use; NULL if memory ran out. */
+static struct vp_red_thread *vp_red_thread(void)
+{
+    struct vp_red_thread *t = vp_red_self;
+    if (t)
+        return t;
+    t = vp_red_map(sizeof *t);
+    if (!t)
+        goto fail;
+    t->hashes = vp_red_map(sizeof(struct vp_iter_hash) * VP_RED_HASH_CAP);
+    t->arena = vp_red_map(VP_RED_ARENA);
+    t->staging = vp_red_map(sizeof(struct vp_red_staging) * VP_RED_ACTIVE_INSTANCES);
+    if (!t->hashes || !t->arena || !t->staging)
+        goto fail;
+    for (int i = 0; i < VP_RED_ACTIVE_INSTANCES; i++)
+        t->staging[i].loop = ~0u;
+    t->tid = (uint32_t)syscall(SYS_gettid);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    t->rng = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ ((uint64_t)t->tid << 32) ^
+             (uint64_t)(uintptr_t)t;
+    if (!t->rng)
+        t->rng = 1;
+    struct vp_red_thread *head = atomic_load(&vp_red.threads);
+    do
+        t->next = head;
+    while (!atomic_compare_exchange_weak(&vp_red.threads, &head, t));
+    vp_red_self = t;
+    return t;
+fail:
+    atomic_fetch_add(&vp_red.threads_failed, 1);
+    return NULL;
+}
+
+/* A gap with mean `rate`: uniform in [1, 2*rate-1] (xorshift64*). */
+static int32_t vp_red_gap(struct vp_red_thread *t, int32_t rate)
+{
+    if (rate <= 1)
+        return 1;
+    uint64_t x = t->rng;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    t->rng = x;
+    return 1 + (int32_t)((x * 0x2545F4914F6CDD1Dull >> 33) % (uint64_t)(2 * rate - 1));
+}
+
+static uint64_t vp_red_loop_id(uint32_t g)
+{
+    const struct vp_red_loop_ref *r = &vp_red.loops[g];
+    return r->mod ? r->mod->loops[r->idx].loop_id : 0;
+}
+
+static int vp_red_no_ci(uint32_t g)
+{
+    const struct vp_red_loop_ref *r = &vp_red.loops[g];
+    return !r->mod || (r->mod->loops[r->idx].flags & VP_RED_RTF_NO_CI);
+}
+
+static struct vp_red_staging *vp_red_instance(struct vp_red_thread *t, uint32_t g)
+{
+    uint8_t s = t->loops[g].staging;
+    return s ? &t->staging[s - 1] : NULL;
+}
+
+static void vp_red_push_frame(struct vp_red_thread *t, uint32_t g, int ci)
+{
+    if (t->depth >= VP_RED_STACK) { /* deeper nesting: counted, not recorded */
+        t->depth++;
+        return;
+    }
+    struct vp_red_frame *f = &t->frames[t->depth++];
+    f->loop = g;
+    f->ci = (uint32_t)ci;
+    f->values = 0;
+    f->truncated = 0;
+    if (ci)
+        XXH3_64bits_reset(&f->state);
+}
+
+/* Header of a loop whose iteration countdown ran out.  Returns 1 when this
+   iteration runs the recording copy. */
+VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
+                                              uint32_t idx, struct vp_red_rt_slot *slot)
+{
+    uint32_t g = (uint32_t)m->slot_base + idx;
+    struct vp_red_thread *t = g < VP_RED_MAX_LOOPS ? vp_red_thread() : NULL;
+    if (!t) {
+        slot->iter_countdown = INT32_MAX;
+        return 0;
+    }
+    struct vp_red_loop_state *ls = &t->loops[g];
+    int no_ci = vp_red_no_ci(g);
+    struct vp_red_staging *in = vp_red_instance(t, g);
+    if (in) { /* recording the instance: every iteration, and CI by countdown */
+        in->inst.iterations++;
+        int ci = 0;
+        if (!no_ci && --ls->ci_countdown <= 0) {
+            ci = 1;
+            ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
+        }
+        slot->iter_countdown = 1;
+        vp_red_push_frame(t, g, ci);
+        return 1;
+    }
+    if (no_ci) {
+        slot->iter_countdown = INT32_MAX;
+        return 0;
+    }
+    if (ls->ci_countdown == 0) { /* first call on this thread: random phase */
+        ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
+        slot->iter_countdown = ls->ci_countdown;
+        return 0;
+    }
+    ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
+    slot->iter_countdown = ls->ci_countdown;
+    vp_red_push_frame(t, g, 1);
+    return 1;
+}
+
+/* End of a recorded iteration: its signature is complete. */
+VP_RED_EXPORT void __vprof_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx)
+{
+    struct vp_red_thread *t = vp_red_self;
+    uint32_t g = (uint32_t)m->slot_base + idx;
+    if (!t || t->depth == 0)
+        return;
+    if (t->depth > VP_RED_STACK) {
+        t->depth--;
+        return;
+    }
+    /* Normally the top frame; a frame left by a longjmp is dropped. */
+    uint32_t d = t->depth;
+    while (d > 0 && t->frames[d - 1].loop != g)
+        d--;
+    if (d == 0)
+        return;
+    struct vp_red_frame *f = &t->frames[d - 1];
+    t->depth = d - 1;
+    if (!f->ci)
+        return;
+    if (t->hash_count >= VP_RED_HASH_CAP) {
+        t->hash_dropped++;
+        return;
+    }
+    struct vp_iter_hash *h = &t->hashes[t->hash_count++];
+    h->loop_id = vp_red_loop_id(g);
+    h->signature = XXH3_64bits_digest(&f->state);
+    h->instance = t->loops[g].pairs;
+    h->tid = t->tid;
+    h->values = f->values;
+    if (f->truncated)
+        t->iter_truncated++;
+}
+
+/* Preheader of a loop whose instance countdown ran out: record this
+   instance, and the next one too so that the pair can be compared. */
+VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
+                                               uint32_t idx, struct vp_red_rt_slot *slot)
+{
+    uint32_t g = (uint32_t)m->slot_base + idx;
+    struct vp_red_thread *t = g < VP_RED_MAX_LOOPS ? vp_red_thread() : NULL;
+    if (!t) {
+        slot->instance_countdown = INT32_MAX;
+        return;
+    }
+    struct vp_red_loop_state *ls = &t->loops[g];
+    if (ls->staging) { /* re-entered (recursion) while recording: skip */
+        slot->instance_countdown = vp_red_gap(t, vp_red.instance_rate);
+        return;
+    }
+    int second = ls->pair_second;
+    int s;
+    for (s = 0; s < VP_RED_ACTIVE_INSTANCES; s++)
+        if (t->staging[s].loop == ~0u)
+            break;
+    if (s == VP_RED_ACTIVE_INSTANCES) {
+        t->inst_dropped++;
+        ls->pair_second = 0;
+        slot->instance_countdown = vp_red_gap(t, vp_red.instance_rate);
+        return;
+    }
+    if (!second)
+        ls->pairs++;
+    struct vp_red_staging *in = &t->staging[s];
+    in->loop = g;
+    memset(&in->inst, 0, sizeof in->inst);
+    in->inst.loop_id = vp_red_loop_id(g);
+    in->inst.seq = ((ls->pairs - 1) << 1) | (uint64_t)second;
+    in->inst.tid = t->tid;
+    ls->staging = (uint8_t)(s + 1);
+    ls->pair_second = !second;
+    if (!vp_red_no_ci(g) && ls->ci_countdown <= 0)
+        ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
+    slot->instance_active = 1;
+    slot->iter_countdown = 1;
+    slot->instance_countdown = second ? vp_red_gap(t, vp_red.instance_rate) : 1;
+}
+
+/* Exit of a recorded instance: copy it into the arena. */
+VP_RED_EXPORT void __vprof_red_instance_end(const struct vp_red_rt_module *m,
+                                            uint32_t idx, struct vp_red_rt_slot *slot)
+{
+    uint32_t g = (uint32_t)m->slot_base + idx;
+    struct vp_red_thread *t = vp_red_self;
+    slot->instance_active = 0;
+    if (!t || g >= VP_RED_MAX_LOOPS)
+        return;
+    struct vp_red_loop_state *ls = &t->loops[g];
+    slot->iter_countdown = vp_red_no_ci(g) ? INT32_MAX
+                           : ls->ci_countdown > 0 ? ls->ci_countdown : 1;
+    struct vp_red_staging *in = vp_red_instance(t, g);
+    if (!in)
+        return;
+    ls->staging = 0;
+    in->loop = ~0u;
+    size_t bytes = sizeof in->inst + in->inst.value_count * sizeof(struct vp_instance_value) +
+                   in->inst.range_count * sizeof(struct vp_instance_range);
+    if (t->arena_used + bytes > VP_RED_ARENA) {
+        t->inst_dropped++;
+        return;
+    }
+    uint8_t *p = t->arena + t->arena_used;
+    memcpy(p, &in->inst, sizeof in->inst);
+    p += sizeof in->inst;
+    memcpy(p, in->values, in->inst.value_count * sizeof(struct vp_instance_value));
+    p += in->inst.value_count * sizeof(struct vp_instance_value);
+    memcpy(p, in->ranges, in->inst.range_count * sizeof(struct vp_instance_range));
+    t->arena_used += bytes;
+    t->inst_count++;
+}
+
+static void vp_red_hash(struct vp_red_frame *f, uint32_t src, uint64_t v)
+{
+    if (f->values >= VP_RED_ITER_VALUE_CAP) {
+        f->truncated = 1;
+        return;
+    }
+    uint64_t pair[2] = {src, v};
+    XXH3_64bits_update(&f->state, pair, sizeof pair);
+    f->values++;
+}
+
+static void vp_red_append(struct vp_red_thread *t, struct vp_red_staging *in, uint32_t src,
+                          uint64_t v)
+{
+    if (in->inst.value_count >= VP_RED_INSTANCE_VALUE_CAP) {
+        in->inst.dropped_values++;
+        in->inst.flags |= VP_INSTF_TRUNCATED;
+        t->values_dropped++;
+        return;
+    }
+    struct vp_instance_value *e = &in->values[in->inst.value_count++];
+    e->src = src;
+    e->reserved = 0;
+    e->value = v;
+}
+
+/* A source instruction's value in the recording copy of loop `idx`. */
+VP_RED_EXPORT void __vprof_red_value(const struct vp_red_rt_module *m, uint32_t idx,
+                                     uint32_t src, uint64_t v, uint32_t mode)
+{
+    uint32_t g = (uint32_t)m->slot_base + idx;
+    struct vp_red_thread *t = vp_red_self;
+    if (!t || g >= VP_RED_MAX_LOOPS)
+        return;
+    if (mode & VP_RED_MODE_CI) {
+        uint32_t d = t->depth < VP_RED_STACK ? t->depth : VP_RED_STACK;
+        while (d > 0 && t->frames[d - 1].loop != g)
+            d--;
+        if (d > 0 && t->frames[d - 1].ci)
+            vp_red_hash(&t->frames[d - 1], src, v);
+    }
+    if (mode & VP_RED_MODE_CL) {
+        struct vp_red_staging *in = vp_red_instance(t, g);
+        if (in)
+            vp_red_append(t, in, src, v);
+    }
+}
+
+/* An affine read of a recorded instance: keep first, last and count. */
+VP_RED_EXPORT void __vprof_red_range(const struct vp_red_rt_module *m, uint32_t idx,
+                                     uint32_t src, uint64_t addr)
+{
+    uint32_t g = (uint32_t)m->slot_base + idx;
+    struct vp_red_thread *t = vp_red_self;
+    if (!t || g >= VP_RED_MAX_LOOPS)
+        return;
+    struct vp_red_staging *in = vp_red_instance(t, g);
+    if (!in)
+        return;
+    uint32_t i;
+    for (i = 0; i < in->inst.range_count; i++)
+        if (in->ranges[i].src == src)
+            break;
+    if (i == in->inst.range_count) {
+        if (i == VP_RED_INSTANCE_RANGES) {
+            in->inst.dropped_values++;
+            t->values_dropped++;
+            return;
+        }
+        in->inst.range_count++;
+        in->ranges[i].src = src;
+        in->ranges[i].count = 0;
+        in->ranges[i].first = addr;
+    }
+    in->ranges[i].last = addr;
+    in->ranges[i].count++;
+}
+
+/* A source inside a called function, while some iteration is recorded on
+   this thread: it belongs to every recorded iteration and instance. */
+VP_RED_EXPORT void __vprof_red_callee_value(uint32_t src, uint64_t v)
+{
+    struct vp_red_thread *t = vp_red_self;
+    if (!t)
+        return;
+    uint32_t d = t->depth < VP_RED_STACK ? t->depth : VP_RED_STACK;
+    for (uint32_t i = 0; i < d; i++) {
+        struct vp_red_frame *f = &t->frames[i];
+        if (f->ci)
+            vp_red_hash(f, src, v);
+        struct vp_red_staging *in = vp_red_instance(t, f->loop);
+        if (in && (i == 0 || t->frames[i - 1].loop != f->loop))
+            vp_red_append(t, in, src, v);
+    }
+}
+
+/* A side-effect instruction ran in the recording copy. */
+VP_RED_EXPORT void __vprof_red_side_effect(const struct vp_red_rt_module *m, uint32_t idx)
+{
+    uint32_t g = (uint32_t)m->slot_base + idx;
+    struct vp_red_thread *t = vp_red_self;
+    if (!t || g >= VP_RED_MAX_LOOPS)
+        return;
+    struct vp_red_staging *in = vp_red_instance(t, g);
+    if (in)
+        in->inst.side_effects++;
+}
+
+/* ---- profile sections ---- */
+
+static int vp_red_write(void *ctx, vp_rt_emit_fn emit)
+{
+    uint64_t hashes = 0, bytes = 0, threads = 0;
+    struct vp_iter_hashes_header hh = {0};
+    struct vp_instances_header ih = {0};
+    for (struct vp_red_thread *t = atomic_load(&vp_red.threads); t; t = t->next) {
+        threads++;
+        hashes += t->hash_count;
+        bytes += t->arena_used;
+        hh.dropped += t->hash_dropped;
+        hh.truncated += t->iter_truncated;
+        ih.instance_count += t->inst_count;
+        ih.dropped_instances += t->inst_dropped;
+        ih.dropped_values += t->values_dropped;
+        /* Instances still running are lost; counted, not hidden. */
+        for (int s = 0; s < VP_RED_ACTIVE_INSTANCES; s++)
+            if (t->staging[s].loop != ~0u)
+                ih.dropped_instances++;
+    }
+    if (threads == 0 && atomic_load(&vp_red.modules) == NULL)
+        return 0; /* nothing instrumented in this process */
+    hh.version = VP_ITER_HASHES_VERSION;
+    hh.header_size = sizeof hh;
+    hh.record_count = hashes;
+    hh.thread_count = (uint32_t)threads;
+    hh.iteration_cap = VP_RED_ITER_VALUE_CAP;
+    ih.version = VP_INSTANCES_VERSION;
+    ih.header_size = sizeof ih;
+    ih.thread_count = (uint32_t)threads;
+    ih.value_cap = VP_RED_INSTANCE_VALUE_CAP;
+
+    /* One contiguous payload per section; mmap is usable on the signal
+       write path, malloc is not. */
+    size_t size1 = sizeof hh + hashes * sizeof(struct vp_iter_hash);
+    size_t size2 = sizeof ih + bytes;
+    uint8_t *buf = vp_red_map(size1 > size2 ? size1 : size2);
+    if (!buf)
+        return -1;
+    memcpy(buf, &hh, sizeof hh);
+    size_t off = sizeof hh;
+    for (struct vp_red_thread *t = atomic_load(&vp_red.threads); t; t = t->next) {
+        memcpy(buf + off, t->hashes, t->hash_count * sizeof(struct vp_iter_hash));
+        off += t->hash_count * sizeof(struct vp_iter_hash);
+    }
+    int rc = emit(ctx, VP_SEC_LOOP_ITER_HASHES, VP_SECF_OPTIONAL, buf, off);
+    if (rc == 0) {
+        memcpy(buf, &ih, sizeof ih);
+        off = sizeof ih;
+        for (struct vp_red_thread *t = atomic_load(&vp_red.threads); t; t = t->next) {
+            memcpy(buf + off, t->arena, t->arena_used);
+            off += t->arena_used;
+        }
+        rc = emit(ctx, VP_SEC_LOOP_INSTANCES, VP_SECF_OPTIONAL, buf, off);
+    }
+    munmap(buf, size1 > size2 ? size1 : size2);
+    return rc;
+}
+
+static void vp_red_init(void)
+{
+    vp_red_read_env();
+}
+
+/* Fork child: the parent's samples are the parent's.  Only this thread
+   survives; its buffers are kept and emptied, the others are dropped. */
+static void vp_red_fork_child(void)
+{
+    struct vp_red_thread *t = vp_red_self;
+    atomic_store(&vp_red.threads, NULL);
+    if (!t)
+        return;
+    t->hash_count = t->hash_dropped = t->iter_truncated = 0;
+    t->inst_count = t->inst_dropped = t->values_dropped = 0;
+    t->arena_used = 0;
+    t->depth = 0;
+    t->tid = (uint32_t)syscall(SYS_gettid);
+    for (int s = 0; s < VP_RED_ACTIVE_INSTANCES; s++)
+        t->staging[s].loop = ~0u;
+    memset(t->loops, 0, sizeof t->loops);
+    t->next = NULL;
+    atomic_store(&vp_red.threads, t);
+}
+
+static const struct vp_rt_component vp_red_component = {
+    .name = "redundancy",
+    .init = vp_red_init,
+    .write_sections = vp_red_write,
+    .after_fork_child = vp_red_fork_child,
+};
+
+__attribute__((constructor)) static void vp_red_register_component(void)
+{
+    vp_rt_register_component(&vp_red_component);
+}
