@@ -319,6 +319,38 @@ void Slicer::visit(Value *V, const Context *C) {
     push(Op, C);
 }
 
+/// True if `V` only feeds another vprof pass's probes (loopclass's counters
+/// in its clone: phis and adds ending in a `__vprof_*` call).  Such values
+/// are not results of the program.
+static bool onlyFeedsProbes(const Value *V,
+                            SmallPtrSetImpl<const Value *> &Seen) {
+  if (!Seen.insert(V).second)
+    return true; // a cycle of counter updates: decided by its other users
+  if (V->use_empty() || Seen.size() > 32)
+    return false;
+  for (const User *U : V->users()) {
+    if (const auto *CB = dyn_cast<CallBase>(U)) {
+      const Function *Callee = CB->getCalledFunction();
+      if (Callee && Callee->getName().startswith("__vprof_"))
+        continue;
+      return false;
+    }
+    if ((isa<PHINode>(U) || isa<BinaryOperator>(U)) &&
+        onlyFeedsProbes(U, Seen))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Side-effect sites of the program, without other passes' probes.
+static bool isProgramSite(const SideEffectSite &S) {
+  if (S.Callee.startswith("__vprof_"))
+    return false;
+  SmallPtrSet<const Value *, 16> Seen;
+  return S.Kind != SiteKind::LiveOut || !onlyFeedsProbes(S.Inst, Seen);
+}
+
 void Slicer::run(Variant V, const LoopSideEffects &E) {
   Var = V;
   Seen.clear();
@@ -326,12 +358,16 @@ void Slicer::run(Variant V, const LoopSideEffects &E) {
   Contexts.push_back(Context{L.getHeader()->getParent(), nullptr, nullptr, 0});
   const Context *Root = &Contexts.front();
   for (const SideEffectSite &S : E.Sites) {
-    if (S.Callee.startswith("__vprof_"))
+    if (!isProgramSite(S))
       continue; // another pass's probe
     Instruction *I = S.Inst;
     if (auto *CB = dyn_cast<CallBase>(I)) {
-      push(CB, Root);
-      if (CB->getType()->isVoidTy() || !L.contains(CB))
+      // A defined callee is sliced inside; an external one by its
+      // arguments (its own result is not an input of its effect).
+      Function *Callee = CB->getCalledFunction();
+      if (Callee && !Callee->isDeclaration())
+        push(CB, Root);
+      else
         for (Value *A : CB->args())
           push(A, Root);
       if (L.contains(CB))
@@ -454,14 +490,16 @@ static std::string functionNameOf(Value *V) {
 /// dominates the latch) and every in-body side effect is an I/O call.
 static bool ioEveryIteration(Loop &L, const LoopSideEffects &E,
                              DominatorTree &DT) {
-  if (!E.IOOnly)
-    return false;
   BasicBlock *Latch = L.getLoopLatch();
-  for (const SideEffectSite &S : E.Sites)
-    if (S.InBody && ModRefSummary::isIOFunction(S.Callee) &&
-        (!Latch || DT.dominates(S.Inst->getParent(), Latch)))
-      return true;
-  return false;
+  bool Every = false;
+  for (const SideEffectSite &S : E.Sites) {
+    if (!S.InBody || !isProgramSite(S))
+      continue;
+    if (!ModRefSummary::isIOFunction(S.Callee))
+      return false;
+    Every |= !Latch || DT.dominates(S.Inst->getParent(), Latch);
+  }
+  return Every;
 }
 
 LoopSources
@@ -474,8 +512,7 @@ findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
   S.run(CrossLoop, E);
 
   for (const SideEffectSite &Site : E.Sites) {
-    if (!Site.InBody || Site.Callee.startswith("__vprof_") ||
-        !L.contains(Site.Inst))
+    if (!Site.InBody || !isProgramSite(Site) || !L.contains(Site.Inst))
       continue;
     LS.SideEffects.push_back(Site.Inst);
     if (FA.LI->getLoopFor(Site.Inst->getParent()) != &L)

@@ -21,6 +21,7 @@ for var in ("VPROF_LOOP_FUNCTIONS", "VPROF_OUTPUT", "LD_PRELOAD",
 config.substitutions += [
     ("%vprof-cc-red", os.path.join(config.vprof_bin_dir, "vprof-cc")
      + " -mllvm -vprof-loop-probes=0"),
+    ("%vprof-plugin", os.path.join(config.vprof_lib_dir, "vprof", "VprofPlugin.so")),
     ("%vprof-cc", os.path.join(config.vprof_bin_dir, "vprof-cc")),
     ("%vprof-rt", os.path.join(config.vprof_lib_dir, "libvprof-rt.so")),
     ("%redundancy-report", os.path.join(config.redundancy_bin_dir, "redundancy-report")),
