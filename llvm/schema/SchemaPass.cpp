@@ -39,6 +39,7 @@ using namespace llvm;
 
 STATISTIC(NumEntries, "Schema entries emitted");
 STATISTIC(NumFilteredOut, "Variables outside VPROF_COMPONENT");
+STATISTIC(NumSystemHeader, "Variables declared in system headers");
 
 static cl::opt<bool>
     PrintSchema("vprof-print-schema", cl::init(false), cl::Hidden,
@@ -83,6 +84,19 @@ static bool inComponent(StringRef File, ArrayRef<std::string> Prefixes) {
   return false;
 }
 
+/// True if \p File is a system header (glibc's inline wrappers such as
+/// atol's `__nptr`): variables there are the C library's, not the program's,
+/// and a developer can do nothing with their values.  Kept out of the schema
+/// unless a VPROF_COMPONENT prefix names them explicitly.
+static bool isSystemHeader(StringRef File) {
+  static const char *const SystemDirs[] = {"/usr/include", "/usr/local/include",
+                                           "/usr/lib"};
+  for (const char *D : SystemDirs)
+    if (pathHasPrefix(File, D))
+      return true;
+  return false;
+}
+
 /// DW_AT_comp_dir of the TU (first compile unit), "" without debug info.
 static StringRef compilationDirectory(const Module &M) {
   for (const DICompileUnit *CU : M.debug_compile_units())
@@ -107,6 +121,10 @@ PreservedAnalyses SchemaPass::run(Module &M, ModuleAnalysisManager &MAM) {
     SchemaEntry E = describeVariable(V);
     if (!inComponent(E.File, Prefixes)) {
       ++NumFilteredOut;
+      continue;
+    }
+    if (Prefixes.empty() && isSystemHeader(E.File)) {
+      ++NumSystemHeader;
       continue;
     }
     Entries.push_back(std::move(E));
