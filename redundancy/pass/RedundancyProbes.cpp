@@ -635,6 +635,7 @@ struct Target {
   Function *Orig;           ///< as compiled (ids are computed on it)
   Function *Analysed;       ///< loopclass's clone if any, else Orig
   GlobalVariable *Gate;     ///< loopclass's gate, or null (make our own)
+  bool OwnClone = false;    ///< Analysed is our clone, to be gated
   std::vector<size_t> Loops; ///< indices into the result vector
   std::vector<BasicBlock *> Headers; ///< per loop, in Analysed
 };
@@ -677,7 +678,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
       Items.push_back({Ids.assign(K), K, Local});
     }
 
-    Target T{F, F, nullptr, {}, {}};
+    Target T{F, F, nullptr, false, {}, {}};
     if (Function *LC = M.getFunction((F->getName() + ".vprof_probed").str()))
       if (isClone(*LC)) {
         T.Analysed = LC;
@@ -685,6 +686,27 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
         if (!T.Gate)
           T.Analysed = F;
       }
+    // Our own clone is made before the analysis, with its loops in
+    // simplified form (preheader, dedicated exits) as loopclass's clone is:
+    // the side-effect analysis then sees live-out results the same way.
+    if (T.Analysed == F && EnableProbes && canCloneFunction(*F)) {
+      ValueToValueMapTy VMap;
+      Function *C = CloneFunction(F, VMap);
+      C->setName(F->getName() + ".vprof_red");
+      C->setLinkage(GlobalValue::InternalLinkage);
+      C->setVisibility(GlobalValue::DefaultVisibility);
+      C->setComdat(nullptr);
+      C->removeFnAttr(Attribute::AlwaysInline);
+      C->addFnAttr(Attribute::NoInline);
+      C->addFnAttr(ProbedCloneAttr);
+      DominatorTree DT(*C);
+      LoopInfo LI(DT);
+      for (Loop *L : LI)
+        simplifyLoop(L, &DT, &LI, nullptr, nullptr, nullptr, false);
+      T.Analysed = C;
+      T.OwnClone = true;
+      ++NumOwnClones;
+    }
     Function &A = *T.Analysed;
     FunctionAnalyses FA{&FAM.getResult<DominatorTreeAnalysis>(A),
                         &FAM.getResult<PostDominatorTreeAnalysis>(A),
@@ -734,7 +756,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
     // thread-local slot array is sized by them.
     std::vector<Target *> Probed;
     for (Target &T : Targets) {
-      if (T.Gate == nullptr && !canCloneFunction(*T.Orig))
+      if (T.Gate == nullptr && !T.OwnClone)
         continue;
       for (size_t K : T.Loops) {
         LoopSources &LS = Results[K];
@@ -764,23 +786,14 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
       for (Target *T : Probed) {
         Function *Fn = T->Analysed;
-        ValueToValueMapTy VMap;
-        if (!T->Gate) { // our own gated clone
-          Fn = CloneFunction(T->Orig, VMap);
-          Fn->setName(T->Orig->getName() + ".vprof_red");
-          Fn->setLinkage(GlobalValue::InternalLinkage);
-          Fn->setVisibility(GlobalValue::DefaultVisibility);
-          Fn->setComdat(nullptr);
-          Fn->removeFnAttr(Attribute::AlwaysInline);
-          Fn->addFnAttr(Attribute::NoInline);
-          Fn->addFnAttr(ProbedCloneAttr);
+        ValueToValueMapTy VMap; // empty: the analysis ran on Fn itself
+        if (T->OwnClone) {
           T->Gate = new GlobalVariable(
               M, PM.I8, false, GlobalValue::InternalLinkage,
               ConstantInt::get(PM.I8, 0),
               "__vprof_red_gate." + T->Orig->getName());
           for (size_t K : T->Loops)
             PM.Entries[Results[K].ProbeIndex].Gate = T->Gate;
-          ++NumOwnClones;
         }
         auto Map = [&](Value *V) -> Value * {
           if (VMap.empty())
@@ -841,7 +854,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
           }
         }
         FI.promote();
-        if (Fn != T->Analysed)
+        if (T->OwnClone)
           insertGate(*T->Orig, *Fn, T->Gate);
         Changed = true;
       }

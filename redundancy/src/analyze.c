@@ -299,7 +299,7 @@ int vp_red_analyze(const char *binary, const struct vp_profile *prof,
                     (l->mean_pair_distance < 0 ? 0 : l->mean_pair_distance * l->pairs_compared) + d;
                 l->pairs_compared++;
                 l->mean_pair_distance /= (double)l->pairs_compared;
-                l->pairs_redundant += d <= prm->pair_bound;
+                l->pairs_redundant += d < prm->pair_bound;
             }
             break;
         }

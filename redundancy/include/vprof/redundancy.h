@@ -32,7 +32,7 @@ struct vp_red_params {
     double cl_threshold; /* redundant when redundant / compared pairs >= this
                             (0.5)                                            */
     double pair_bound;   /* a pair is redundant when its mean normalised
-                            distance is <= this (0.5)                        */
+                            distance is < this (0.5): more repeated than new  */
 };
 
 /* Fills the defaults above.  Can't fail. */
