@@ -431,20 +431,23 @@ const char *vp_cmd_coverage_reason(unsigned reason)
 
 void vp_cmd_format_coverage(char *buf, size_t n, const struct vp_coverage *c)
 {
+    /* by_reason counts each variable under the first reason it lost all or
+       part of its PC range (docs/locations.md), so it explains both the
+       unlocated variables and the partly located ones. */
     size_t used = (size_t)snprintf(buf, n,
                                    "location coverage: %u of %u schema variables have a "
                                    "usable location",
                                    c->located, c->schema_vars);
-    uint32_t without = c->schema_vars - c->located;
-    if (!without || used >= n)
-        return;
-    used += (size_t)snprintf(buf + used, n - used, "; %u without:", without);
+    if (c->pc_bytes_total && used < n)
+        used += (size_t)snprintf(buf + used, n - used, " (%.0f%% of their code)",
+                                 100.0 * (double)c->pc_bytes_located / (double)c->pc_bytes_total);
     int first = 1;
     for (unsigned r = 1; r < VP_COV_REASONS && used < n; r++) {
         if (!c->by_reason[r])
             continue;
-        used += (size_t)snprintf(buf + used, n - used, "%s %u %s", first ? "" : ",",
-                                 c->by_reason[r], reason_names[r]);
+        used += (size_t)snprintf(buf + used, n - used, "%s %u %s",
+                                 first ? "; range lost to:" : ",", c->by_reason[r],
+                                 reason_names[r]);
         first = 0;
     }
 }
@@ -585,7 +588,10 @@ static int print_json(FILE *out, const struct report *rep, size_t top)
         vp_json_begin_object(j);
         vp_json_kv_uint(j, "schema_vars", p->coverage.schema_vars);
         vp_json_kv_uint(j, "located", p->coverage.located);
-        vp_json_key(j, "without");
+        vp_json_kv_uint(j, "pc_bytes_total", p->coverage.pc_bytes_total);
+        vp_json_kv_uint(j, "pc_bytes_located", p->coverage.pc_bytes_located);
+        /* variables per first reason they lost all or part of their range */
+        vp_json_key(j, "range_lost_by_reason");
         vp_json_begin_object(j);
         for (unsigned r = 1; r < VP_COV_REASONS; r++)
             vp_json_kv_uint(j, reason_names[r], p->coverage.by_reason[r]);

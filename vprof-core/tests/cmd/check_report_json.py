@@ -23,7 +23,9 @@ def main():
         fail("counts %r %r" % (doc["pc_samples"], doc["value_samples"]))
     cov = doc.get("coverage")
     if not cov or cov["schema_vars"] != 10 or cov["located"] != 6 or \
-            cov["without"]["optimised out"] != 3 or cov["without"]["entry_value"] != 1:
+            cov["range_lost_by_reason"]["optimised out"] != 3 or \
+            cov["range_lost_by_reason"]["entry_value"] != 1 or \
+            cov["pc_bytes_total"] != 400 or cov["pc_bytes_located"] != 300:
         fail("coverage %r" % cov)
     funcs = doc["functions"]
     for f in funcs:

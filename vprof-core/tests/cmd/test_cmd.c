@@ -203,6 +203,8 @@ static void make_profile(const char *path)
     b.coverage.located = 6;
     b.coverage.by_reason[VP_COV_NO_LOCATION] = 3;
     b.coverage.by_reason[VP_COV_ENTRY_VALUE] = 1;
+    b.coverage.pc_bytes_total = 400;
+    b.coverage.pc_bytes_located = 300;
     char err[512];
     if (pf_write(&b, path, err, sizeof err) != 0)
         fail_msg("%s", err);
@@ -356,7 +358,8 @@ static void test_report_text(void **state)
     assert_non_null(strstr(r.err, "libfake.so"));
     assert_non_null(strstr(r.out, "100 PC samples, 9 value samples"));
     assert_non_null(strstr(r.out, "location coverage: 6 of 10 schema variables have a usable "
-                                  "location; 4 without: 3 optimised out, 1 entry_value\n"));
+                                  "location (75% of their code); range lost to: 3 optimised out, "
+                                  "1 entry_value\n"));
     const char *first = row_after(r.out, "function");
     char name[64];
     double self, cum;
