@@ -71,22 +71,6 @@ void vp_rt_components_fork_child(void)
             vp_rt.components[i]->after_fork_child();
 }
 
-/* Arms (on = 1) or stops (on = 0) the process-wide ITIMER_PROF fallback. */
-int vp_rt_arm_process_timer(int on)
-{
-    struct itimerval it;
-    memset(&it, 0, sizeof it);
-    if (on) {
-        long us = 1000000L / vp_rt.freq_hz;
-        if (us < 1)
-            us = 1;
-        it.it_interval.tv_sec = us / 1000000L;
-        it.it_interval.tv_usec = us % 1000000L;
-        it.it_value = it.it_interval;
-    }
-    return setitimer(ITIMER_PROF, &it, NULL);
-}
-
 /* Picks process_vm_readv if it works on our own memory (it may be denied by
    seccomp or ptrace policy), else the pipe fallback. */
 static void vp_rt_choose_reader(void)
@@ -273,21 +257,11 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
     atexit(vp_rt_atexit);
     pthread_atfork(NULL, NULL, vp_rt_fork_child);
 
-    /* timers last: per-thread CPU timers, else the process-wide fallback */
+    /* timers last, chosen once (rt_timer.c): perf task-clock per thread,
+       else timer_create per thread, else the process-wide itimer */
     atomic_store(&vp_rt.active, 1);
     vp_rt_thread_register();
-    const char *tm = getenv("VPROF_TIMER");
-    int force_process = tm && strcmp(tm, "process") == 0;
-    vp_rt.timer_mode = VP_RT_TIMER_THREAD;
-    if (force_process || vp_rt_thread_arm() != 0) {
-        vp_rt.timer_mode = VP_RT_TIMER_PROCESS; /* chosen once, here */
-        atomic_store(&vp_rt.timer_failures, 0);
-        atomic_store(&vp_rt.nthreads, 1);
-        if (vp_rt_arm_process_timer(1) != 0) {
-            vp_rt_log("cannot arm any profiling timer; no samples will be taken", NULL);
-            atomic_store(&vp_rt.timer_failures, 1);
-        }
-    }
+    vp_rt_timer_start();
 }
 
 /* ---- interposed libc entry points (normal context) ---------------------- */

@@ -5,7 +5,8 @@
  *   rt_signal.c   the SIGPROF signal path (async-signal-safe, no allocation,
  *                 no locks); every function there is marked "signal path";
  *   rt_init.c     start-up, environment, timers, signals, fork, exit;
- *   rt_thread.c   pthread_create interposition, per-thread timers, thread table;
+ *   rt_thread.c   pthread_create interposition, thread table;
+ *   rt_timer.c    the timer sources (perf task-clock, timer_create, setitimer);
  *   rt_index.c    mapping and validating the PC index file (start-up only);
  *   rt_modules.c  loaded modules, build ids, libunwind table registration;
  *   rt_write.c    writing the profile file (normal context or a terminating /
@@ -48,9 +49,11 @@
 #define VP_RT_TIMER_COOKIE 0x76707266 /* "vprf": si_value of our timers */
 #define VP_RT_MAX_COMPONENTS 8
 
+/* Same numbers as enum vp_clock, which records the mode in the header. */
 enum vp_rt_timer_mode {
-    VP_RT_TIMER_THREAD = 1,  /* timer_create per thread (preferred)        */
-    VP_RT_TIMER_PROCESS = 2, /* setitimer(ITIMER_PROF) fallback            */
+    VP_RT_TIMER_THREAD = 1,  /* timer_create per thread (first fallback)    */
+    VP_RT_TIMER_PROCESS = 2, /* setitimer(ITIMER_PROF) (last fallback)      */
+    VP_RT_TIMER_PERF = 3,    /* perf_event task-clock per thread (preferred) */
 };
 
 enum vp_rt_read_mode {
@@ -110,6 +113,8 @@ struct vp_rt_thread {
     _Atomic uint32_t exited;
     _Atomic uint64_t pc_samples; /* atomic: incremented by the signal path */
     uint64_t cpu_ns;             /* set when the thread exits              */
+    _Atomic int perf_fd;         /* the thread's perf event fd, or -1      */
+    uint64_t perf_id;            /* its PERF_EVENT_IOC_ID                  */
 };
 
 /* All the runtime's global state (one instance, vp_rt). */
@@ -126,6 +131,10 @@ struct vp_rt_state {
     pid_t root_pid;
     uint32_t exec_seq;             /* images of this pid before this one   */
     int timer_mode;                /* enum vp_rt_timer_mode                */
+    int fd_floor;                  /* perf fds are moved to >= this number */
+    int perf_user_only;            /* exclude_kernel was required          */
+    int perf_no_ring;              /* VPROF_PERF_RING=0: refresh mode only */
+    _Atomic uint64_t perf_ring_threads, perf_refresh_threads; /* atomic    */
     int read_mode;                 /* enum vp_rt_read_mode                 */
     int pipe_fds[2];               /* for VP_RT_READ_PIPE                  */
     _Atomic int pipe_busy;         /* atomic: try-lock of the pipe          */
@@ -187,6 +196,11 @@ extern struct vp_rt_state vp_rt;
 extern VP_RT_TLS int vp_rt_tls_slot;      /* thread table row or -1 */
 extern VP_RT_TLS int vp_rt_tls_in_handler;
 extern VP_RT_TLS uint32_t vp_rt_tls_tid;
+struct perf_event_mmap_page;
+extern VP_RT_TLS int vp_rt_tls_perf_fd;      /* rt_timer.c: see there */
+extern VP_RT_TLS int vp_rt_tls_perf_retired;
+extern VP_RT_TLS struct perf_event_mmap_page *vp_rt_tls_perf_ring;
+extern VP_RT_TLS uint64_t vp_rt_tls_perf_head;
 
 /* rt_signal.c */
 void vp_rt_signal_handler(int sig, siginfo_t *si, void *ucv);
@@ -205,10 +219,16 @@ void vp_rt_modules_refresh(void);
 void vp_rt_unwind_prepare(void);
 int vp_rt_unwind_covers(uint64_t pc);
 
-/* rt_thread.c */
-int vp_rt_thread_register(void);
+/* rt_timer.c */
+int vp_rt_timer_start(void);
 int vp_rt_thread_arm(void);
 void vp_rt_thread_disarm(void);
+void vp_rt_timer_after_fork(void);
+const char *vp_rt_timer_name(int mode);
+int vp_rt_arm_process_timer(int on);
+
+/* rt_thread.c */
+int vp_rt_thread_register(void);
 void vp_rt_thread_reset_after_fork(void);
 void vp_rt_thread_init(void);
 uint64_t vp_rt_thread_cpu_ns(uint32_t tid);
@@ -228,6 +248,5 @@ void vp_rt_log(const char *msg, const char *detail);
 void vp_rt_components_fork_child(void);
 void vp_rt_pause_sampling(void);
 void vp_rt_resume_sampling(void);
-int vp_rt_arm_process_timer(int on);
 
 #endif

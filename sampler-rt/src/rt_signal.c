@@ -19,9 +19,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -345,8 +347,9 @@ static int vp_rt_slot(uint32_t tid)
     return (int)i;
 }
 
-/* Signal path: take one PC sample (+ values, + callers) of `uc`. */
-static void vp_rt_record(ucontext_t *uc)
+/* Signal path: take one PC sample (+ values, + callers) of `uc`, standing
+   for `overrun` extra sampling periods (saturated into the flags). */
+static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
 {
     uint32_t tid = vp_rt_tls_tid;
     if (tid == 0) {
@@ -366,7 +369,8 @@ static void vp_rt_record(ucontext_t *uc)
     rec->seq = seq;
     rec->time_ns = vp_rt_now_ns(CLOCK_MONOTONIC);
     rec->pc = fr.pc;
-    rec->flags = 0;
+    rec->flags = (uint16_t)((overrun > VP_PCF_OVERRUN_MAX ? VP_PCF_OVERRUN_MAX : overrun)
+                            << VP_PCF_OVERRUN_SHIFT);
 
     /* Always-live globals: once per sample, in the interrupted frame. */
     if (vp_rt.have_index)
@@ -423,12 +427,44 @@ static void vp_rt_record(ucontext_t *uc)
     atomic_fetch_add_explicit(&vp_rt.pc_samples, 1, memory_order_relaxed);
 }
 
-/* Signal path: was this SIGPROF sent by one of our timers? */
+/* Signal path: was this SIGPROF sent by one of our timers?  A perf event
+   signals through fasync (si_code POLL_IN from the ring, POLL_HUP when a
+   REFRESH limit was reached) naming its fd, which must be this thread's
+   event (or the one it just closed); a POSIX timer carries our cookie.  In
+   perf mode a thread may have fallen back to a POSIX timer. */
 static int vp_rt_is_ours(const siginfo_t *si)
 {
-    if (vp_rt.timer_mode == VP_RT_TIMER_THREAD)
+    switch (vp_rt.timer_mode) {
+    case VP_RT_TIMER_PERF:
+        if (si->si_code == POLL_IN || si->si_code == POLL_HUP)
+            return si->si_fd >= 0 &&
+                   (si->si_fd == vp_rt_tls_perf_fd || si->si_fd == vp_rt_tls_perf_retired);
+        /* fall through */
+    case VP_RT_TIMER_THREAD:
         return si->si_code == SI_TIMER && si->si_value.sival_int == VP_RT_TIMER_COOKIE;
-    return si->si_code == SI_KERNEL;
+    default:
+        return si->si_code == SI_KERNEL;
+    }
+}
+
+/* Signal path: re-arms a refresh-mode perf event and returns how many extra
+   sampling periods elapsed since the previous sample of this thread. */
+static uint64_t vp_rt_timer_overrun(const siginfo_t *si)
+{
+    if (si->si_code == SI_TIMER)
+        return si->si_overrun > 0 ? (uint64_t)si->si_overrun : 0;
+    if (si->si_code == POLL_HUP && si->si_fd == vp_rt_tls_perf_fd) {
+        ioctl(si->si_fd, PERF_EVENT_IOC_REFRESH, 1); /* disabled until re-armed */
+        return 0;
+    }
+    const struct perf_event_mmap_page *ring = vp_rt_tls_perf_ring;
+    if (si->si_code != POLL_IN || !ring || si->si_fd != vp_rt_tls_perf_fd)
+        return 0;
+    /* one 8-byte record (sample_type 0) per overflow since the last signal */
+    uint64_t head = __atomic_load_n(&ring->data_head, __ATOMIC_ACQUIRE);
+    uint64_t n = (head - vp_rt_tls_perf_head) / sizeof(struct perf_event_header);
+    vp_rt_tls_perf_head = head;
+    return n > 1 ? n - 1 : 0;
 }
 
 /* Signal path: terminate by `sig` with its default action, after writing. */
@@ -475,6 +511,7 @@ void vp_rt_signal_handler(int sig, siginfo_t *si, void *ucv)
         return;
     }
     atomic_fetch_add_explicit(&vp_rt.signals, 1, memory_order_relaxed);
+    uint64_t overrun = vp_rt_timer_overrun(si);
     if (vp_rt_tls_in_handler) {
         atomic_fetch_add_explicit(&vp_rt.reentrant, 1, memory_order_relaxed);
         errno = saved_errno;
@@ -484,7 +521,7 @@ void vp_rt_signal_handler(int sig, siginfo_t *si, void *ucv)
     atomic_fetch_add(&vp_rt.in_flight, 1); /* seq_cst: pairs with the writer's pause */
     if (atomic_load(&vp_rt.active) && !atomic_load(&vp_rt.paused)) {
         uint64_t t0 = vp_rt.debug ? vp_rt_now_ns(CLOCK_MONOTONIC) : 0;
-        vp_rt_record((ucontext_t *)ucv);
+        vp_rt_record((ucontext_t *)ucv, overrun);
         if (vp_rt.debug) {
             atomic_fetch_add_explicit(&vp_rt.handler_ns, vp_rt_now_ns(CLOCK_MONOTONIC) - t0,
                                       memory_order_relaxed);

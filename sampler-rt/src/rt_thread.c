@@ -1,17 +1,14 @@
 /*
- * rt_thread.c - per-thread CPU-time timers and the thread table.
+ * rt_thread.c - the thread table and pthread_create interposition.
  *
- * Each thread gets its own timer_create(CLOCK_THREAD_CPUTIME_ID) timer whose
- * SIGPROF is directed at that thread (SIGEV_THREAD_ID), so a thread is
- * sampled in proportion to the CPU it burns, whatever the scheduler does
- * with process-wide signals.  pthread_create is interposed: the new thread
- * first registers itself (thread table row, initial-exec TLS touched here,
- * outside any handler), arms its timer, then runs the target's start
- * routine.  A pthread key destructor disarms and records the thread's CPU
- * time on every exit path (return, pthread_exit, cancellation).
- *
- * If timer_create fails at start-up, the runtime uses one process-wide
- * setitimer(ITIMER_PROF) instead (chosen once, in rt_init.c).
+ * Each thread gets its own CPU-time timer (rt_timer.c) whose SIGPROF is
+ * directed at that thread, so a thread is sampled in proportion to the CPU
+ * it burns, whatever the scheduler does with process-wide signals.
+ * pthread_create is interposed: the new thread first registers itself
+ * (thread table row, initial-exec TLS touched here, outside any handler),
+ * arms its timer, then runs the target's start routine.  A pthread key
+ * destructor disarms and records the thread's CPU time on every exit path
+ * (return, pthread_exit, cancellation).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -26,8 +23,6 @@
 
 #include "rt_internal.h"
 
-static VP_RT_TLS timer_t vp_rt_tls_timer;
-static VP_RT_TLS int vp_rt_tls_armed;
 static pthread_key_t vp_rt_exit_key;
 
 /* CPU time of thread `tid` of this process (Linux CPU-clock id encoding:
@@ -54,52 +49,11 @@ int vp_rt_thread_register(void)
     struct vp_rt_thread *t = &vp_rt.threads[i];
     atomic_store(&t->pc_samples, 0);
     atomic_store(&t->exited, 0);
+    atomic_store(&t->perf_fd, -1);
     atomic_store(&t->tid, vp_rt_tls_tid);
     vp_rt_tls_slot = (int)i;
     pthread_setspecific(vp_rt_exit_key, (void *)(uintptr_t)(i + 1));
     return (int)i;
-}
-
-/* Creates and arms the calling thread's CPU-time timer.  Returns 0, or -1
-   (counted in vp_loss.timer_failures).  In process-timer mode it only
-   counts the thread. */
-int vp_rt_thread_arm(void)
-{
-    atomic_fetch_add(&vp_rt.nthreads, 1);
-    if (vp_rt.timer_mode != VP_RT_TIMER_THREAD)
-        return 0;
-    struct sigevent sev;
-    memset(&sev, 0, sizeof sev);
-    sev.sigev_notify = SIGEV_THREAD_ID;
-    sev.sigev_signo = SIGPROF;
-    sev.sigev_value.sival_int = VP_RT_TIMER_COOKIE;
-    sev._sigev_un._tid = (pid_t)vp_rt_tls_tid;
-    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &vp_rt_tls_timer) != 0) {
-        atomic_fetch_add(&vp_rt.timer_failures, 1);
-        return -1;
-    }
-    struct itimerspec its;
-    long ns = 1000000000L / vp_rt.freq_hz;
-    its.it_interval.tv_sec = ns / 1000000000L;
-    its.it_interval.tv_nsec = ns % 1000000000L;
-    its.it_value = its.it_interval;
-    if (timer_settime(vp_rt_tls_timer, 0, &its, NULL) != 0) {
-        timer_delete(vp_rt_tls_timer);
-        atomic_fetch_add(&vp_rt.timer_failures, 1);
-        return -1;
-    }
-    vp_rt_tls_armed = 1;
-    return 0;
-}
-
-/* Deletes the calling thread's timer (no more SIGPROF will be generated for
-   it; one may still be pending). */
-void vp_rt_thread_disarm(void)
-{
-    if (vp_rt_tls_armed) {
-        timer_delete(vp_rt_tls_timer);
-        vp_rt_tls_armed = 0;
-    }
 }
 
 /* pthread key destructor: the thread is exiting. */
@@ -113,13 +67,14 @@ static void vp_rt_thread_exit(void *arg)
     }
 }
 
-/* In a fork child: the only thread is the caller.  Clears the table, takes
-   row 0 and arms a fresh timer (POSIX timers are not inherited). */
+/* In a fork child: the only thread is the caller.  Closes the parent's perf
+   fds, clears the table, takes row 0 and arms a fresh timer (neither POSIX
+   timers nor perf events follow the child). */
 void vp_rt_thread_reset_after_fork(void)
 {
+    vp_rt_timer_after_fork();
     memset(vp_rt.threads, 0, sizeof(struct vp_rt_thread) * vp_rt.max_threads);
     atomic_store(&vp_rt.thread_next, 0);
-    vp_rt_tls_armed = 0; /* the parent's timer does not exist here */
     vp_rt_thread_register();
     vp_rt_thread_arm();
 }

@@ -162,6 +162,11 @@ void vp_rt_resume_sampling(void)
     atomic_store(&vp_rt.paused, 0);
 }
 
+_Static_assert(VP_RT_TIMER_THREAD == VP_CLOCK_THREAD_CPUTIME &&
+                   VP_RT_TIMER_PROCESS == VP_CLOCK_PROCESS_CPUTIME &&
+                   VP_RT_TIMER_PERF == VP_CLOCK_PERF_TASK_CLOCK,
+               "the header's clock is the timer mode");
+
 static void vp_rt_write_sections(struct vp_rt_out *o)
 {
     struct vp_rt_modlist *ml = vp_rt.modlists[atomic_load(&vp_rt.modlist_cur)];
@@ -173,8 +178,7 @@ static void vp_rt_write_sections(struct vp_rt_out *o)
     h.header_size = sizeof h;
     h.endian = VP_ENDIAN_MARK;
     h.word_size = 8;
-    h.clock = vp_rt.timer_mode == VP_RT_TIMER_THREAD ? VP_CLOCK_THREAD_CPUTIME
-                                                     : VP_CLOCK_PROCESS_CPUTIME;
+    h.clock = (uint8_t)vp_rt.timer_mode; /* enum vp_rt_timer_mode == enum vp_clock */
     h.max_depth = (uint16_t)vp_rt.depth;
     h.period_ns = 1000000000ull / vp_rt.freq_hz;
     h.start_ns = vp_rt.start_ns;
@@ -296,7 +300,14 @@ static void vp_rt_debug_report(const char *path)
     p = vp_rt_stpcpy(p, " dl_iterate_phdr_in_handler=", end);
     p = vp_rt_utoa(p, atomic_load(&vp_rt.dl_iterate_in_handler));
     p = vp_rt_stpcpy(p, " timer=", end);
-    p = vp_rt_stpcpy(p, vp_rt.timer_mode == VP_RT_TIMER_THREAD ? "thread" : "process", end);
+    p = vp_rt_stpcpy(p, vp_rt_timer_name(vp_rt.timer_mode), end);
+    if (vp_rt.timer_mode == VP_RT_TIMER_PERF) {
+        p = vp_rt_stpcpy(p, vp_rt.perf_user_only ? " perf_scope=user" : " perf_scope=all", end);
+        p = vp_rt_stpcpy(p, " perf_ring_threads=", end);
+        p = vp_rt_utoa(p, atomic_load(&vp_rt.perf_ring_threads));
+        p = vp_rt_stpcpy(p, " perf_refresh_threads=", end);
+        p = vp_rt_utoa(p, atomic_load(&vp_rt.perf_refresh_threads));
+    }
     p = vp_rt_stpcpy(p, " read=", end);
     p = vp_rt_stpcpy(p, vp_rt.read_mode == VP_RT_READ_VM ? "process_vm_readv" : "pipe", end);
     vp_rt_log("debug: ", line);

@@ -7,8 +7,9 @@
  * within max_depth) and prints a line-oriented summary the test scripts grep:
  *   header pid=.. ppid=.. root_pid=.. flags=.. exit_status=.. clock=.. depth=..
  *   modules count=.. indexed=..
- *   pc samples=.. with_callers=.. unwind_failed=..
- *   tid <tid> samples=<n>                       (from PC samples)
+ *   pc samples=.. with_callers=.. unwind_failed=.. weighted=..
+ *   tid <tid> samples=<n> weighted=<w>          (from PC samples; w sums
+ *                                                VP_PC_SAMPLE_WEIGHT)
  *   thread <tid> pc_samples=<n> cpu_ns=<ns>     (THREADS section)
  *   var <id> depth=<d> status=<s> count=<n> min=<v> max=<v>   (values, hex)
  *   loss signals=.. pc_dropped=.. values_dropped=.. unreadable=.. unwind_errors=.. reentrant=..
@@ -81,7 +82,7 @@ int main(int argc, char **argv)
     size_t nag = 0;
     const uint8_t *vals = NULL;
     uint64_t nvals = 0;
-    uint64_t tid_s[64] = {0};
+    uint64_t tid_s[64] = {0}, tid_w[64] = {0};
     uint32_t tid_id[64] = {0};
     while (!seen_end) {
         struct vp_section_header s;
@@ -122,7 +123,7 @@ int main(int argc, char **argv)
             break;
         }
         case VP_SEC_PC_SAMPLES: {
-            uint64_t q = 0, n = 0, callers = 0, failed = 0;
+            uint64_t q = 0, n = 0, callers = 0, failed = 0, weighted = 0;
             seqs = malloc((s.size / sizeof(struct vp_pc_sample) + 1) * 8);
             while (q < s.size) {
                 struct vp_pc_sample r;
@@ -142,16 +143,20 @@ int main(int argc, char **argv)
                     k++;
                 tid_id[k] = r.tid;
                 tid_s[k]++;
+                tid_w[k] += VP_PC_SAMPLE_WEIGHT(r.flags);
+                weighted += VP_PC_SAMPLE_WEIGHT(r.flags);
             }
             nseq = n;
             qsort(seqs, n, 8, seq_cmp);
             for (uint64_t i = 1; i < n; i++)
                 if (seqs[i] == seqs[i - 1])
                     FAIL("duplicate sequence number %" PRIu64, seqs[i]);
-            printf("pc samples=%" PRIu64 " with_callers=%" PRIu64 " unwind_failed=%" PRIu64 "\n", n,
-                   callers, failed);
+            printf("pc samples=%" PRIu64 " with_callers=%" PRIu64 " unwind_failed=%" PRIu64
+                   " weighted=%" PRIu64 "\n",
+                   n, callers, failed, weighted);
             for (int k = 0; k < 64 && tid_id[k]; k++)
-                printf("tid %u samples=%" PRIu64 "\n", tid_id[k], tid_s[k]);
+                printf("tid %u samples=%" PRIu64 " weighted=%" PRIu64 "\n", tid_id[k], tid_s[k],
+                       tid_w[k]);
             break;
         }
         case VP_SEC_VALUE_SAMPLES:

@@ -1,7 +1,11 @@
 /*
  * t_cpu.c - target program for the sampler-rt tests (no vprof code in it).
  *   t_cpu spin MS          burn MS ms of CPU, exit 3
- *   t_cpu threads          4 workers burning 1:2:3:4 x 150 ms; prints "worker TID UNITS"
+ *   t_cpu threads          4 workers burning 1:2:3:4 x 150 ms; prints
+ *                          "worker TID UNITS CPU_NS" (CPU_NS: the worker's own
+ *                          CLOCK_THREAD_CPUTIME_ID at its end)
+ *   t_cpu fds              lists the runtime's perf_event fds: at start, in a
+ *                          thread, after the join, in a fork child
  *   t_cpu fork             parent and child both burn; prints "child PID"
  *   t_cpu forever          burn until killed
  *   t_cpu termhandler      own SIGTERM handler that exits 7; burn until killed
@@ -9,6 +13,8 @@
  *   t_cpu exec SELF        burn, then execv(SELF, "spin", "200")
  */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -38,12 +44,55 @@ __attribute__((noinline)) static void burn(double ms)
             sink += (unsigned long)i * i;
 }
 
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void *worker(void *arg)
 {
     long units = (long)arg;
-    printf("worker %ld %ld\n", (long)syscall(SYS_gettid), units);
-    fflush(stdout);
     burn(150.0 * units);
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    pthread_mutex_lock(&out_lock);
+    printf("worker %ld %ld %lld\n", (long)syscall(SYS_gettid), units,
+           (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+    fflush(stdout);
+    pthread_mutex_unlock(&out_lock);
+    return NULL;
+}
+
+/* Prints "WHERE perf_fds=N min=LOWEST cloexec=ALL" for the perf_event fds
+   open in this process. */
+static void list_perf_fds(const char *where)
+{
+    DIR *d = opendir("/proc/self/fd");
+    int n = 0, lowest = -1, cloexec = 1;
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char path[64], target[256];
+        snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
+        ssize_t k = readlink(path, target, sizeof target - 1);
+        if (k <= 0)
+            continue;
+        target[k] = 0;
+        if (!strstr(target, "perf_event"))
+            continue;
+        int fd = atoi(e->d_name);
+        n++;
+        if (lowest < 0 || fd < lowest)
+            lowest = fd;
+        if (!(fcntl(fd, F_GETFD) & FD_CLOEXEC))
+            cloexec = 0;
+    }
+    if (d)
+        closedir(d);
+    printf("%s perf_fds=%d min=%d cloexec=%d\n", where, n, lowest, cloexec);
+    fflush(stdout);
+}
+
+static void *fd_worker(void *arg)
+{
+    burn(50);
+    list_perf_fds("thread");
     return NULL;
 }
 
@@ -66,6 +115,27 @@ int main(int argc, char **argv)
             pthread_create(&t[i], NULL, worker, (void *)(i + 1));
         for (int i = 0; i < 4; i++)
             pthread_join(t[i], NULL);
+        return 0;
+    }
+    if (!strcmp(mode, "fds")) {
+        list_perf_fds("main");
+        int fd = open("/dev/null", O_RDONLY);
+        printf("open %d\n", fd); /* the target's first fd is still the lowest free */
+        close(fd);
+        pthread_t t;
+        pthread_create(&t, NULL, fd_worker, NULL);
+        pthread_join(t, NULL);
+        list_perf_fds("joined");
+        fflush(stdout);
+        pid_t c = fork();
+        if (c == 0) {
+            burn(50);
+            list_perf_fds("child");
+            exit(0);
+        }
+        int st;
+        waitpid(c, &st, 0);
+        burn(50);
         return 0;
     }
     if (!strcmp(mode, "fork")) {

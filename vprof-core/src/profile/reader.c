@@ -107,7 +107,7 @@ static int check_header(struct parse *ps, struct vp_profile_header *hdr)
                     "header size %u overruns the file (%llu bytes)", hdr->header_size,
                     (unsigned long long)ps->size);
     /* clock 0 = not recorded (synthetic profiles) */
-    if (hdr->clock > VP_CLOCK_PROCESS_CPUTIME)
+    if (hdr->clock > VP_CLOCK_PERF_TASK_CLOCK)
         return fail(ps, offsetof(struct vp_profile_header, clock), "unknown clock %u",
                     hdr->clock);
     return 0;
