@@ -1,0 +1,98 @@
+/*
+ * launch.h - run a command under the sampler runtime (what `vprof record`
+ * does), as a library for every tool that needs a recorded run
+ * (`vprof record`, `vprof-loop`, `vprof-diagnose`).
+ *
+ * vp_launch_run() does the heavy work before the target starts, never in
+ * it: it finds CMD like execvp, lists the modules CMD will load (the
+ * executable and the shared libraries its dynamic loader resolves), builds
+ * the PC index from their DWARF into a private temporary directory, then
+ * runs CMD with libvprof-rt.so (from <dir of this executable>/../lib)
+ * preloaded and the runtime's environment (docs/runtime.md), forwards
+ * SIGINT/SIGTERM/SIGHUP sent to the caller, waits for CMD and removes the
+ * temporary directory.  Nothing goes through a shell.
+ *
+ * Usage:
+ *     char *argv[] = {"./app", "big-input", NULL};
+ *     const char *env[] = {"VPROF_LOOP_FUNCTIONS=f,g", NULL};
+ *     struct vp_launch_opts o;
+ *     vp_launch_opts_init(&o);
+ *     o.argv = argv; o.output = "slow.vprof"; o.env = env;
+ *     struct vp_launch_result r;
+ *     char err[1024];
+ *     int rc = vp_launch_run(&o, &r, err, sizeof err);
+ *     if (rc != VP_LAUNCH_OK) fail(rc == VP_LAUNCH_USAGE ? 2 : 1, err);
+ *     else if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0) read(r.output);
+ */
+#ifndef VPROF_LAUNCH_H
+#define VPROF_LAUNCH_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct vp_launch_opts {
+    char *const *argv;        /* CMD and its arguments, NULL-terminated         */
+    const char *output;       /* profile to write; relative to the cwd if not
+                                 absolute (the runtime gets an absolute path)   */
+    long long freq;           /* VPROF_FREQ, 0 = runtime default                */
+    long long depth;          /* VPROF_DEPTH, -1 = runtime default              */
+    long long max_samples;    /* VPROF_MAX_SAMPLES, 0 = runtime default         */
+    const char *const *env;   /* extra "NAME=VALUE" for CMD, NULL-terminated;
+                                 may be NULL                                    */
+    int stdout_fd;            /* -1: CMD inherits stdout; else CMD's stdout is
+                                 a dup of this descriptor                       */
+    /* Called for each warning (no variable index, no DWARF, ...): the
+       message has no prefix and no newline.  NULL: warnings are dropped. */
+    void (*warn)(void *ctx, const char *msg);
+    void *warn_ctx;
+};
+
+struct vp_launch_result {
+    int status;               /* CMD's wait status (waitpid)                    */
+    pid_t pid;                /* the pid started (the profile's root_pid)       */
+    time_t start;             /* time(NULL) just before CMD started             */
+    int have_index;           /* a variable index was built and used            */
+    char exe[PATH_MAX];       /* CMD's executable as resolved                   */
+    char output[PATH_MAX];    /* absolute path of the profile                   */
+};
+
+enum vp_launch_status {
+    VP_LAUNCH_OK = 0,
+    VP_LAUNCH_FAILED = -1,    /* launcher error (runtime missing, fork, ...)    */
+    VP_LAUNCH_USAGE = -2,     /* CMD not found or cannot be executed, bad path  */
+};
+
+/* Defaults: output "vprof.out", depth -1, stdout_fd -1, everything else 0.
+ * Can't fail. */
+void vp_launch_opts_init(struct vp_launch_opts *o);
+
+/* Runs CMD to completion.  Returns VP_LAUNCH_OK with `r` filled (CMD ran;
+ * its status is r->status, whatever it is), or VP_LAUNCH_FAILED /
+ * VP_LAUNCH_USAGE with `err` set to a one-line message without prefix
+ * ("./app: command not found", "cannot run ./app: Permission denied").
+ * Installs handlers for SIGINT/SIGTERM/SIGHUP while CMD runs and restores
+ * the defaults afterwards. */
+int vp_launch_run(const struct vp_launch_opts *o, struct vp_launch_result *r, char *err,
+                  size_t errlen);
+
+/* Finds `name` like execvp does: as given if it contains '/', else in each
+ * PATH directory (an empty entry is the current directory).  Returns a
+ * malloc'ed path, or NULL with errno set (ENOENT, EACCES, ENOMEM). */
+char *vp_launch_resolve(const char *name);
+
+/* The runtime library next to the running executable:
+ * <dir of /proc/self/exe>/../lib/libvprof-rt.so, resolved.  Returns 0, or -1
+ * if it is not there. */
+int vp_launch_runtime_path(char *buf, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VPROF_LAUNCH_H */
