@@ -1,0 +1,141 @@
+/*
+ * fixsuggest.h - LDoctor's root-cause taxonomy -> fix strategy, with the
+ * evidence that backs it (LDoctor sections 2.1, 2.2.2, 3.1.1, 3.2.6;
+ * docs/vprof-loop.md).
+ *
+ * Input: one loop's static class and flags (loopclass), its dynamic counts in
+ * the slow run (and optionally in a normal run), its resultless verdict, and,
+ * when the redundancy analysis measured it, its redundancy rates.  Output:
+ * the root-cause categories that hold, the fix strategies (most specific
+ * first) and one evidence sentence built from the numbers.  Pure functions:
+ * no I/O, no allocation.
+ *
+ * Usage:
+ *     struct vp_fix_input in;
+ *     vp_fix_input_init(&in);
+ *     in.static_class = VP_CLASS_ZERO_STAR_ONE; in.slow = counts; ...
+ *     struct vp_fix_result res;
+ *     vp_fix_suggest(&in, &res);
+ *     for (size_t i = 0; i < res.nfixes; i++) puts(vp_fix_strategy_name(res.fixes[i]));
+ */
+#ifndef VPROF_FIXSUGGEST_H
+#define VPROF_FIXSUGGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Root-cause categories, a bit set.  The vocabulary of every output. */
+enum vp_fix_category {
+    VP_FIX_CAT_ZERO_STAR = 1u << 0,       /* "0*"              */
+    VP_FIX_CAT_ZERO_STAR_ONE = 1u << 1,   /* "0*1?"            */
+    VP_FIX_CAT_ZERO_OR_ONE = 1u << 2,     /* "[0|1]*"          */
+    VP_FIX_CAT_ONE_STAR = 1u << 3,        /* "1*"              */
+    VP_FIX_CAT_CROSS_ITERATION = 1u << 4, /* "cross-iteration" */
+    VP_FIX_CAT_CROSS_LOOP = 1u << 5,      /* "cross-loop"      */
+};
+#define VP_FIX_CAT_COUNT 6
+
+enum vp_fix_strategy {
+    VP_FIX_DELETE_LOOP = 0,
+    VP_FIX_CHANGE_DATA_STRUCTURE = 1,
+    VP_FIX_SKIP_LOOP = 2,
+    VP_FIX_MEMOIZATION = 3,
+    VP_FIX_BATCHING = 4,
+    VP_FIX_NONE = 5,
+};
+#define VP_FIX_STRATEGY_COUNT 6
+
+/* Dynamic counts of one loop in one run (loopclass's vp_loop_result). */
+struct vp_fix_counts {
+    int ran;                    /* 0: no counters (not selected / never run)  */
+    uint64_t instances, iterations, result_iterations, max_iterations;
+    double avg_iterations;      /* iterations / instances                     */
+};
+
+/* Redundancy measurements (redundancy/); measured = 0 when not available. */
+struct vp_fix_redundancy {
+    int measured;
+    int cross_iteration;        /* verdicts, decided by the redundancy analysis */
+    int cross_loop;
+    double cross_iteration_rate;/* sampled iterations / distinct iterations   */
+    double cross_loop_rate;     /* share of an instance's values repeated from
+                                   the previous instance (0..1)               */
+    double repeated_per_instance; /* values an instance repeats on average     */
+    uint64_t sampled_iterations, distinct_iterations, sampled_instances;
+    int io_every_iteration;     /* only I/O side effects, one on every iteration */
+    int constant_writes;        /* each instance updates a constant number of
+                                   locations (no side effect in an inner loop) */
+};
+
+struct vp_fix_input {
+    const char *function;
+    int kind;                   /* enum vp_loop_kind                           */
+    int static_class;           /* enum vp_loop_class                          */
+    unsigned flags;             /* enum vp_loop_flags                          */
+    struct vp_fix_counts slow;
+    struct vp_fix_counts normal;/* normal.ran = 0 when there is no normal run  */
+    int inefficient;            /* loopclass verdict in the slow run          */
+    double resultless_rate;
+    struct vp_fix_redundancy red;
+    /* The side-effect site that rarely runs (first in-body site), for the
+       skip-loop condition; line 0 when unknown.  `site_text` is the quoted
+       source line (trimmed), NULL if the source is not readable. */
+    uint32_t site_line;
+    const char *site_text;
+};
+
+struct vp_fix_result {
+    unsigned categories;        /* enum vp_fix_category bits                   */
+    int fixes[VP_FIX_STRATEGY_COUNT]; /* enum vp_fix_strategy, most specific first */
+    size_t nfixes;
+    char evidence[768];         /* one or two sentences from the numbers       */
+    char condition[384];        /* skip-loop: the condition to test, or ""     */
+    char growth[384];           /* normal vs slow counts, or ""                */
+};
+
+/* Zeroes `in`.  Can't fail. */
+void vp_fix_input_init(struct vp_fix_input *in);
+
+/* Decides categories and fixes and writes the sentences.  Rules:
+ *   0* ran                     -> 0*,      delete-loop
+ *   0*1? resultless            -> 0*1?,    change-data-structure
+ *   [0|1]* resultless          -> [0|1]*,  skip-loop (condition: site_line)
+ *   cross-iteration            -> memoization, or batching when the only
+ *                                 side effects are I/O run every iteration
+ *   cross-loop                 -> memoization when each instance updates a
+ *                                 constant number of locations, else batching
+ *   1* with nothing else       -> 1*,      none
+ * A 0*1? or [0|1]* loop whose results are frequent gets no category (it is
+ * not inefficient).  Can't fail. */
+void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *out);
+
+/* "0*", "0*1?", "[0|1]*", "1*", "cross-iteration", "cross-loop"; NULL for a
+ * value that is not one category bit. */
+const char *vp_fix_category_name(unsigned category);
+/* Stable SARIF rule id: "VPROF-LOOP-0STAR", "VPROF-LOOP-0STAR1OPT",
+ * "VPROF-LOOP-01STAR", "VPROF-LOOP-1STAR", "VPROF-LOOP-CROSS-ITERATION",
+ * "VPROF-LOOP-CROSS-LOOP"; NULL if not a category bit. */
+const char *vp_fix_category_rule_id(unsigned category);
+/* One-line description of a category (SARIF rule text). */
+const char *vp_fix_category_description(unsigned category);
+/* "delete-loop", ..., "none"; NULL if out of range. */
+const char *vp_fix_strategy_name(int strategy);
+/* What the strategy means, one sentence. */
+const char *vp_fix_strategy_description(int strategy);
+
+/* The categories in report order (most informative first):
+ * 0*, 0*1?, [0|1]*, cross-loop, cross-iteration, 1*. */
+extern const unsigned vp_fix_category_order[VP_FIX_CAT_COUNT];
+
+/* "1,234,567".  Returns buf.  Can't fail. */
+char *vp_fix_commas(char *buf, size_t n, uint64_t v);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VPROF_FIXSUGGEST_H */

@@ -1,0 +1,98 @@
+/*
+ * loopreport.h - the loop diagnosis of one slow run (what vprof-loop and
+ * vprof-diagnose print) and its writers: text, JSON ("vprof-loop/1"),
+ * Markdown for a bug-tracker comment, SARIF 2.1.0.  docs/vprof-loop.md.
+ *
+ * The model is plain data filled by the driver (vp_loopcmd_run); writers
+ * read it and never fail except on write errors.  Every writer is
+ * deterministic for the same model.
+ */
+#ifndef VPROF_LOOPREPORT_H
+#define VPROF_LOOPREPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "vprof/fixsuggest.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One row of the `vprof rank` table shown above the loops. */
+struct vp_lr_rank_row {
+    size_t rank;
+    char *name, *file;
+    int line;
+    double raw_cost, calibrated_cost, discount; /* seconds, seconds, ratio    */
+    char *pattern;           /* NULL when none                                */
+    int selected;            /* its loops were probed (within --top)          */
+};
+
+struct vp_lr_loop {
+    uint64_t loop_id, parent_id;
+    char *function, *file;   /* file: absolute, as in the loop table          */
+    uint32_t line, column, end_line, parent_line;
+    int kind;                /* enum vp_loop_kind                             */
+    int depth;               /* nesting, 1 = outermost                        */
+    int static_class;        /* enum vp_loop_class                            */
+    unsigned flags;          /* enum vp_loop_flags                            */
+    size_t function_rank;    /* rank of its function, 0 if chosen by name     */
+    uint64_t samples;        /* slow-run PC samples inside the loop (callees
+                                included)                                     */
+    double share;            /* samples / all slow-run samples                */
+    double resultless_rate;
+    int verdict;             /* enum vp_loop_verdict (slow run)               */
+    struct vp_fix_input in;  /* what the strategy saw                         */
+    struct vp_fix_result fix;
+    char **source;           /* quoted lines line.., NULL if unreadable       */
+    size_t nsource;
+};
+
+/* A selected loop that never ran (reported, not diagnosed). */
+struct vp_lr_idle {
+    char *function, *file;
+    uint32_t line;
+    int kind;
+};
+
+struct vp_loop_report {
+    char **command;          /* the slow command (argv)                       */
+    size_t ncommand;
+    char **normal_command;   /* NULL when no normal run was probed            */
+    size_t nnormal_command;
+    size_t top;              /* --top N (0 when only --function)              */
+    char **functions;        /* functions whose loops were probed             */
+    size_t nfunctions;
+    struct vp_lr_rank_row *rank;
+    size_t nrank;
+    struct vp_lr_loop *loops;/* ordered by share of the slow run, descending  */
+    size_t nloops;
+    struct vp_lr_idle *idle;
+    size_t nidle;
+    uint64_t total_samples;  /* slow-run PC samples the shares are out of    */
+    char *samples_from;      /* "rank" (its slow profiles) or "probe-run"     */
+    int normal_counts;       /* 1 when normal-run counts are shown            */
+    int redundancy_measured; /* 1 when the redundancy analysis ran            */
+    int workload_status;     /* slow command's exit code (-1 killed)          */
+    char *source_root;       /* SARIF %SRCROOT% (absolute), NULL: git toplevel */
+};
+
+enum vp_lr_format { VP_LR_TEXT = 0, VP_LR_JSON = 1, VP_LR_MD = 2, VP_LR_SARIF = 3 };
+
+/* Parses "text" | "json" | "md" | "sarif"; -1 otherwise. */
+int vp_lr_format_parse(const char *s);
+
+/* Writes the report.  `color` only affects text.  Returns 0, or -1 on a
+ * write error. */
+int vp_lr_write(FILE *out, const struct vp_loop_report *r, int format, int color);
+
+/* Frees everything the report owns (not `r` itself). */
+void vp_lr_free(struct vp_loop_report *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VPROF_LOOPREPORT_H */

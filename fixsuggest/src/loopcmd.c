@@ -1,0 +1,901 @@
+/*
+ * loopcmd.c - the vprof-loop pipeline (vprof/loopcmd.h): functions ->
+ * probed run(s) -> loopclass analysis -> fix strategies -> ordered report.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "jsonread.h"
+#include "vprof/fixsuggest.h"
+#include "vprof/launch.h"
+#include "vprof/loopclass.h"
+#include "vprof/loopcmd.h"
+#include "vprof/loopreport.h"
+#include "vprof/profile.h"
+#include "vprof/symbols.h"
+
+#define MAX_QUOTED_LINES 12
+
+struct ctx {
+    const struct vp_loopcmd_opts *o;
+    struct vp_loop_report rep;
+    char **slow_profiles, **normal_profiles; /* from the ranking's inputs       */
+    size_t nslow, nnormal;
+    char **rank_names;                      /* top-N function names, in order  */
+    size_t nrank_names;
+    char *tmpdir;
+};
+
+static void msg(const struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void msg(const struct ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", c->o->prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) {
+        fprintf(stderr, "vprof-loop: out of memory\n");
+        exit(VP_LOOPCMD_NOTHING);
+    }
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d) {
+        fprintf(stderr, "vprof-loop: out of memory\n");
+        exit(VP_LOOPCMD_NOTHING);
+    }
+    return d;
+}
+
+static void push_str(char ***v, size_t *n, const char *s)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*v)[i], s) == 0)
+            return;
+    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+    if (!nv) {
+        fprintf(stderr, "vprof-loop: out of memory\n");
+        exit(VP_LOOPCMD_NOTHING);
+    }
+    *v = nv;
+    nv[(*n)++] = xstrdup(s);
+}
+
+static void free_strv(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* ---- the ranking -------------------------------------------------------- */
+
+/* A rank input path: as written if it exists, else relative to the
+   directory of the rank file. */
+static char *input_path(const char *rank_json, const char *path)
+{
+    if (path[0] == '/' || access(path, R_OK) == 0)
+        return xstrdup(path);
+    const char *slash = strrchr(rank_json, '/');
+    if (!slash)
+        return xstrdup(path);
+    size_t n = (size_t)(slash - rank_json) + strlen(path) + 2;
+    char *p = xcalloc(n, 1);
+    snprintf(p, n, "%.*s/%s", (int)(slash - rank_json), rank_json, path);
+    return p;
+}
+
+static void add_rank_row(struct ctx *c, size_t rank, const char *name, const char *file, int line,
+                         double raw, double cal, double disc, const char *pattern)
+{
+    struct vp_loop_report *r = &c->rep;
+    struct vp_lr_rank_row *rows = realloc(r->rank, (r->nrank + 1) * sizeof *rows);
+    if (!rows) {
+        fprintf(stderr, "vprof-loop: out of memory\n");
+        exit(VP_LOOPCMD_NOTHING);
+    }
+    r->rank = rows;
+    rows[r->nrank++] = (struct vp_lr_rank_row){
+        .rank = rank, .name = xstrdup(name), .file = xstrdup(file), .line = line,
+        .raw_cost = raw, .calibrated_cost = cal, .discount = disc,
+        .pattern = pattern ? xstrdup(pattern) : NULL};
+}
+
+/* Rows shown: the top N, at least 5 when there are that many. */
+static size_t rows_shown(size_t top, size_t n)
+{
+    size_t k = top > 5 ? top : 5;
+    return k < n ? k : n;
+}
+
+static int load_rank_json(struct ctx *c)
+{
+    const char *path = c->o->rank_json;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        msg(c, "cannot read the ranking %s: %s", path, strerror(errno));
+        return -1;
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    char buf[65536];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (len + got > cap) {
+            cap = (len + got) * 2;
+            char *t = realloc(text, cap);
+            if (!t) {
+                free(text);
+                fclose(f);
+                msg(c, "out of memory");
+                return -1;
+            }
+            text = t;
+        }
+        memcpy(text + len, buf, got);
+        len += got;
+    }
+    fclose(f);
+    char err[256];
+    struct vp_jr *j = vp_jr_parse(text ? text : "", len, err, sizeof err);
+    free(text);
+    if (!j) {
+        msg(c, "%s: not valid JSON: %s", path, err);
+        return -1;
+    }
+    const char *schema = vp_jr_str(j, "schema", NULL);
+    if (!schema || strcmp(schema, "vprof-rank/1") != 0) {
+        msg(c, "%s: not a vprof rank file (schema %s, want vprof-rank/1)", path,
+            schema ? schema : "missing");
+        vp_jr_free(j);
+        return -1;
+    }
+    const struct vp_jr *inputs = vp_jr_get(j, "inputs");
+    for (size_t i = 0; inputs && inputs->type == VP_JR_ARRAY && i < inputs->count; i++) {
+        const char *p = vp_jr_str(&inputs->items[i], "path", NULL);
+        const char *role = vp_jr_str(&inputs->items[i], "role", "");
+        if (!p)
+            continue;
+        char *full = input_path(path, p);
+        if (strcmp(role, "buggy") == 0)
+            push_str(&c->slow_profiles, &c->nslow, full);
+        else if (strcmp(role, "normal") == 0)
+            push_str(&c->normal_profiles, &c->nnormal, full);
+        free(full);
+    }
+    const struct vp_jr *funcs = vp_jr_get(j, "functions");
+    if (!funcs || funcs->type != VP_JR_ARRAY) {
+        msg(c, "%s: no functions[] array", path);
+        vp_jr_free(j);
+        return -1;
+    }
+    for (size_t i = 0; i < funcs->count; i++) {
+        const struct vp_jr *f = &funcs->items[i];
+        const char *name = vp_jr_str(f, "name", NULL);
+        if (!name)
+            continue;
+        if (i < c->o->top)
+            push_str(&c->rank_names, &c->nrank_names, name);
+        if (i < rows_shown(c->o->top, funcs->count))
+            add_rank_row(c, (size_t)vp_jr_num(f, "rank", (double)(i + 1)), name,
+                         vp_jr_str(f, "file", ""), (int)vp_jr_num(f, "line", 0),
+                         vp_jr_num(f, "raw_cost", 0), vp_jr_num(f, "calibrated_cost", 0),
+                         vp_jr_num(f, "discount", 1), vp_jr_str(f, "pattern", NULL));
+    }
+    vp_jr_free(j);
+    return 0;
+}
+
+static void take_rank_result(struct ctx *c, const struct vp_rank_result *res)
+{
+    for (size_t i = 0; i < res->nfuncs; i++) {
+        const struct vp_rank_func_result *f = &res->funcs[i];
+        if (i < c->o->top)
+            push_str(&c->rank_names, &c->nrank_names, f->name);
+        if (i < rows_shown(c->o->top, res->nfuncs))
+            add_rank_row(c, f->rank, f->name, f->file, f->line, f->raw_cost_ns / 1e9,
+                         f->calibrated_cost_ns / 1e9, f->discount,
+                         vp_rank_pattern_name(f->pattern));
+    }
+}
+
+static int rank_profiles(struct ctx *c)
+{
+    const struct vp_loopcmd_opts *o = c->o;
+    for (size_t i = 0; i < o->nbuggy; i++)
+        push_str(&c->slow_profiles, &c->nslow, o->buggy[i]);
+    for (size_t i = 0; i < o->nnormal; i++)
+        push_str(&c->normal_profiles, &c->nnormal, o->normal[i]);
+    if (o->rank) {
+        take_rank_result(c, o->rank);
+        return 0;
+    }
+    struct vp_rank_model *m = vp_rank_model_new();
+    char err[1024];
+    if (!m) {
+        msg(c, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < o->nnormal + o->nbuggy; i++) {
+        const char *p = i < o->nnormal ? o->normal[i] : o->buggy[i - o->nnormal];
+        if (vp_rank_load_profile(m, p, i >= o->nnormal, err, sizeof err) != 0) {
+            msg(c, "%s", err);
+            vp_rank_model_free(m);
+            return -1;
+        }
+    }
+    struct vp_rank_params prm;
+    vp_rank_params_default(&prm);
+    struct vp_rank_result *res;
+    if (vp_rank_run(m, &prm, &res, err, sizeof err) != 0) {
+        msg(c, "rank: %s", err);
+        vp_rank_model_free(m);
+        return -1;
+    }
+    take_rank_result(c, res);
+    vp_rank_result_free(res);
+    vp_rank_model_free(m);
+    return 0;
+}
+
+/* ---- does the ranking belong to this binary? ----------------------------- */
+
+static int check_same_binary(struct ctx *c, const char *exe)
+{
+    const char *base = strrchr(exe, '/');
+    base = base ? base + 1 : exe;
+    char real_exe[PATH_MAX];
+    if (!realpath(exe, real_exe))
+        snprintf(real_exe, sizeof real_exe, "%s", exe);
+    for (size_t i = 0; i < c->nslow; i++) {
+        struct vp_profile *p;
+        char err[1024];
+        if (vp_profile_open(c->slow_profiles[i], &p, err, sizeof err) != 0)
+            continue; /* reported where the samples are read */
+        for (size_t m = 0; m < p->module_count; m++) {
+            const struct vp_prof_module *mod = &p->modules[m];
+            const char *mp = vp_profile_str(p, mod->path);
+            const char *mb = strrchr(mp, '/');
+            mb = mb ? mb + 1 : mp;
+            if (!mod->build_id_len || (strcmp(mp, real_exe) != 0 && strcmp(mb, base) != 0))
+                continue;
+            struct vp_symtab *st;
+            if (vp_symtab_open(exe, mod->build_id, mod->build_id_len, &st, err, sizeof err) != 0) {
+                msg(c, "the ranking is from another build of %s: its slow profile %s recorded "
+                       "%s with a different build-id; record and rank again",
+                    exe, c->slow_profiles[i], mp);
+                vp_profile_close(p);
+                return -1;
+            }
+            vp_symtab_close(st);
+        }
+        vp_profile_close(p);
+    }
+    /* Names: the top functions must exist in the binary. */
+    if (!c->nrank_names)
+        return 0;
+    struct vp_symtab *st;
+    char err[1024];
+    if (vp_symtab_open(exe, NULL, 0, &st, err, sizeof err) != 0)
+        return 0; /* the loop table read already vouched for the file */
+    size_t nf, found = 0;
+    const struct vp_func *fs = vp_symtab_funcs(st, &nf);
+    for (size_t i = 0; i < c->nrank_names; i++)
+        for (size_t k = 0; k < nf; k++)
+            if (strcmp(fs[k].name, c->rank_names[i]) == 0 ||
+                strcmp(fs[k].linkage, c->rank_names[i]) == 0) {
+                found++;
+                break;
+            }
+    vp_symtab_close(st);
+    if (!found) {
+        msg(c, "the ranking is from another binary: none of its top %zu functions (%s%s) is "
+               "in %s",
+            c->nrank_names, c->rank_names[0], c->nrank_names > 1 ? ", ..." : "", exe);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- probed runs ---------------------------------------------------------- */
+
+static void drop_warning(void *ctx, const char *m)
+{
+    (void)ctx;
+    (void)m; /* the variable index does not matter for loop counts */
+}
+
+/* Runs argv with the probes of `names` on; returns 0 with *prof open, 1 if
+   the workload failed (a profile may still be open), -1 launcher error
+   (message printed; *status_code = exit status to use). */
+static int probed_run(struct ctx *c, char *const *argv, const char *label, const char *names,
+                      struct vp_profile **prof, int *wstatus, int *code)
+{
+    char out[PATH_MAX], env[8192], err[2048];
+    snprintf(out, sizeof out, "%s/%s.vprof", c->tmpdir, label);
+    int w = snprintf(env, sizeof env, "VPROF_LOOP_FUNCTIONS=%s", names);
+    if (w < 0 || (size_t)w >= sizeof env) {
+        msg(c, "too many functions to probe");
+        *code = VP_LOOPCMD_USAGE;
+        return -1;
+    }
+    const char *envv[] = {env, NULL};
+    struct vp_launch_opts lo;
+    vp_launch_opts_init(&lo);
+    lo.argv = argv;
+    lo.output = out;
+    lo.env = envv;
+    lo.stdout_fd = 2; /* the report owns stdout */
+    lo.warn = drop_warning;
+    struct vp_launch_result r;
+    int rc = vp_launch_run(&lo, &r, err, sizeof err);
+    if (rc != VP_LAUNCH_OK) {
+        msg(c, "%s run: %s", label, err);
+        *code = rc == VP_LAUNCH_USAGE ? VP_LOOPCMD_USAGE : VP_LOOPCMD_NOTHING;
+        return -1;
+    }
+    *wstatus = r.status;
+    int failed = !(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+    if (failed) {
+        if (WIFEXITED(r.status))
+            msg(c, "the %s workload exited with status %d: results cover the run up to its end",
+                label, WEXITSTATUS(r.status));
+        else
+            msg(c, "the %s workload was killed by signal %d: results cover the run up to there",
+                label, WTERMSIG(r.status));
+    }
+    *prof = NULL;
+    if (access(r.output, F_OK) != 0) {
+        msg(c, "the %s run wrote no profile (is %s statically linked?)", label, argv[0]);
+        *code = VP_LOOPCMD_NOTHING;
+        return -1;
+    }
+    if (vp_profile_open(r.output, prof, err, sizeof err) != 0) {
+        msg(c, "the %s run's profile is not valid: %s", label, err);
+        *code = VP_LOOPCMD_NOTHING;
+        return -1;
+    }
+    return failed;
+}
+
+/* ---- PC samples per loop ------------------------------------------------- */
+
+struct pc_slot {
+    uint64_t pc;
+    const char *file, *func;
+    int line, used;
+};
+
+struct pc_cache {
+    struct pc_slot *slots;
+    size_t cap, n;
+};
+
+static struct pc_slot *cache_get(struct pc_cache *pc, struct vp_resolver *res, uint64_t addr)
+{
+    if (pc->n * 2 >= pc->cap) {
+        size_t ncap = pc->cap ? pc->cap * 2 : 4096;
+        struct pc_slot *ns = xcalloc(ncap, sizeof *ns);
+        for (size_t i = 0; i < pc->cap; i++) {
+            if (!pc->slots[i].used)
+                continue;
+            size_t h = (size_t)(pc->slots[i].pc * 0x9e3779b97f4a7c15ull) & (ncap - 1);
+            while (ns[h].used)
+                h = (h + 1) & (ncap - 1);
+            ns[h] = pc->slots[i];
+        }
+        free(pc->slots);
+        pc->slots = ns;
+        pc->cap = ncap;
+    }
+    size_t h = (size_t)(addr * 0x9e3779b97f4a7c15ull) & (pc->cap - 1);
+    while (pc->slots[h].used) {
+        if (pc->slots[h].pc == addr)
+            return &pc->slots[h];
+        h = (h + 1) & (pc->cap - 1);
+    }
+    struct pc_slot *s = &pc->slots[h];
+    s->used = 1;
+    s->pc = addr;
+    if (vp_resolve_line(res, addr, &s->file, &s->line) != 0) {
+        s->file = NULL;
+        s->line = 0;
+    }
+    const struct vp_func *f = vp_resolve_func(res, addr);
+    s->func = f ? f->name : NULL;
+    pc->n++;
+    return s;
+}
+
+struct sel_loop {
+    const struct vp_loop_info *info;
+    uint64_t samples;
+    size_t function_rank;
+};
+
+static int frame_in_loop(const struct pc_slot *s, const struct vp_loop_info *l)
+{
+    if (l->kind == VP_LOOP_RECURSION)
+        return s->func && strcmp(s->func, l->function) == 0;
+    if (!s->file || strcmp(s->file, l->file) != 0)
+        return 0;
+    uint32_t end = l->end_line >= l->line ? l->end_line : l->line;
+    return (uint32_t)s->line >= l->line && (uint32_t)s->line <= end;
+}
+
+/* Adds the samples of profile `p` to the loops; returns the samples seen. */
+static uint64_t count_samples(const struct vp_profile *p, struct sel_loop *sel, size_t nsel)
+{
+    struct vp_resolver *res = vp_resolver_new(p);
+    if (!res)
+        return 0;
+    struct pc_cache cache = {0};
+    uint64_t total = 0;
+    unsigned char *hit = xcalloc(nsel, 1);
+    for (size_t i = 0; i < p->pc_count; i++) {
+        const struct vp_pc_sample *s = p->pc_samples[i];
+        uint64_t wgt = VP_PC_SAMPLE_WEIGHT(s->flags);
+        total += wgt;
+        memset(hit, 0, nsel);
+        const uint64_t *callers = vp_pc_sample_callers(s);
+        for (size_t d = 0; d <= s->depth; d++) {
+            uint64_t a = d == 0 ? s->pc : callers[d - 1] - 1;
+            if (d && callers[d - 1] == 0)
+                continue;
+            const struct pc_slot *slot = cache_get(&cache, res, a);
+            for (size_t k = 0; k < nsel; k++)
+                if (!hit[k] && frame_in_loop(slot, sel[k].info))
+                    hit[k] = 1;
+        }
+        for (size_t k = 0; k < nsel; k++)
+            if (hit[k])
+                sel[k].samples += wgt;
+    }
+    free(hit);
+    free(cache.slots);
+    vp_resolver_free(res);
+    return total;
+}
+
+/* ---- source ----------------------------------------------------------------- */
+
+/* Lines [from, to] of `path` (at most MAX_QUOTED_LINES), right-trimmed and
+   tabs expanded to 4 columns; 0 lines when the file is not readable. */
+static char **read_lines(const char *path, uint32_t from, uint32_t to, size_t *n)
+{
+    *n = 0;
+    FILE *f = fopen(path, "r");
+    if (!f || from == 0)
+        return f ? (fclose(f), NULL) : NULL;
+    if (to < from)
+        to = from;
+    if (to - from + 1 > MAX_QUOTED_LINES)
+        to = from + MAX_QUOTED_LINES - 1;
+    char **v = xcalloc(to - from + 1, sizeof *v);
+    char *line = NULL;
+    size_t cap = 0;
+    uint32_t no = 0;
+    while (getline(&line, &cap, f) >= 0) {
+        if (++no < from)
+            continue;
+        if (no > to)
+            break;
+        size_t len = strcspn(line, "\r\n");
+        while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+            len--;
+        char *o = xcalloc(len * 4 + 1, 1);
+        size_t w = 0;
+        for (size_t i = 0; i < len; i++) {
+            if (line[i] == '\t') {
+                do
+                    o[w++] = ' ';
+                while (w % 4);
+            } else {
+                o[w++] = line[i];
+            }
+        }
+        v[(*n)++] = o;
+    }
+    free(line);
+    fclose(f);
+    if (!*n) {
+        free(v);
+        return NULL;
+    }
+    return v;
+}
+
+static char *trimmed_line(const char *path, uint32_t line)
+{
+    size_t n;
+    char **v = read_lines(path, line, line, &n);
+    if (!v)
+        return NULL;
+    const char *s = v[0];
+    while (*s == ' ')
+        s++;
+    char *t = xstrdup(s);
+    free_strv(v, n);
+    return t;
+}
+
+/* ---- the report ------------------------------------------------------------ */
+
+static int cmp_loops(const void *a, const void *b)
+{
+    const struct vp_lr_loop *x = a, *y = b;
+    if (x->samples != y->samples)
+        return x->samples > y->samples ? -1 : 1;
+    if (x->in.slow.iterations != y->in.slow.iterations)
+        return x->in.slow.iterations > y->in.slow.iterations ? -1 : 1;
+    int f = strcmp(x->file, y->file);
+    if (f)
+        return f;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->loop_id < y->loop_id ? -1 : x->loop_id > y->loop_id;
+}
+
+static void to_counts(const struct vp_loop_result *r, struct vp_fix_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    if (!r || r->verdict == VP_LOOP_NOT_RUN)
+        return;
+    c->ran = 1;
+    c->instances = r->instances;
+    c->iterations = r->iterations;
+    c->result_iterations = r->result_iterations;
+    c->max_iterations = r->max_iterations;
+    c->avg_iterations = r->avg_iterations;
+}
+
+/* Analysis of the counters in `p` against table `t`: results in table order
+   (NULL when the profile has no counters). */
+static struct vp_loop_result *analyze(struct ctx *c, const struct vp_loop_table *t,
+                                      const struct vp_profile *p, const char *label)
+{
+    struct vp_loop_counts *counts;
+    char err[1024];
+    if (vp_loop_counts_from_profile(p, &counts, err, sizeof err) != 0) {
+        msg(c, "%s: %s", label, err);
+        return NULL;
+    }
+    struct vp_loop_result *res = NULL;
+    size_t n;
+    if (vp_loop_analyze(t, counts, NULL, &res, &n, err, sizeof err) != 0) {
+        msg(c, "%s: %s", label, err);
+        res = NULL;
+    }
+    vp_loop_counts_free(counts);
+    return res;
+}
+
+static int write_report(struct ctx *c)
+{
+    const struct vp_loopcmd_opts *o = c->o;
+    int color = o->color;
+    FILE *out = stdout;
+    char *tmp = NULL;
+    if (o->output) {
+        size_t n = strlen(o->output) + 32;
+        tmp = xcalloc(n, 1);
+        snprintf(tmp, n, "%s.tmp.%ld", o->output, (long)getpid());
+        if (!(out = fopen(tmp, "w"))) {
+            msg(c, "%s: %s", tmp, strerror(errno));
+            free(tmp);
+            return -1;
+        }
+        if (color < 0)
+            color = 0;
+    }
+    if (color < 0) {
+        const char *nc = getenv("NO_COLOR");
+        color = isatty(fileno(out)) && !(nc && *nc) && o->format == VP_LR_TEXT;
+    }
+    if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
+        color = 0;
+    int rc = vp_lr_write(out, &c->rep, o->format, color);
+    if (o->output) {
+        if (fclose(out) != 0)
+            rc = -1;
+        if (rc == 0 && rename(tmp, o->output) != 0) {
+            msg(c, "%s: %s", o->output, strerror(errno));
+            rc = -1;
+        }
+        if (rc != 0)
+            unlink(tmp);
+        free(tmp);
+    }
+    if (rc != 0)
+        msg(c, "writing %s failed", o->output ? o->output : "the report");
+    return rc;
+}
+
+static void remove_tmpdir(char *dir)
+{
+    if (!dir)
+        return;
+    char path[PATH_MAX];
+    static const char *const names[] = {"slow.vprof", "normal.vprof"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+    free(dir);
+}
+
+int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
+{
+    struct ctx c = {.o = o};
+    int status = VP_LOOPCMD_USAGE;
+    struct vp_loop_table *table = NULL;
+    struct vp_profile *slow = NULL, *normal = NULL;
+    struct vp_loop_result *sres = NULL, *nres = NULL;
+    struct sel_loop *sel = NULL;
+    char **names = NULL;
+    size_t nnames = 0;
+    char *exe = NULL;
+    char err[2048];
+
+    /* 1. the functions */
+    if (o->rank_json) {
+        if (load_rank_json(&c) != 0)
+            goto done;
+    } else if (o->rank || o->nbuggy) {
+        if (rank_profiles(&c) != 0)
+            goto done;
+    }
+    for (size_t i = 0; i < c.nrank_names; i++)
+        push_str(&names, &nnames, c.rank_names[i]);
+    for (size_t i = 0; i < o->nfunctions; i++)
+        push_str(&names, &nnames, o->functions[i]);
+    if (!nnames) {
+        msg(&c, "no functions to diagnose (the ranking is empty; give --top N with a ranking, "
+                "or --function NAME)");
+        goto done;
+    }
+
+    /* 2. the binary and its loop table */
+    if (!(exe = vp_launch_resolve(o->cmd[0]))) {
+        msg(&c, "%s: %s", o->cmd[0], errno == ENOENT ? "command not found" : strerror(errno));
+        goto done;
+    }
+    if (vp_loop_table_read(exe, &table, err, sizeof err) != 0) {
+        msg(&c, "%s", err);
+        goto done;
+    }
+    if (!table->loop_count) {
+        msg(&c, "%s was not built with vprof-cc (no %s section): rebuild it with vprof-cc", exe,
+            VP_LOOPS_SECTION);
+        goto done;
+    }
+    if ((o->rank_json || o->rank || o->nbuggy) && check_same_binary(&c, exe) != 0)
+        goto done;
+
+    /* 3. the loops of those functions */
+    sel = xcalloc(table->loop_count, sizeof *sel);
+    size_t nsel = 0;
+    char probe[8192] = "";
+    for (size_t i = 0; i < table->loop_count; i++) {
+        const struct vp_loop_info *l = &table->loops[i];
+        for (size_t k = 0; k < nnames; k++) {
+            if (strcmp(l->function, names[k]) != 0 && strcmp(l->linkage, names[k]) != 0)
+                continue;
+            sel[nsel].info = l;
+            sel[nsel].function_rank = k < c.nrank_names ? k + 1 : 0;
+            nsel++;
+            /* the gate list names each function once */
+            char want[1024], have[8200];
+            snprintf(want, sizeof want, ",%s,", names[k]);
+            snprintf(have, sizeof have, ",%s,", probe);
+            if (!strstr(have, want) && strlen(probe) + strlen(names[k]) + 2 < sizeof probe) {
+                if (probe[0])
+                    strcat(probe, ",");
+                strcat(probe, names[k]);
+            }
+            break;
+        }
+    }
+    /* report skeleton */
+    for (size_t i = 0; o->cmd[i]; i++) {
+        char **v = realloc(c.rep.command, (c.rep.ncommand + 1) * sizeof *v);
+        if (!v)
+            exit(VP_LOOPCMD_NOTHING);
+        c.rep.command = v;
+        v[c.rep.ncommand++] = xstrdup(o->cmd[i]);
+    }
+    if (o->normal_cmd)
+        for (size_t i = 0; o->normal_cmd[i]; i++) {
+            char **v = realloc(c.rep.normal_command, (c.rep.nnormal_command + 1) * sizeof *v);
+            if (!v)
+                exit(VP_LOOPCMD_NOTHING);
+            c.rep.normal_command = v;
+            v[c.rep.nnormal_command++] = xstrdup(o->normal_cmd[i]);
+        }
+    c.rep.top = o->top;
+    for (size_t i = 0; i < nnames; i++)
+        push_str(&c.rep.functions, &c.rep.nfunctions, names[i]);
+    for (size_t i = 0; i < c.rep.nrank; i++)
+        for (size_t k = 0; k < c.nrank_names; k++)
+            if (strcmp(c.rep.rank[i].name, c.rank_names[k]) == 0)
+                c.rep.rank[i].selected = 1;
+    c.rep.samples_from = xstrdup(c.nslow ? "rank" : "probe-run");
+    c.rep.source_root = o->source_root ? realpath(o->source_root, NULL) : NULL;
+    if (o->source_root && !c.rep.source_root) {
+        msg(&c, "--source-root %s: %s", o->source_root, strerror(errno));
+        goto done;
+    }
+    if (!nsel) {
+        msg(&c, "no loops in the selected functions (%s%s): nothing to probe", names[0],
+            nnames > 1 ? ", ..." : "");
+        write_report(&c);
+        status = VP_LOOPCMD_NOTHING;
+        goto done;
+    }
+
+    /* 4. the probed runs */
+    const char *base = getenv("TMPDIR");
+    char tdir[PATH_MAX];
+    snprintf(tdir, sizeof tdir, "%s/vprof-loop.XXXXXX", base && base[0] == '/' ? base : "/tmp");
+    if (!mkdtemp(tdir)) {
+        msg(&c, "cannot create a temporary directory: %s", strerror(errno));
+        status = VP_LOOPCMD_NOTHING;
+        goto done;
+    }
+    c.tmpdir = xstrdup(tdir);
+    int wstatus = 0, code = VP_LOOPCMD_NOTHING;
+    int failed = probed_run(&c, o->cmd, "slow", probe, &slow, &wstatus, &code);
+    if (failed < 0) {
+        status = code;
+        goto done;
+    }
+    c.rep.workload_status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+    if (!(sres = analyze(&c, table, slow, "slow run"))) {
+        status = VP_LOOPCMD_NOTHING;
+        goto done;
+    }
+    if (o->normal_cmd) {
+        int nw, ncode;
+        int nf = probed_run(&c, o->normal_cmd, "normal", probe, &normal, &nw, &ncode);
+        if (nf >= 0 && normal)
+            nres = analyze(&c, table, normal, "normal run");
+    } else {
+        /* counters recorded with the normal profiles, if any */
+        for (size_t i = 0; i < c.nnormal && !nres; i++) {
+            struct vp_profile *p;
+            if (vp_profile_open(c.normal_profiles[i], &p, err, sizeof err) != 0)
+                continue;
+            if (vp_profile_extra(p, VP_SEC_LOOP_COUNTS))
+                nres = analyze(&c, table, p, c.normal_profiles[i]);
+            vp_profile_close(p);
+        }
+    }
+    c.rep.normal_counts = nres != NULL;
+
+    /* 5. shares of the slow run */
+    for (size_t i = 0; i < c.nslow; i++) {
+        struct vp_profile *p;
+        if (vp_profile_open(c.slow_profiles[i], &p, err, sizeof err) != 0) {
+            msg(&c, "cannot read the ranking's slow profile (%s): ordering by the probed run",
+                err);
+            for (size_t k = 0; k < nsel; k++)
+                sel[k].samples = 0;
+            c.rep.total_samples = 0;
+            free(c.rep.samples_from);
+            c.rep.samples_from = xstrdup("probe-run");
+            break;
+        }
+        c.rep.total_samples += count_samples(p, sel, nsel);
+        vp_profile_close(p);
+    }
+    if (strcmp(c.rep.samples_from, "probe-run") == 0)
+        c.rep.total_samples = count_samples(slow, sel, nsel);
+
+    /* 6. diagnose each loop that ran */
+    c.rep.loops = xcalloc(nsel, sizeof *c.rep.loops);
+    for (size_t k = 0; k < nsel; k++) {
+        const struct vp_loop_info *l = sel[k].info;
+        size_t ti = (size_t)(l - table->loops);
+        const struct vp_loop_result *r = &sres[ti];
+        if (r->verdict == VP_LOOP_NOT_RUN) {
+            struct vp_lr_idle *v = realloc(c.rep.idle, (c.rep.nidle + 1) * sizeof *v);
+            if (!v)
+                exit(VP_LOOPCMD_NOTHING);
+            c.rep.idle = v;
+            v[c.rep.nidle++] = (struct vp_lr_idle){.function = xstrdup(l->function),
+                                                   .file = xstrdup(l->file),
+                                                   .line = l->line,
+                                                   .kind = l->kind};
+            const char *b = strrchr(l->file, '/');
+            msg(&c, "the %s in %s at %s:%u never ran in the slow run", l->kind == VP_LOOP_RECURSION ? "recursion" : "loop",
+                l->function, b ? b + 1 : l->file, l->line);
+            continue;
+        }
+        struct vp_lr_loop *L = &c.rep.loops[c.rep.nloops++];
+        L->loop_id = l->loop_id;
+        L->parent_id = l->parent_id;
+        L->function = xstrdup(l->function);
+        L->file = xstrdup(l->file);
+        L->line = l->line;
+        L->column = l->column;
+        L->end_line = l->end_line;
+        L->kind = l->kind;
+        L->depth = l->depth;
+        for (size_t p = 0; p < table->loop_count && l->parent_id; p++)
+            if (table->loops[p].loop_id == l->parent_id)
+                L->parent_line = table->loops[p].line;
+        L->static_class = l->static_class;
+        L->flags = l->flags;
+        L->function_rank = sel[k].function_rank;
+        L->samples = sel[k].samples;
+        L->share = c.rep.total_samples ? (double)L->samples / (double)c.rep.total_samples : 0;
+        L->resultless_rate = r->resultless_rate;
+        L->verdict = r->verdict;
+        struct vp_fix_input *in = &L->in;
+        vp_fix_input_init(in);
+        in->function = L->function;
+        in->kind = l->kind;
+        in->static_class = l->static_class;
+        in->flags = l->flags;
+        to_counts(r, &in->slow);
+        to_counts(nres ? &nres[ti] : NULL, &in->normal);
+        in->inefficient = r->verdict == VP_LOOP_INEFFICIENT;
+        in->resultless_rate = r->resultless_rate;
+        for (size_t s = 0; s < l->site_count; s++)
+            if (l->sites[s].in_body) {
+                in->site_line = l->sites[s].line;
+                in->site_text = trimmed_line(l->file, l->sites[s].line);
+                break;
+            }
+        vp_fix_suggest(in, &L->fix);
+        L->source = read_lines(l->file, l->line, l->end_line, &L->nsource);
+    }
+    qsort(c.rep.loops, c.rep.nloops, sizeof *c.rep.loops, cmp_loops);
+    /* in->function points into the loop itself: fix it after sorting */
+    for (size_t i = 0; i < c.rep.nloops; i++)
+        c.rep.loops[i].in.function = c.rep.loops[i].function;
+
+    if (!c.rep.nloops)
+        msg(&c, "none of the %zu loops of the selected functions ran in the slow run", nsel);
+    status = c.rep.nloops && !failed ? VP_LOOPCMD_FOUND : VP_LOOPCMD_NOTHING;
+    if (write_report(&c) != 0)
+        status = VP_LOOPCMD_NOTHING;
+
+done:
+    free(sres);
+    free(nres);
+    if (slow)
+        vp_profile_close(slow);
+    if (normal)
+        vp_profile_close(normal);
+    free(sel);
+    if (table)
+        vp_loop_table_free(table);
+    free(exe);
+    free_strv(names, nnames);
+    free_strv(c.slow_profiles, c.nslow);
+    free_strv(c.normal_profiles, c.nnormal);
+    free_strv(c.rank_names, c.nrank_names);
+    remove_tmpdir(c.tmpdir);
+    vp_lr_free(&c.rep);
+    return status;
+}

@@ -1,0 +1,145 @@
+/*
+ * report.c - the loop report's shared parts: format names, freeing, and
+ * the source-relative file names every writer uses (report_internal.h).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report_internal.h"
+
+int vp_lr_format_parse(const char *s)
+{
+    static const char *const names[] = {"text", "json", "md", "sarif"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static void free_strv(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+void vp_lr_free(struct vp_loop_report *r)
+{
+    free_strv(r->command, r->ncommand);
+    free_strv(r->normal_command, r->nnormal_command);
+    free_strv(r->functions, r->nfunctions);
+    for (size_t i = 0; i < r->nrank; i++) {
+        free(r->rank[i].name);
+        free(r->rank[i].file);
+        free(r->rank[i].pattern);
+    }
+    free(r->rank);
+    for (size_t i = 0; i < r->nloops; i++) {
+        free(r->loops[i].function);
+        free(r->loops[i].file);
+        free((char *)r->loops[i].in.site_text);
+        free_strv(r->loops[i].source, r->loops[i].nsource);
+    }
+    free(r->loops);
+    for (size_t i = 0; i < r->nidle; i++) {
+        free(r->idle[i].function);
+        free(r->idle[i].file);
+    }
+    free(r->idle);
+    free(r->samples_from);
+    free(r->source_root);
+    memset(r, 0, sizeof *r);
+}
+
+/* The directory holding a ".git" entry at or above the directory of
+   `file`, written to `root`; 0 if found. */
+static int git_toplevel(const char *file, char *root, size_t n)
+{
+    char dir[PATH_MAX];
+    if (strlen(file) >= sizeof dir || file[0] != '/')
+        return -1;
+    strcpy(dir, file);
+    for (;;) {
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            return -1;
+        *slash = '\0';
+        char probe[PATH_MAX + 8];
+        snprintf(probe, sizeof probe, "%s/.git", dir[0] ? dir : "");
+        struct stat st;
+        if (stat(probe, &st) == 0) {
+            snprintf(root, n, "%s", dir[0] ? dir : "/");
+            return 0;
+        }
+        if (!dir[0])
+            return -1;
+    }
+}
+
+int vp_lr_relpath(const struct vp_loop_report *r, const char *file, char *buf, size_t n)
+{
+    char root[PATH_MAX];
+    int have = 0;
+    if (r->source_root && r->source_root[0]) {
+        snprintf(root, sizeof root, "%s", r->source_root);
+        have = 1;
+    } else {
+        have = git_toplevel(file, root, sizeof root) == 0;
+    }
+    size_t rl = have ? strlen(root) : 0;
+    while (rl > 1 && root[rl - 1] == '/')
+        root[--rl] = '\0';
+    if (have && rl && strncmp(file, root, rl) == 0 && (file[rl] == '/' || rl == 1)) {
+        snprintf(buf, n, "%s", file + rl + (rl == 1 ? 0 : 1));
+        return 1;
+    }
+    snprintf(buf, n, "%s", file);
+    return 0;
+}
+
+void vp_lr_categories(unsigned cats, const char **names, size_t *n)
+{
+    *n = 0;
+    for (int i = 0; i < VP_FIX_CAT_COUNT; i++)
+        if (cats & vp_fix_category_order[i])
+            names[(*n)++] = vp_fix_category_name(vp_fix_category_order[i]);
+}
+
+const char *vp_lr_kind_name(int kind)
+{
+    return kind == VP_LOOP_RECURSION ? "recursion" : "loop";
+}
+
+int vp_lr_write(FILE *out, const struct vp_loop_report *r, int format, int color)
+{
+    int rc;
+    switch (format) {
+    case VP_LR_JSON:
+        rc = vp_lr_write_json(out, r);
+        break;
+    case VP_LR_MD:
+        rc = vp_lr_write_md(out, r);
+        break;
+    case VP_LR_SARIF:
+        rc = vp_lr_write_sarif(out, r);
+        break;
+    default:
+        rc = vp_lr_write_text(out, r, color);
+        break;
+    }
+    if (fflush(out) != 0 || ferror(out))
+        rc = -1;
+    return rc;
+}
+
+char *vp_lr_avg(char *buf, size_t n, double avg)
+{
+    if (avg < 100)
+        snprintf(buf, n, "%.1f", avg);
+    else
+        vp_fix_commas(buf, n, (uint64_t)(avg + 0.5));
+    return buf;
+}

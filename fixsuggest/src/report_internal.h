@@ -1,0 +1,32 @@
+/*
+ * report_internal.h - what the loop-report writers share (fixsuggest/src).
+ */
+#ifndef VP_FIX_REPORT_INTERNAL_H
+#define VP_FIX_REPORT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "vprof/format.h"
+#include "vprof/loopreport.h"
+
+#define VP_LR_TOOL_NAME "vprof-loop"
+#define VP_LR_TOOL_URI "https://github.com/vprof/vprof/blob/main/docs/vprof-loop.md"
+#ifndef VPROF_VERSION
+#define VPROF_VERSION "0.1.0"
+#endif
+
+/* `file` relative to the source root (--source-root, else the git toplevel
+ * above it) into buf; returns 1 if made relative, 0 if copied as is. */
+int vp_lr_relpath(const struct vp_loop_report *r, const char *file, char *buf, size_t n);
+/* Category names of `cats` in report order; names must hold 6. */
+void vp_lr_categories(unsigned cats, const char **names, size_t *n);
+const char *vp_lr_kind_name(int kind);
+/* Iterations per instance: "2.5" below 100, else "4,812". */
+char *vp_lr_avg(char *buf, size_t n, double avg);
+
+int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color);
+int vp_lr_write_json(FILE *out, const struct vp_loop_report *r);
+int vp_lr_write_md(FILE *out, const struct vp_loop_report *r);
+int vp_lr_write_sarif(FILE *out, const struct vp_loop_report *r);
+
+#endif

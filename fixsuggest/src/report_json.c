@@ -1,0 +1,152 @@
+/*
+ * report_json.c - the loop report as JSON, "schema": "vprof-loop/1"
+ * (fields in docs/vprof-loop.md; add fields freely, never rename one).
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "report_internal.h"
+#include "vprof/json.h"
+#include "vprof/loopclass.h"
+
+static void counts(struct vp_json *j, const char *key, const struct vp_fix_counts *c)
+{
+    vp_json_key(j, key);
+    if (!c->ran) {
+        vp_json_null(j);
+        return;
+    }
+    vp_json_begin_object(j);
+    vp_json_kv_uint(j, "instances", c->instances);
+    vp_json_kv_uint(j, "iterations", c->iterations);
+    vp_json_kv_uint(j, "result_iterations", c->result_iterations);
+    vp_json_kv_double(j, "avg_iterations", c->avg_iterations);
+    vp_json_kv_uint(j, "max_iterations", c->max_iterations);
+    vp_json_end_object(j);
+}
+
+static void strv(struct vp_json *j, const char *key, char **v, size_t n)
+{
+    vp_json_key(j, key);
+    if (!v) {
+        vp_json_null(j);
+        return;
+    }
+    vp_json_begin_array(j);
+    for (size_t i = 0; i < n; i++)
+        vp_json_str(j, v[i]);
+    vp_json_end_array(j);
+}
+
+int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
+{
+    struct vp_json *j = vp_json_new(out, 1);
+    if (!j)
+        return -1;
+    char rel[PATH_MAX];
+    vp_json_begin_object(j);
+    vp_json_kv_str(j, "schema", "vprof-loop/1");
+    vp_json_kv_str(j, "tool", VP_LR_TOOL_NAME);
+    vp_json_kv_str(j, "version", VPROF_VERSION);
+    strv(j, "command", r->command, r->ncommand);
+    strv(j, "normal_command", r->normal_command, r->nnormal_command);
+    vp_json_kv_int(j, "workload_status", r->workload_status);
+    vp_json_kv_uint(j, "top", r->top);
+    strv(j, "functions", r->functions, r->nfunctions);
+    vp_json_kv_uint(j, "total_samples", r->total_samples);
+    vp_json_kv_str(j, "samples_from", r->samples_from);
+    vp_json_kv_bool(j, "normal_counts", r->normal_counts);
+    vp_json_kv_bool(j, "redundancy_measured", r->redundancy_measured);
+    vp_json_key(j, "rank");
+    vp_json_begin_array(j);
+    for (size_t i = 0; i < r->nrank; i++) {
+        const struct vp_lr_rank_row *w = &r->rank[i];
+        vp_json_begin_object(j);
+        vp_json_kv_uint(j, "rank", w->rank);
+        vp_json_kv_str(j, "name", w->name);
+        vp_lr_relpath(r, w->file, rel, sizeof rel);
+        vp_json_kv_str(j, "file", rel);
+        vp_json_kv_int(j, "line", w->line);
+        vp_json_kv_double(j, "raw_cost", w->raw_cost);
+        vp_json_kv_double(j, "calibrated_cost", w->calibrated_cost);
+        vp_json_kv_double(j, "discount", w->discount);
+        vp_json_kv_str(j, "pattern", w->pattern);
+        vp_json_kv_bool(j, "probed", w->selected);
+        vp_json_end_object(j);
+    }
+    vp_json_end_array(j);
+    vp_json_key(j, "loops");
+    vp_json_begin_array(j);
+    for (size_t i = 0; i < r->nloops; i++) {
+        const struct vp_lr_loop *l = &r->loops[i];
+        char id[32];
+        vp_json_begin_object(j);
+        vp_json_kv_str(j, "function", l->function);
+        vp_lr_relpath(r, l->file, rel, sizeof rel);
+        vp_json_kv_str(j, "file", rel);
+        vp_json_kv_str(j, "path", l->file);
+        vp_json_kv_uint(j, "line", l->line);
+        vp_json_kv_uint(j, "end_line", l->end_line);
+        vp_json_kv_str(j, "kind", vp_lr_kind_name(l->kind));
+        snprintf(id, sizeof id, "%016llx", (unsigned long long)l->loop_id);
+        vp_json_kv_str(j, "loop_id", id);
+        vp_json_kv_int(j, "nesting", l->depth);
+        if (l->parent_line)
+            vp_json_kv_uint(j, "parent_line", l->parent_line);
+        else {
+            vp_json_key(j, "parent_line");
+            vp_json_null(j);
+        }
+        vp_json_kv_uint(j, "function_rank", l->function_rank);
+        const char *names[VP_FIX_CAT_COUNT];
+        size_t nn;
+        vp_lr_categories(l->fix.categories, names, &nn);
+        vp_json_key(j, "root_cause");
+        vp_json_begin_array(j);
+        for (size_t k = 0; k < nn; k++)
+            vp_json_str(j, names[k]);
+        vp_json_end_array(j);
+        vp_json_key(j, "fix");
+        vp_json_begin_array(j);
+        for (size_t k = 0; k < l->fix.nfixes; k++)
+            vp_json_str(j, vp_fix_strategy_name(l->fix.fixes[k]));
+        vp_json_end_array(j);
+        vp_json_kv_str(j, "static_class", vp_loop_class_name(l->static_class));
+        vp_json_kv_str(j, "verdict", vp_loop_verdict_name(l->verdict));
+        vp_json_kv_uint(j, "samples", l->samples);
+        vp_json_kv_double(j, "share", l->share);
+        vp_json_kv_double(j, "resultless_rate", l->resultless_rate);
+        vp_json_key(j, "cross_iteration_rate");
+        l->in.red.measured ? vp_json_double(j, l->in.red.cross_iteration_rate) : vp_json_null(j);
+        vp_json_key(j, "cross_loop_rate");
+        l->in.red.measured ? vp_json_double(j, l->in.red.cross_loop_rate) : vp_json_null(j);
+        counts(j, "counts", &l->in.slow);
+        counts(j, "normal_counts", &l->in.normal);
+        vp_json_kv_str(j, "evidence", l->fix.evidence);
+        vp_json_kv_str(j, "condition", l->fix.condition[0] ? l->fix.condition : NULL);
+        vp_json_kv_str(j, "growth", l->fix.growth[0] ? l->fix.growth : NULL);
+        if (l->in.site_line)
+            vp_json_kv_uint(j, "side_effect_line", l->in.site_line);
+        else {
+            vp_json_key(j, "side_effect_line");
+            vp_json_null(j);
+        }
+        vp_json_kv_bool(j, "io_only", (l->flags & VP_LOOPF_IO_ONLY) != 0);
+        vp_json_end_object(j);
+    }
+    vp_json_end_array(j);
+    vp_json_key(j, "not_run");
+    vp_json_begin_array(j);
+    for (size_t i = 0; i < r->nidle; i++) {
+        vp_json_begin_object(j);
+        vp_json_kv_str(j, "function", r->idle[i].function);
+        vp_lr_relpath(r, r->idle[i].file, rel, sizeof rel);
+        vp_json_kv_str(j, "file", rel);
+        vp_json_kv_uint(j, "line", r->idle[i].line);
+        vp_json_kv_str(j, "kind", vp_lr_kind_name(r->idle[i].kind));
+        vp_json_end_object(j);
+    }
+    vp_json_end_array(j);
+    vp_json_end_object(j);
+    return vp_json_finish(j);
+}

@@ -1,0 +1,229 @@
+/*
+ * report_md.c - the loop report as a Markdown comment for GitHub/GitLab
+ * issues: a summary line, the vprof rank table (when available), a table of
+ * loops, then a collapsible <details> section per loop with the evidence and
+ * the quoted source.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "report_internal.h"
+#include "vprof/loopclass.h"
+
+/* Text for a table cell: '|' escaped (also inside code spans, as GFM
+   requires), newlines flattened. */
+static void cell(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputs("\\|", out);
+        else if (*s == '\n' || *s == '\r')
+            fputc(' ', out);
+        else
+            fputc(*s, out);
+    }
+}
+
+/* Text outside tables and code: HTML-significant characters escaped. */
+static void text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '<')
+            fputs("&lt;", out);
+        else if (*s == '>')
+            fputs("&gt;", out);
+        else if (*s == '&')
+            fputs("&amp;", out);
+        else
+            fputc(*s, out);
+    }
+}
+
+static void loc(FILE *out, const struct vp_loop_report *r, const char *file, unsigned line)
+{
+    char rel[PATH_MAX];
+    vp_lr_relpath(r, file, rel, sizeof rel);
+    fputc('`', out);
+    cell(out, rel);
+    fprintf(out, ":%u`", line);
+}
+
+static void cats(FILE *out, unsigned c)
+{
+    const char *names[VP_FIX_CAT_COUNT];
+    size_t n;
+    vp_lr_categories(c, names, &n);
+    if (!n)
+        fputs("none", out);
+    for (size_t k = 0; k < n; k++) {
+        fputs(k ? ", `" : "`", out);
+        cell(out, names[k]);
+        fputc('`', out);
+    }
+}
+
+static void fixes(FILE *out, const struct vp_fix_result *f)
+{
+    if (!f->nfixes)
+        fputs("-", out);
+    for (size_t k = 0; k < f->nfixes; k++)
+        fprintf(out, "%s%s", k ? ", " : "", vp_fix_strategy_name(f->fixes[k]));
+}
+
+int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
+{
+    size_t flagged = 0;
+    for (size_t i = 0; i < r->nloops; i++)
+        if (r->loops[i].fix.categories & ~(unsigned)VP_FIX_CAT_ONE_STAR)
+            flagged++;
+    fprintf(out, "### vprof-loop: %zu of %zu loop%s with an inefficiency root cause", flagged,
+            r->nloops, r->nloops == 1 ? "" : "s");
+    if (flagged) {
+        const struct vp_lr_loop *l = NULL;
+        for (size_t i = 0; i < r->nloops && !l; i++)
+            if (r->loops[i].fix.categories & ~(unsigned)VP_FIX_CAT_ONE_STAR)
+                l = &r->loops[i];
+        fprintf(out, "; top: `%s` ", l->function);
+        loc(out, r, l->file, l->line);
+        fprintf(out, " (");
+        cats(out, l->fix.categories);
+        fprintf(out, " → ");
+        fixes(out, &l->fix);
+        fprintf(out, ")");
+    }
+    fprintf(out, "\n\n");
+
+    if (r->nrank) {
+        fprintf(out, "**vprof rank** (functions most likely to cause the slowdown; "
+                     "loops of the ones marked ✓ were probed)\n\n");
+        fprintf(out, "| rank | function | location | calibrated cost | raw cost | pattern | probed |\n");
+        fprintf(out, "|---:|---|---|---:|---:|---|:---:|\n");
+        for (size_t i = 0; i < r->nrank; i++) {
+            const struct vp_lr_rank_row *w = &r->rank[i];
+            fprintf(out, "| %zu | `", w->rank);
+            cell(out, w->name);
+            fprintf(out, "` | ");
+            loc(out, r, w->file, (unsigned)w->line);
+            fprintf(out, " | %.3f s | %.3f s | %s | %s |\n", w->calibrated_cost, w->raw_cost,
+                    w->pattern ? w->pattern : "-", w->selected ? "✓" : "");
+        }
+        fprintf(out, "\n");
+    }
+
+    fprintf(out, "**Loops** of the slow run `");
+    for (size_t i = 0; i < r->ncommand; i++) {
+        fputs(i ? " " : "", out);
+        cell(out, r->command[i]);
+    }
+    char tot[32];
+    fprintf(out, "`, by share of its %s PC samples%s\n\n",
+            vp_fix_commas(tot, sizeof tot, r->total_samples),
+            r->redundancy_measured ? "" : " (redundancy not measured)");
+    if (!r->nloops) {
+        fprintf(out, "No loop of the probed functions ran.\n");
+    } else {
+        fprintf(out, "| # | function | loop | kind | share | root cause | fix | static class | "
+                     "iterations per instance (slow%s) |\n",
+                r->normal_counts ? " / normal" : "");
+        fprintf(out, "|---:|---|---|---|---:|---|---|---|---:|\n");
+    }
+    for (size_t i = 0; i < r->nloops; i++) {
+        const struct vp_lr_loop *l = &r->loops[i];
+        char avg[32], navg[32];
+        fprintf(out, "| %zu | `", i + 1);
+        cell(out, l->function);
+        fprintf(out, "` | ");
+        loc(out, r, l->file, l->line);
+        fprintf(out, " | %s | %.1f%% | ", vp_lr_kind_name(l->kind), l->share * 100.0);
+        cats(out, l->fix.categories);
+        fprintf(out, " | ");
+        fixes(out, &l->fix);
+        fprintf(out, " | `");
+        cell(out, vp_loop_class_name(l->static_class));
+        fprintf(out, "` | %s", vp_lr_avg(avg, sizeof avg, l->in.slow.avg_iterations));
+        if (r->normal_counts)
+            fprintf(out, " / %s",
+                    l->in.normal.ran ? vp_lr_avg(navg, sizeof navg, l->in.normal.avg_iterations)
+                                     : "-");
+        fprintf(out, " |\n");
+    }
+    for (size_t i = 0; i < r->nloops; i++) {
+        const struct vp_lr_loop *l = &r->loops[i];
+        char rel[PATH_MAX];
+        vp_lr_relpath(r, l->file, rel, sizeof rel);
+        fprintf(out, "\n<details>\n<summary>#%zu <code>", i + 1);
+        text(out, l->function);
+        fprintf(out, "</code> ");
+        text(out, rel);
+        fprintf(out, ":%u: ", l->line);
+        const char *names[VP_FIX_CAT_COUNT];
+        size_t nn;
+        vp_lr_categories(l->fix.categories, names, &nn);
+        if (!nn)
+            fprintf(out, "no root cause");
+        for (size_t k = 0; k < nn; k++) {
+            fputs(k ? ", " : "", out);
+            text(out, names[k]);
+        }
+        fprintf(out, "</summary>\n\n");
+        fprintf(out, "- **Evidence:** ");
+        text(out, l->fix.evidence);
+        fprintf(out, "\n- **Fix:** ");
+        if (!l->fix.nfixes)
+            fprintf(out, "-");
+        for (size_t k = 0; k < l->fix.nfixes; k++)
+            fprintf(out, "%s%s (%s)", k ? "; " : "", vp_fix_strategy_name(l->fix.fixes[k]),
+                    vp_fix_strategy_description(l->fix.fixes[k]));
+        fprintf(out, "\n");
+        if (l->fix.condition[0]) {
+            fprintf(out, "- **Condition:** ");
+            text(out, l->fix.condition);
+            fprintf(out, "\n");
+        }
+        if (l->fix.growth[0]) {
+            fprintf(out, "- **Growth:** ");
+            text(out, l->fix.growth);
+            fprintf(out, "\n");
+        }
+        char inst[32], it[32], mx[32];
+        fprintf(out, "- **Counts (slow run):** %s instances, %s iterations, max %s per instance; "
+                     "resultless rate %.4f; static class `%s`; nesting depth %d\n",
+                vp_fix_commas(inst, sizeof inst, l->in.slow.instances),
+                vp_fix_commas(it, sizeof it, l->in.slow.iterations),
+                vp_fix_commas(mx, sizeof mx, l->in.slow.max_iterations), l->resultless_rate,
+                vp_loop_class_name(l->static_class), l->depth);
+        if (l->nsource) {
+            /* A fence longer than any backtick run in the quoted lines. */
+            size_t fence = 3;
+            for (size_t k = 0; k < l->nsource; k++) {
+                size_t run = 0;
+                for (const char *c = l->source[k]; *c; c++) {
+                    run = *c == '`' ? run + 1 : 0;
+                    if (run >= fence)
+                        fence = run + 1;
+                }
+            }
+            fprintf(out, "\n");
+            for (size_t k = 0; k < fence; k++)
+                fputc('`', out);
+            fprintf(out, "c\n");
+            for (size_t k = 0; k < l->nsource; k++)
+                fprintf(out, "%6u  %s\n", l->line + (unsigned)k, l->source[k]);
+            for (size_t k = 0; k < fence; k++)
+                fputc('`', out);
+            fprintf(out, "\n");
+        }
+        fprintf(out, "\n</details>\n");
+    }
+    if (r->nidle) {
+        fprintf(out, "\nNever ran in the slow run:");
+        for (size_t i = 0; i < r->nidle; i++) {
+            fprintf(out, "%s `", i ? "," : "");
+            cell(out, r->idle[i].function);
+            fprintf(out, "` ");
+            loc(out, r, r->idle[i].file, r->idle[i].line);
+        }
+        fprintf(out, "\n");
+    }
+    return 0;
+}

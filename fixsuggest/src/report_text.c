@@ -1,0 +1,130 @@
+/*
+ * report_text.c - the loop report for a terminal (vprof-loop --format
+ * text).  Colour only when the caller says so (a tty without NO_COLOR).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_internal.h"
+#include "vprof/loopclass.h"
+
+struct style {
+    const char *bold, *red, *yellow, *green, *dim, *off;
+};
+
+static void print_cmd(FILE *out, char **argv, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%s%s", i ? " " : "", argv[i]);
+}
+
+static void rank_table(FILE *out, const struct vp_loop_report *r, const struct style *s)
+{
+    if (!r->nrank)
+        return;
+    fprintf(out, "%svprof rank%s (top functions of the slow run):\n", s->bold, s->off);
+    fprintf(out, "  %4s  %-32s %-28s %10s %10s %8s  %s\n", "rank", "function", "location",
+            "calibrated", "raw", "discount", "pattern");
+    for (size_t i = 0; i < r->nrank; i++) {
+        const struct vp_lr_rank_row *w = &r->rank[i];
+        char loc[PATH_MAX + 16], rel[PATH_MAX];
+        vp_lr_relpath(r, w->file, rel, sizeof rel);
+        const char *base = strrchr(rel, '/');
+        snprintf(loc, sizeof loc, "%s:%d", *rel ? (base ? base + 1 : rel) : "?", w->line);
+        fprintf(out, "  %4zu%s %-32s %-28s %9.3fs %9.3fs %8.3f  %s\n", w->rank,
+                w->selected ? "*" : " ", w->name, loc, w->calibrated_cost, w->raw_cost,
+                w->discount, w->pattern ? w->pattern : "-");
+    }
+    fprintf(out, "  (* = loops probed)\n\n");
+}
+
+int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
+{
+    static const struct style plain = {"", "", "", "", "", ""};
+    static const struct style ansi = {"\033[1m", "\033[31m", "\033[33m", "\033[32m", "\033[2m",
+                                      "\033[0m"};
+    const struct style *s = color ? &ansi : &plain;
+
+    rank_table(out, r, s);
+    fprintf(out, "%svprof-loop%s: %zu loop%s diagnosed in ", s->bold, s->off, r->nloops,
+            r->nloops == 1 ? "" : "s");
+    for (size_t i = 0; i < r->nfunctions; i++)
+        fprintf(out, "%s%s", i ? ", " : "", r->functions[i]);
+    fprintf(out, "\n  slow run: ");
+    print_cmd(out, r->command, r->ncommand);
+    fprintf(out, "\n");
+    if (r->normal_command) {
+        fprintf(out, "  normal run: ");
+        print_cmd(out, r->normal_command, r->nnormal_command);
+        fprintf(out, "\n");
+    }
+    char tot[32];
+    fprintf(out, "  shares of %s PC samples (%s)%s\n",
+            vp_fix_commas(tot, sizeof tot, r->total_samples), r->samples_from,
+            r->redundancy_measured ? "" : "; redundancy not measured");
+
+    for (size_t i = 0; i < r->nloops; i++) {
+        const struct vp_lr_loop *l = &r->loops[i];
+        char rel[PATH_MAX];
+        vp_lr_relpath(r, l->file, rel, sizeof rel);
+        const char *names[VP_FIX_CAT_COUNT];
+        size_t nn;
+        vp_lr_categories(l->fix.categories, names, &nn);
+        int bad = l->fix.categories & ~(unsigned)VP_FIX_CAT_ONE_STAR;
+        fprintf(out, "\n%s#%zu %s%s  %s:%u  %s", s->bold, i + 1, l->function, s->off, rel,
+                l->line, vp_lr_kind_name(l->kind));
+        if (l->kind == VP_LOOP_NATURAL) {
+            fprintf(out, ", depth %d", l->depth);
+            if (l->parent_line)
+                fprintf(out, " (inside the loop at line %u)", l->parent_line);
+        }
+        fprintf(out, "  %.1f%% of the slow run\n", l->share * 100.0);
+        fprintf(out, "   root cause: %s", bad ? s->red : s->dim);
+        if (!nn)
+            fprintf(out, "none found");
+        for (size_t k = 0; k < nn; k++)
+            fprintf(out, "%s%s", k ? ", " : "", names[k]);
+        fprintf(out, "%s   fix: %s", s->off, bad ? s->green : "");
+        if (!l->fix.nfixes)
+            fprintf(out, "-");
+        for (size_t k = 0; k < l->fix.nfixes; k++)
+            fprintf(out, "%s%s", k ? ", " : "", vp_fix_strategy_name(l->fix.fixes[k]));
+        fprintf(out, "%s   static class: %s\n", bad ? s->off : "",
+                vp_loop_class_name(l->static_class));
+        char inst[32], it[32], mx[32], avg[32];
+        const struct vp_fix_counts *c = &l->in.slow;
+        fprintf(out, "   slow run: %s instances, %s iterations, %s per instance (max %s); "
+                     "resultless %.2f%%\n",
+                vp_fix_commas(inst, sizeof inst, c->instances),
+                vp_fix_commas(it, sizeof it, c->iterations), vp_lr_avg(avg, sizeof avg, c->avg_iterations),
+                vp_fix_commas(mx, sizeof mx, c->max_iterations), l->resultless_rate * 100.0);
+        if (l->in.normal.ran) {
+            c = &l->in.normal;
+            fprintf(out, "   normal run: %s instances, %s iterations, %s per instance (max %s)\n",
+                    vp_fix_commas(inst, sizeof inst, c->instances),
+                    vp_fix_commas(it, sizeof it, c->iterations),
+                    vp_lr_avg(avg, sizeof avg, c->avg_iterations),
+                    vp_fix_commas(mx, sizeof mx, c->max_iterations));
+        } else if (r->normal_counts) {
+            fprintf(out, "   normal run: did not run\n");
+        }
+        if (l->in.red.measured)
+            fprintf(out, "   redundancy: cross-iteration %.2fx, cross-loop %.0f%%\n",
+                    l->in.red.cross_iteration_rate, l->in.red.cross_loop_rate * 100.0);
+        fprintf(out, "   %sevidence:%s %s\n", s->yellow, s->off, l->fix.evidence);
+        if (l->fix.condition[0])
+            fprintf(out, "   condition: %s\n", l->fix.condition);
+        if (l->fix.growth[0])
+            fprintf(out, "   growth: %s\n", l->fix.growth);
+        for (size_t k = 0; k < l->nsource; k++)
+            fprintf(out, "   %s%6u |%s %s\n", s->dim, l->line + (unsigned)k, s->off, l->source[k]);
+    }
+    for (size_t i = 0; i < r->nidle; i++) {
+        char rel[PATH_MAX];
+        vp_lr_relpath(r, r->idle[i].file, rel, sizeof rel);
+        fprintf(out, "%s%s %s at %s:%u never ran in the slow run%s\n", i ? "" : "\n",
+                vp_lr_kind_name(r->idle[i].kind), r->idle[i].function, rel, r->idle[i].line, "");
+    }
+    return 0;
+}

@@ -1,0 +1,335 @@
+/*
+ * strategy.c - taxonomy -> fix strategy with evidence (vprof/fixsuggest.h).
+ *
+ * The mapping follows LDoctor: the resultless class says what to change
+ * (section 2.1: delete a 0* loop, change the data structure a 0*1? search
+ * walks, skip a [0|1]* loop in the context where its side effect cannot
+ * happen), redundancy says what to reuse (section 3.2.6: memoize, or batch
+ * when the repeated work is I/O or the writes grow with the work), and 1* is
+ * reported only when nothing more informative holds (section 3.1.1).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vprof/fixsuggest.h"
+#include "vprof/format.h"
+
+const unsigned vp_fix_category_order[VP_FIX_CAT_COUNT] = {
+    VP_FIX_CAT_ZERO_STAR,  VP_FIX_CAT_ZERO_STAR_ONE,   VP_FIX_CAT_ZERO_OR_ONE,
+    VP_FIX_CAT_CROSS_LOOP, VP_FIX_CAT_CROSS_ITERATION, VP_FIX_CAT_ONE_STAR,
+};
+
+static const struct {
+    unsigned bit;
+    const char *name, *rule, *text;
+} categories[VP_FIX_CAT_COUNT] = {
+    {VP_FIX_CAT_ZERO_STAR, "0*", "VPROF-LOOP-0STAR",
+     "Resultless loop (0*): no iteration produces a result used after the loop."},
+    {VP_FIX_CAT_ZERO_STAR_ONE, "0*1?", "VPROF-LOOP-0STAR1OPT",
+     "Resultless search loop (0*1?): only the last iteration produces a result, and "
+     "instances run many iterations."},
+    {VP_FIX_CAT_ZERO_OR_ONE, "[0|1]*", "VPROF-LOOP-01STAR",
+     "Mostly resultless loop ([0|1]*): the side effect in the body rarely runs."},
+    {VP_FIX_CAT_ONE_STAR, "1*", "VPROF-LOOP-1STAR",
+     "Hot loop with results on every iteration (1*): no resultless or redundant work found."},
+    {VP_FIX_CAT_CROSS_ITERATION, "cross-iteration", "VPROF-LOOP-CROSS-ITERATION",
+     "Cross-iteration redundancy: iterations repeat the computation of earlier iterations."},
+    {VP_FIX_CAT_CROSS_LOOP, "cross-loop", "VPROF-LOOP-CROSS-LOOP",
+     "Cross-loop redundancy: each loop instance repeats the work of the previous instance."},
+};
+
+static const struct {
+    const char *name, *text;
+} strategies[VP_FIX_STRATEGY_COUNT] = {
+    {"delete-loop", "delete the loop: nothing after it uses what it computes"},
+    {"change-data-structure",
+     "change the data structure so the element is found without a linear scan "
+     "(index, hash table, back pointer)"},
+    {"skip-loop", "skip the loop in the context where its side effect cannot happen"},
+    {"memoization", "cache the result of the repeated computation and reuse it"},
+    {"batching", "batch the repeated operations into one"},
+    {"none", "no automatic suggestion: every iteration produces a result"},
+};
+
+static int cat_index(unsigned bit)
+{
+    for (int i = 0; i < VP_FIX_CAT_COUNT; i++)
+        if (categories[i].bit == bit)
+            return i;
+    return -1;
+}
+
+const char *vp_fix_category_name(unsigned c)
+{
+    int i = cat_index(c);
+    return i < 0 ? NULL : categories[i].name;
+}
+
+const char *vp_fix_category_rule_id(unsigned c)
+{
+    int i = cat_index(c);
+    return i < 0 ? NULL : categories[i].rule;
+}
+
+const char *vp_fix_category_description(unsigned c)
+{
+    int i = cat_index(c);
+    return i < 0 ? NULL : categories[i].text;
+}
+
+const char *vp_fix_strategy_name(int s)
+{
+    return s >= 0 && s < VP_FIX_STRATEGY_COUNT ? strategies[s].name : NULL;
+}
+
+const char *vp_fix_strategy_description(int s)
+{
+    return s >= 0 && s < VP_FIX_STRATEGY_COUNT ? strategies[s].text : NULL;
+}
+
+void vp_fix_input_init(struct vp_fix_input *in)
+{
+    memset(in, 0, sizeof *in);
+}
+
+char *vp_fix_commas(char *buf, size_t n, uint64_t v)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
+    size_t o = 0;
+    for (int i = 0; i < len && o + 1 < n; i++) {
+        if (i && (len - i) % 3 == 0 && o + 2 < n)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    if (n)
+        buf[o < n ? o : n - 1] = '\0';
+    return buf;
+}
+
+/* Appends to a fixed buffer; truncates silently (sentences are short). */
+static void cat(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cat(char *buf, size_t n, const char *fmt, ...)
+{
+    size_t len = strlen(buf);
+    if (len + 1 >= n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, n - len, fmt, ap);
+    va_end(ap);
+}
+
+static void add_fix(struct vp_fix_result *r, int s)
+{
+    for (size_t i = 0; i < r->nfixes; i++)
+        if (r->fixes[i] == s)
+            return;
+    if (r->nfixes < VP_FIX_STRATEGY_COUNT)
+        r->fixes[r->nfixes++] = s;
+}
+
+/* Average iterations with one decimal when small, else whole: "4,812", "2.5". */
+static void fmt_avg(char *buf, size_t n, double avg)
+{
+    if (avg < 100 && fabs(avg - floor(avg + 0.5)) > 0.05) {
+        snprintf(buf, n, "%.1f", avg);
+        return;
+    }
+    vp_fix_commas(buf, n, (uint64_t)floor(avg + 0.5));
+}
+
+/* A percentage that never rounds a non-zero share to 0 or a partial one to
+   100: "0.0012%", "37.5%", "99.98%". */
+static void fmt_pct(char *buf, size_t n, double share)
+{
+    double p = share * 100.0;
+    if (p <= 0)
+        snprintf(buf, n, "0%%");
+    else if (p >= 100)
+        snprintf(buf, n, "100%%");
+    else if (p < 0.01)
+        snprintf(buf, n, "%.2g%%", p);
+    else if (p > 99.9)
+        snprintf(buf, n, "%.*f%%", p > 99.999 ? 4 : 2, p);
+    else
+        snprintf(buf, n, "%.1f%%", p);
+}
+
+static const char *unit(int kind, int plural)
+{
+    if (kind == VP_LOOP_RECURSION)
+        return plural ? "recursive calls" : "recursive call";
+    return plural ? "iterations" : "iteration";
+}
+
+static const char *instance_word(int kind)
+{
+    return kind == VP_LOOP_RECURSION ? "outermost call" : "instance";
+}
+
+static void evidence_resultless(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    const struct vp_fix_counts *c = &in->slow;
+    char it[32], inst[32], avg[32], max[32], res[32], pct[32];
+    vp_fix_commas(it, sizeof it, c->iterations);
+    vp_fix_commas(inst, sizeof inst, c->instances);
+    vp_fix_commas(max, sizeof max, c->max_iterations);
+    vp_fix_commas(res, sizeof res, c->result_iterations);
+    fmt_avg(avg, sizeof avg, c->avg_iterations);
+    const char *u = unit(in->kind, 1);
+    switch (in->static_class) {
+    case VP_CLASS_ZERO_STAR:
+        cat(r->evidence, sizeof r->evidence,
+            "none of its %s %s (%s per %s on average, %s %s) produces a result used after "
+            "the loop.",
+            it, u, avg, instance_word(in->kind), inst, c->instances == 1 ? "instance" : "instances");
+        break;
+    case VP_CLASS_ZERO_STAR_ONE:
+        fmt_pct(pct, sizeof pct, in->resultless_rate);
+        cat(r->evidence, sizeof r->evidence,
+            "each %s scans on average %s elements (at most %s) and only the last %s can "
+            "produce a result: %s of its %s %s are resultless.",
+            in->kind == VP_LOOP_RECURSION ? "outermost call" : "call", avg, max, unit(in->kind, 0),
+            pct, it, u);
+        break;
+    case VP_CLASS_ZERO_OR_ONE: {
+        fmt_pct(pct, sizeof pct, c->iterations ? (double)c->result_iterations / (double)c->iterations
+                                               : 0);
+        cat(r->evidence, sizeof r->evidence,
+            "only %s of %s %s (%s) produce a result; each %s runs on average %s %s.", res, it,
+            u, pct, instance_word(in->kind), avg, u);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void evidence_efficient(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    const struct vp_fix_counts *c = &in->slow;
+    char it[32], pct[32], avg[32];
+    vp_fix_commas(it, sizeof it, c->iterations);
+    fmt_avg(avg, sizeof avg, c->avg_iterations);
+    fmt_pct(pct, sizeof pct, 1.0 - in->resultless_rate);
+    if (in->static_class == VP_CLASS_ONE_STAR)
+        cat(r->evidence, sizeof r->evidence,
+            "every path through its body produces a result (%s %s, %s per %s on average)%s.",
+            it, unit(in->kind, 1), avg, instance_word(in->kind),
+            in->red.measured ? "; no repeated work was found" : "");
+    else
+        cat(r->evidence, sizeof r->evidence,
+            "%s of its %s %s produce a result (%s per %s on average): not resultless.", pct, it,
+            unit(in->kind, 1), avg, instance_word(in->kind));
+}
+
+static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    const struct vp_fix_redundancy *d = &in->red;
+    char a[32], b[32], rep[32], pct[32];
+    if (d->cross_iteration) {
+        vp_fix_commas(a, sizeof a, d->sampled_iterations);
+        vp_fix_commas(b, sizeof b, d->distinct_iterations);
+        cat(r->evidence, sizeof r->evidence,
+            "%s%s sampled %s repeat the values of earlier ones (%s distinct, %.1fx "
+            "redundancy)%s.",
+            r->evidence[0] ? " " : "", a, unit(in->kind, 1), b, d->cross_iteration_rate,
+            d->io_every_iteration ? "; the repeated work is I/O done on every iteration" : "");
+    }
+    if (d->cross_loop) {
+        fmt_avg(rep, sizeof rep, d->repeated_per_instance);
+        fmt_pct(pct, sizeof pct, d->cross_loop_rate);
+        cat(r->evidence, sizeof r->evidence,
+            "%seach %s re-reads on average %s of the same values as the previous %s (%s of "
+            "its work).",
+            r->evidence[0] ? " " : "", in->kind == VP_LOOP_RECURSION ? "outermost call" : "call",
+            rep, in->kind == VP_LOOP_RECURSION ? "one" : "call", pct);
+    }
+}
+
+static void growth(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    const struct vp_fix_counts *s = &in->slow, *n = &in->normal;
+    if (!n->ran || !s->ran)
+        return;
+    char navg[32], savg[32], ninst[32], sinst[32];
+    fmt_avg(navg, sizeof navg, n->avg_iterations);
+    fmt_avg(savg, sizeof savg, s->avg_iterations);
+    vp_fix_commas(ninst, sizeof ninst, n->instances);
+    vp_fix_commas(sinst, sizeof sinst, s->instances);
+    cat(r->growth, sizeof r->growth, "normal run: %s %s per %s (%s %ss); slow run: %s (%s %ss)",
+        navg, unit(in->kind, 1), instance_word(in->kind), ninst, instance_word(in->kind), savg,
+        sinst, instance_word(in->kind));
+    if (n->avg_iterations > 0 && n->iterations > 0)
+        cat(r->growth, sizeof r->growth, ": %.3gx the %s per %s, %.3gx the total work",
+            s->avg_iterations / n->avg_iterations, unit(in->kind, 1), instance_word(in->kind),
+            (double)s->iterations / (double)n->iterations);
+    cat(r->growth, sizeof r->growth, ".");
+}
+
+void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!in->slow.ran || in->slow.iterations == 0) {
+        cat(r->evidence, sizeof r->evidence, "the loop did not run in the slow run.");
+        return;
+    }
+    /* Resultless categories: loopclass's verdict (a 0* loop that ran is
+       always inefficient). */
+    int resultless = in->inefficient || in->static_class == VP_CLASS_ZERO_STAR;
+    if (resultless) {
+        switch (in->static_class) {
+        case VP_CLASS_ZERO_STAR:
+            r->categories |= VP_FIX_CAT_ZERO_STAR;
+            add_fix(r, VP_FIX_DELETE_LOOP);
+            break;
+        case VP_CLASS_ZERO_STAR_ONE:
+            r->categories |= VP_FIX_CAT_ZERO_STAR_ONE;
+            add_fix(r, VP_FIX_CHANGE_DATA_STRUCTURE);
+            break;
+        case VP_CLASS_ZERO_OR_ONE:
+            r->categories |= VP_FIX_CAT_ZERO_OR_ONE;
+            add_fix(r, VP_FIX_SKIP_LOOP);
+            if (in->site_line) {
+                if (in->site_text && *in->site_text)
+                    cat(r->condition, sizeof r->condition,
+                        "skip the loop when the side effect at line %u cannot run: `%s`",
+                        in->site_line, in->site_text);
+                else
+                    cat(r->condition, sizeof r->condition,
+                        "skip the loop when the side effect at line %u cannot run", in->site_line);
+            }
+            break;
+        default:
+            resultless = 0;
+            break;
+        }
+    }
+    if (resultless)
+        evidence_resultless(in, r);
+
+    /* Redundancy categories (LDoctor 3.2.6 picks the strategy). */
+    if (in->red.measured) {
+        if (in->red.cross_loop) {
+            r->categories |= VP_FIX_CAT_CROSS_LOOP;
+            add_fix(r, in->red.constant_writes ? VP_FIX_MEMOIZATION : VP_FIX_BATCHING);
+        }
+        if (in->red.cross_iteration) {
+            r->categories |= VP_FIX_CAT_CROSS_ITERATION;
+            add_fix(r, in->red.io_every_iteration ? VP_FIX_BATCHING : VP_FIX_MEMOIZATION);
+        }
+        evidence_redundancy(in, r);
+    }
+
+    /* 1* only when nothing more informative holds. */
+    if (!r->categories && in->static_class == VP_CLASS_ONE_STAR) {
+        r->categories = VP_FIX_CAT_ONE_STAR;
+        add_fix(r, VP_FIX_NONE);
+    }
+    if (!r->evidence[0])
+        evidence_efficient(in, r);
+    growth(in, r);
+}
