@@ -234,6 +234,9 @@ struct vp_rank_result {
     size_t nfuncs;
     struct vp_rank_var_result *vars;   /* sorted by (function, file, name, line) */
     size_t nvars;
+    const struct vp_rank_model *model; /* the model analysed (set by vp_rank_run,
+                                          NULL in hand-built results); the HTML
+                                          report reads distributions from it */
 };
 
 /* Run the analysis.  Returns 0, or -1 with a one-line err for inputs that
@@ -244,11 +247,38 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
                 struct vp_rank_result **out, char *err, size_t errlen);
 void vp_rank_result_free(struct vp_rank_result *r);
 
-/* ---- reports (report_rank.c) ------------------------------------------- */
+/* ---- distributions (for plots) ------------------------------------------ */
 
-enum vp_rank_format { VP_RANK_TEXT = 0, VP_RANK_JSON = 1, VP_RANK_MD = 2 };
+/* The observations one dimension of a variable was tested on, as numbers,
+ * pooled over the normal runs and over the slow runs: values (signed,
+ * unsigned or floating as the type says; a basic pointer's pointee), deltas
+ * between consecutive samples of a segment, or processing cost (lengths of
+ * runs of equal values).  Each array is sorted ascending; NaNs are dropped,
+ * as in the test.  The normal range of localisation is
+ * [normal[0], normal[n_normal-1]]. */
+struct vp_rank_dist {
+    double *normal, *slow;
+    size_t n_normal, n_slow;
+};
+
+/* Fill *out for variable `v` of a result of model `m` in dimension `dim`
+ * (VP_RANK_DIM_VALUES, _DELTAS or _PROC); runs are matched as vp_rank_run
+ * matches them.  Returns 0, or -1 with err set (bad dimension, out of
+ * memory); *out is then empty.  Free with vp_rank_dist_free. */
+int vp_rank_var_dist(const struct vp_rank_model *m, const struct vp_rank_var_result *v, int dim,
+                     struct vp_rank_dist *out, char *err, size_t errlen);
+void vp_rank_dist_free(struct vp_rank_dist *d);
+
+/* ---- reports (report_rank.c, report_html.c) ------------------------------ */
+
+/* VP_RANK_HTML: one self-contained page (report_html.c, docs/reports.md);
+ * plots need r->model, without it the page has the tables only. */
+enum vp_rank_format { VP_RANK_TEXT = 0, VP_RANK_JSON = 1, VP_RANK_MD = 2, VP_RANK_HTML = 3 };
 /* Write the top `top` functions (0 = all).  Returns 0 or -1 on write error. */
 int vp_rank_write(FILE *out, const struct vp_rank_result *r, int format, size_t top);
+/* The HTML page alone (what vp_rank_write does for VP_RANK_HTML).
+ * Returns 0 or -1 on write error or out of memory. */
+int vp_rank_write_html(FILE *out, const struct vp_rank_result *r, size_t top);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "vprof/progress.h"
 #include "vprof/rank.h"
 
 static void rank_usage(FILE *out)
@@ -21,7 +22,8 @@ static void rank_usage(FILE *out)
           "options:\n"
           "  --normal FILE...        profiles of normal runs (one or more)\n"
           "  --buggy FILE...         profiles of slow runs (one or more)\n"
-          "  --format text|json|md   output format (default text)\n"
+          "  --format text|json|md|html  output format (default text; html: one\n"
+          "                        self-contained page with charts)\n"
           "  -o OUT                  write to OUT (atomically) instead of stdout\n"
           "  --top N                 show the first N functions (default all)\n"
           "  --default-discount R    DefaultDiscount (default 0.8)\n"
@@ -90,8 +92,11 @@ int vp_cmd_rank(int argc, char **argv)
                     format = VP_RANK_JSON;
                 else if (!strcmp(val, "md"))
                     format = VP_RANK_MD;
+                else if (!strcmp(val, "html"))
+                    format = VP_RANK_HTML;
                 else {
-                    fprintf(stderr, "vprof rank: --format must be text, json or md, not '%s'\n",
+                    fprintf(stderr,
+                            "vprof rank: --format must be text, json, md or html, not '%s'\n",
                             val);
                     goto done;
                 }
@@ -138,14 +143,22 @@ int vp_cmd_rank(int argc, char **argv)
         fprintf(stderr, "vprof rank: out of memory\n");
         goto done;
     }
+    struct vp_progress *pg = vp_progress_start("vprof rank: loading", nn + nb);
     for (size_t i = 0; i < nn + nb; i++) {
         const char *path = i < nn ? normal[i] : buggy[i - nn];
+        vp_progress_label(pg, path);
         if (vp_rank_load_profile(m, path, i >= nn, err, sizeof err)) {
+            vp_progress_end(pg);
             fprintf(stderr, "vprof rank: %s\n", err);
             goto done;
         }
+        vp_progress_update(pg, i + 1);
     }
-    if (vp_rank_run(m, &prm, &res, err, sizeof err)) {
+    vp_progress_end(pg);
+    pg = vp_progress_start("vprof rank: ranking", 0);
+    int rrc = vp_rank_run(m, &prm, &res, err, sizeof err);
+    vp_progress_end(pg);
+    if (rrc) {
         fprintf(stderr, "vprof rank: %s\n", err);
         goto done;
     }

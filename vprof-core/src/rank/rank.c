@@ -1118,6 +1118,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
     free(func_nvars);
     free(targets);
     free_state(&s);
+    res->model = m;
     *out = res;
     return 0;
 oom:
@@ -1133,4 +1134,108 @@ fail:
     free_state(&s);
     vp_rank_result_free(res);
     return -1;
+}
+
+/* ---- distributions (for plots) ------------------------------------------- */
+
+struct dist_buf {
+    const struct vp_rank_var *v;
+    int dim;
+    double *x;
+    size_t n, cap;
+    int oom;
+};
+
+/* The number behind an observation, recomputed from its samples so the
+ * plot shows values, not order keys. */
+static double obs_number(const struct vp_rank_var *v, int dim, uint64_t key, size_t first,
+                         size_t last)
+{
+    if (dim == VP_RANK_DIM_PROC)
+        return (double)key;
+    if (dim == VP_RANK_DIM_VALUES) {
+        uint64_t b = v->values[first];
+        if (v->type_kind == VP_TYPE_FLOAT)
+            return as_double(v, b);
+        return v->type_kind == VP_TYPE_SINT ? (double)(int64_t)b : (double)b;
+    }
+    uint64_t a = v->values[first], b = v->values[last];
+    if (v->type_kind == VP_TYPE_FLOAT)
+        return as_double(v, b) - as_double(v, a);
+    __int128 d = v->type_kind == VP_TYPE_SINT ? (__int128)(int64_t)b - (__int128)(int64_t)a
+                                              : (__int128)b - (__int128)a;
+    return (double)d;
+}
+
+static void push_number(void *ctx, uint64_t key, size_t first, size_t last)
+{
+    struct dist_buf *b = ctx;
+    if (b->oom)
+        return;
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 256;
+        double *x = realloc(b->x, cap * sizeof *x);
+        if (!x) {
+            b->oom = 1;
+            return;
+        }
+        b->x = x;
+        b->cap = cap;
+    }
+    b->x[b->n++] = obs_number(b->v, b->dim, key, first, last);
+}
+
+static int cmp_num(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+int vp_rank_var_dist(const struct vp_rank_model *m, const struct vp_rank_var_result *v, int dim,
+                     struct vp_rank_dist *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (dim != VP_RANK_DIM_VALUES && dim != VP_RANK_DIM_DELTAS && dim != VP_RANK_DIM_PROC) {
+        set_err(err, errlen, "no distribution for dimension %d", dim);
+        return -1;
+    }
+    /* A key with the result's strings, for the same matching as build_groups. */
+    struct vp_rank_var key = {.function = (char *)v->function, .file = (char *)v->file,
+                              .name = (char *)v->name, .line = v->line};
+    struct dist_buf side[2] = {{.dim = dim}, {.dim = dim}};
+    for (size_t i = 0; m && i < m->nruns; i++) {
+        const struct vp_rank_run *r = &m->runs[i];
+        struct dist_buf *b = &side[r->slow ? 1 : 0];
+        long only = r->slow ? -1 : find_var(r, &key);
+        for (size_t k = 0; k < r->nvars; k++) {
+            const struct vp_rank_var *w = &r->vars[k];
+            int match = r->slow ? var_key_cmp(w, &key) == 0 : only == (long)k;
+            if (!match || (dim != VP_RANK_DIM_PROC && !basic_kind(w->type_kind)))
+                continue;
+            b->v = w;
+            for_each_obs(w, dim, push_number, b);
+        }
+    }
+    if (side[0].oom || side[1].oom) {
+        free(side[0].x);
+        free(side[1].x);
+        set_err(err, errlen, "out of memory");
+        return -1;
+    }
+    qsort(side[0].x, side[0].n, sizeof(double), cmp_num);
+    qsort(side[1].x, side[1].n, sizeof(double), cmp_num);
+    out->normal = side[0].x;
+    out->n_normal = side[0].n;
+    out->slow = side[1].x;
+    out->n_slow = side[1].n;
+    return 0;
+}
+
+void vp_rank_dist_free(struct vp_rank_dist *d)
+{
+    if (!d)
+        return;
+    free(d->normal);
+    free(d->slow);
+    memset(d, 0, sizeof *d);
 }

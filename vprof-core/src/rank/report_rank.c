@@ -1,6 +1,7 @@
 /*
  * report_rank.c - print a vprof rank result as a terminal table, as JSON
- * ("schema": "vprof-rank/1") or as a Markdown comment for a bug tracker.
+ * ("schema": "vprof-rank/1") or as a Markdown comment for a bug tracker
+ * (HTML: report_html.c).
  * Numbers use fixed formats so output is byte-for-byte reproducible.
  */
 #include <stdio.h>
@@ -321,6 +322,10 @@ int vp_rank_write(FILE *out, const struct vp_rank_result *r, int format, size_t 
             return -1;
         break;
     case VP_RANK_MD: write_md(out, r, top); break;
+    case VP_RANK_HTML:
+        if (vp_rank_write_html(out, r, top))
+            return -1;
+        break;
     default: write_text(out, r, top); break;
     }
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;
