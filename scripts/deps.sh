@@ -8,6 +8,9 @@ PKGS=(
   libdw-dev libelf-dev libunwind-dev libxxhash-dev zlib1g-dev
   libcmocka-dev python3 python3-scipy
   libprotobuf-c-dev protobuf-c-compiler
+  # report tests: headless rendering of HTML reports (about 3 min to install),
+  # man pages, and `go tool pprof` reading our pprof export (about 1 min)
+  chromium groff-base man-db golang-go
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -12,6 +12,15 @@ int vp_cmd_record(int argc, char **argv);
 int vp_cmd_report(int argc, char **argv);
 int vp_cmd_dump(int argc, char **argv);
 int vp_cmd_rank(int argc, char **argv);
+int vp_cmd_export(int argc, char **argv); /* cmd_export.c */
+int vp_cmd_diff(int argc, char **argv);   /* cmd_diff.c   */
+
+/* Run fn(out, ctx) on stdout, or on "<outpath>.tmp.<pid>" renamed over
+   outpath when it succeeds; messages name `cmd`.  Returns the exit status
+   (0, or 1 with the reason printed).  Defined in cmd_export.c. */
+#include <stdio.h>
+int vp_cmd_write_text(const char *cmd, const char *outpath,
+                      int (*fn)(FILE *out, const void *ctx), const void *ctx);
 
 /* Helpers shared by the subcommands (defined in cmd_report.c). */
 #include <stddef.h>

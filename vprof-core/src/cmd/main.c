@@ -1,7 +1,7 @@
 /*
  * main.c - the `vprof` command: dispatch to the subcommands it owns
- * (record, report, dump, rank) and hand any other NAME to a `vprof-NAME`
- * executable in the same directory as `vprof` (git-style), so tools built
+ * (record, report, dump, rank, export, diff) and hand any other NAME to a
+ * `vprof-NAME` executable in the same directory as `vprof` (git-style), so tools built
  * on top of vprof-core (vprof-loop, vprof-diagnose) plug in without the core
  * knowing them.
  */
@@ -33,8 +33,12 @@ static void usage(FILE *out)
           "                 flat profile of one run, with the monitored variables\n"
           "  dump FILE | dump --index INDEXFILE\n"
           "                 print a profile or PC index file record by record\n"
-          "  rank --normal FILE... --buggy FILE... [--format text|json|md] [-o OUT]\n"
+          "  rank --normal FILE... --buggy FILE... [--format text|json|md|html] [-o OUT]\n"
           "                 rank the functions most likely to cause the slowdown\n"
+          "  export --pprof FILE -o OUT.pb.gz [--normal-diff NORMAL] | export --folded FILE\n"
+          "                 PC samples as pprof profile.proto or folded stacks\n"
+          "  diff --folded NORMAL BUGGY [-o OUT]\n"
+          "                 two-column folded stacks for a differential flame graph\n"
           "  NAME ...       run vprof-NAME from the directory of vprof (e.g. loop)\n"
           "\n"
           "options: --help, --version; `vprof <command> --help` for each command.\n"
@@ -128,5 +132,9 @@ int main(int argc, char **argv)
         }
         return vp_cmd_rank(argc - 1, argv + 1);
     }
+    if (strcmp(cmd, "export") == 0)
+        return vp_cmd_export(argc - 1, argv + 1);
+    if (strcmp(cmd, "diff") == 0)
+        return vp_cmd_diff(argc - 1, argv + 1);
     return exec_external(cmd, argc - 1, argv + 1);
 }
