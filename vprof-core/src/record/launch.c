@@ -29,6 +29,7 @@
 #include "vprof/format.h"
 #include "vprof/index.h"
 #include "vprof/launch.h"
+#include "vprof/progress.h"
 
 void vp_launch_opts_init(struct vp_launch_opts *o)
 {
@@ -312,8 +313,14 @@ static int build_index(const struct vp_launch_opts *o, const char *exe, const ch
         list_libraries(ef.interp, exe, &mods);
     struct vp_index_stats stats;
     char err[1024];
+    /* DWARF of a big binary takes seconds: say so on a terminal, when the
+       caller shows messages at all (o->warn). */
+    struct vp_progress *pg =
+        o->warn ? vp_progress_start("vprof: reading DWARF for the variable index", 0) : NULL;
+    vp_progress_label(pg, exe);
     int rc = vp_index_build((const char *const *)mods.v, mods.n, index_path, &stats, err,
                             sizeof err);
+    vp_progress_end(pg);
     paths_free(&mods);
     if (rc == 1) {
         warnf(o,
