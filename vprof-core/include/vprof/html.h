@@ -68,6 +68,10 @@ void vp_html_badge(FILE *out, const char *kind, const char *text);
  * callers can fall back to the bare location). */
 int vp_html_source(FILE *out, const char *path, int from, int to, int mark);
 
+/* The same for lines already read: lines[i] is line first_line + i (a
+ * trailing newline is dropped).  n = 0 writes nothing.  Can't fail. */
+void vp_html_code(FILE *out, const char *const *lines, size_t n, int first_line, int mark);
+
 /* ---- charts (inline SVG) ------------------------------------------------- */
 
 /* One row of a bar chart: up to two values drawn as two bars (series 0 on

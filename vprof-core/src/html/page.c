@@ -159,6 +159,7 @@ static const char css[] =
     "svg .tick{font-size:11px;fill:#59636e}\n"
     "pre.src{background:#f6f8fa;border:1px solid var(--line);border-radius:6px;padding:6px 0;"
     "overflow-x:auto;margin:6px 0}\n"
+    "pre.src code{display:block;background:none;padding:0}\n"
     "pre.src span.ln{display:inline-block;width:4.5em;padding-right:1em;text-align:right;"
     "color:#8c959f;user-select:none}\n"
     "pre.src span.l{display:block;padding-right:10px}\n"
@@ -239,6 +240,30 @@ void vp_html_badge(FILE *out, const char *kind, const char *text)
     fputs("</span>", out);
 }
 
+/* One quoted line: number, text, marked or not. */
+static void code_line(FILE *out, const char *text, size_t n, int line, int marked)
+{
+    fprintf(out, "<span class=\"l%s\"><span class=\"ln\">%d</span>", marked ? " mark" : "",
+            line);
+    vp_html_escape_n(out, text, n);
+    fputs("</span>", out);
+}
+
+void vp_html_code(FILE *out, const char *const *lines, size_t n, int first_line, int mark)
+{
+    if (!n)
+        return;
+    fputs("<pre class=\"src\"><code>", out);
+    for (size_t i = 0; i < n; i++) {
+        const char *t = lines[i] ? lines[i] : "";
+        size_t len = strlen(t);
+        if (len && t[len - 1] == '\n')
+            len--;
+        code_line(out, t, len, first_line + (int)i, first_line + (int)i == mark);
+    }
+    fputs("</code></pre>\n", out);
+}
+
 int vp_html_source(FILE *out, const char *path, int from, int to, int mark)
 {
     if (!path || !*path)
@@ -267,10 +292,7 @@ int vp_html_source(FILE *out, const char *path, int from, int to, int mark)
             continue;
         if (text[n - 1] == '\n')
             n--;
-        fprintf(mem, "<span class=\"l%s\"><span class=\"ln\">%d</span>",
-                line == mark ? " mark" : "", line);
-        vp_html_escape_n(mem, text, (size_t)n);
-        fputs("</span>", mem);
+        code_line(mem, text, (size_t)n, line, line == mark);
         printed++;
     }
     free(text);

@@ -232,6 +232,17 @@ static void test_source(void **state)
     assert_int_equal(count(buf, "class=\"ln\""), 2);
     free(buf);
     unlink(path);
+    /* lines already read */
+    const char *lines[] = {"for (i = 0; i < n; i++)\n", "    s += a[i];"};
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    vp_html_code(f, lines, 2, 41, 41);
+    vp_html_code(f, lines, 0, 1, 1);
+    fclose(f);
+    assert_string_equal(buf, "<pre class=\"src\"><code><span class=\"l mark\"><span class=\"ln\">41"
+                             "</span>for (i = 0; i &lt; n; i++)</span><span class=\"l\"><span "
+                             "class=\"ln\">42</span>    s += a[i];</span></code></pre>\n");
+    free(buf);
 }
 
 static void test_page(void **state)
