@@ -45,11 +45,9 @@ for case_dir in sys.argv[1:]:
         rc['function'] = enclosing_function(case_dir, fn, ln) if rc['kind'] == 'loop' else rc['function']
     hot = markers(case_dir, '/* HOT LOOP */')
     lst = [{'function': enclosing_function(case_dir, fn, ln), 'file': fn, 'line': ln} for fn, ln, _ in hot]
-    if t.get('control'):
-        old = {h['function']: h for h in t.get('hot_loops', [])}
-        t['hot_loops'] = [dict(old.get(h['function'], {}), **h) for h in lst]
-    else:
-        t['other_loops'] = lst
+    key = 'hot_loops' if t.get('control') else 'other_loops'
+    old = {h['function']: h for h in t.get(key, [])}       # keep hand-written fields (categories)
+    t[key] = [dict(old.get(h['function'], {}), **h) for h in lst]
     for which in ('normal', 'slow'):
         out = subprocess.run([prog] + t[which + '_args'], capture_output=True, text=True, check=True).stdout
         t['expected_output_' + which] = out

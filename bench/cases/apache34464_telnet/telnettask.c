@@ -119,11 +119,13 @@ static void crc_init(void)
 /* log the line to the task's output (Ant's Project.log): pads and checksums */
 NOINLINE void session_log(TelnetInputStream *t, const char *line, int n)
 {
-    uint32_t c = (uint32_t)t->crc;
-    for (int r = 0; r < 4; r++)               /* console, log file, recorder, XML log */
-        for (int i = 0; i < n; i++) /* HOT LOOP */
-            c = crc_table[(c ^ (uint8_t)line[i] ^ (uint8_t)r) & 0xff] ^ (c >> 8);
-    t->crc = c;
+    uint32_t c = (uint32_t)t->crc, c2 = (uint32_t)(t->crc >> 32);
+    for (int i = 0; i < n; i++) { /* HOT LOOP */
+        c = crc_table[(c ^ (uint8_t)line[i]) & 0xff] ^ (c >> 8);           /* log file */
+        c2 = crc_table[(c2 ^ (uint8_t)line[i] ^ (c >> 24)) & 0xff] ^ (c2 >> 8);  /* XML log record */
+        c2 = crc_table[(c2 ^ (c2 >> 13)) & 0xff] ^ (c2 >> 8);
+    }
+    t->crc = (uint64_t)c2 << 32 | c;
 }
 
 /* TelnetInputStream.read(): next data character, handling IAC sequences */

@@ -151,13 +151,24 @@ NOINLINE size_t collect_form_data(Node *root, StrBuf *session)
     return fields;
 }
 
-/* session file compression before writing sessionstore.js (necessary work) */
-NOINLINE uint64_t session_checksum(const StrBuf *s, int rounds)
+/* session file compression before writing sessionstore.js: an LZ77-style
+   match finder with a hash head table (necessary work); returns the number
+   of literals+matches folded into a checksum */
+NOINLINE uint64_t session_compress(const StrBuf *s, uint32_t *head, size_t hsize)
 {
     uint64_t h = 0xcbf29ce484222325ull;
-    for (int r = 0; r < rounds; r++)
-        for (size_t i = 0; i < s->len; i++) /* HOT LOOP */
-            h = (h ^ (uint8_t)s->buf[i]) * 0x100000001b3ull;
+    memset(head, 0xff, hsize * sizeof *head);
+    for (size_t i = 0; i + 4 <= s->len; i++) { /* HOT LOOP */
+        uint32_t v;
+        memcpy(&v, s->buf + i, 4);
+        uint32_t k = (v * 2654435761u) >> 18;
+        uint32_t prev = head[k % hsize];
+        head[k % hsize] = (uint32_t)i;
+        int len = 0;
+        if (prev != 0xffffffffu)
+            while (len < 32 && i + (size_t)len < s->len && s->buf[prev + (size_t)len] == s->buf[i + (size_t)len]) len++;
+        h = (h ^ (uint64_t)(len >= 4 ? (uint64_t)len << 8 | (i - prev) : (uint8_t)s->buf[i])) * 0x100000001b3ull;
+    }
     return h;
 }
 
@@ -197,12 +208,16 @@ int main(int argc, char **argv)
     size_t fields = 0;
     uint64_t h = 0;
     StrBuf session = { 0, 0, 0 };
+    uint32_t *head = malloc(sizeof(uint32_t) << 14);
     for (int s = 0; s < nsaves; s++) {            /* the session is saved every 15 s */
+        if (s)                                    /* the user kept typing in between */
+            for (size_t i = 0; i < node_used; i++)
+                if (node_pool[i].modified) snprintf(node_pool[i].value, sizeof node_pool[i].value, "v%u", rnd() % 100000);
         session.len = 0;
         sb_puts(&session, "{\"formdata\":{");
         fields += collect_form_data(html, &session);
         sb_puts(&session, "}}");
-        h = h * 31 + session_checksum(&session, 40);
+        h = h * 31 + session_compress(&session, head, (size_t)1 << 14);
     }
     printf("nodes=%zu fields=%zu bytes=%zu hash=%016llx\n", node_used, fields, session.len,
            (unsigned long long)h);
