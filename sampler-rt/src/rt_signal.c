@@ -96,10 +96,104 @@ static int vp_rt_read_uint(uint64_t addr, uint32_t size, uint64_t *out)
     return 0;
 }
 
+/* One pending read of a batch: `size` (1..8) bytes at `addr`, zero-extended
+   into `out`; `ok` says whether it could be read. */
+struct vp_rt_read {
+    uint64_t addr;
+    uint64_t out;
+    uint32_t size;
+    uint32_t ok;
+};
+
+#define VP_RT_BATCH 64      /* reads per batch                             */
+#define VP_RT_SPAN 256      /* reads closer than this share one transfer   */
+#define VP_RT_SCRATCH 2048  /* stack bytes for the shared transfers        */
+
+/* Signal path: performs the `n` (<= VP_RT_BATCH) reads of `rd` with as few
+   process_vm_readv calls and iovec elements as possible.  The kernel pins
+   the remote pages of every element, so reads lying close together (a
+   module's globals) are merged into one element spanning them, read into a
+   scratch buffer and copied out.  The kernel never splits an element: after
+   a short transfer the elements fully transferred are good, the next one
+   failed (its reads are retried one by one: a span may cover an unmapped
+   gap) and the rest are tried again.  The pipe reader goes one by one. */
+static void vp_rt_read_batch(struct vp_rt_read *rd, uint32_t n)
+{
+    uint8_t ord[VP_RT_BATCH];
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        rd[i].out = 0;
+        rd[i].ok = 0;
+        if (rd[i].size == 0 || rd[i].size > 8)
+            rd[i].size = 8;
+        if (rd[i].addr == 0 || rd[i].addr > UINT64_MAX - 8)
+            continue; /* never readable */
+        if (vp_rt.read_mode != VP_RT_READ_VM) {
+            rd[i].ok = vp_rt_safe_read(rd[i].addr, &rd[i].out, rd[i].size) == 0;
+            continue;
+        }
+        uint32_t j = m++; /* insertion sort by address */
+        while (j > 0 && rd[ord[j - 1]].addr > rd[i].addr) {
+            ord[j] = ord[j - 1];
+            j--;
+        }
+        ord[j] = (uint8_t)i;
+    }
+    uint32_t i = 0;
+    while (i < m) {
+        uint8_t scratch[VP_RT_SCRATCH];
+        struct iovec loc[VP_RT_BATCH], rem[VP_RT_BATCH];
+        uint32_t first[VP_RT_BATCH + 1], g = 0, used = 0, j = i;
+        while (j < m) { /* group ord[j..] into spans */
+            uint64_t lo = rd[ord[j]].addr, hi = lo + rd[ord[j]].size;
+            uint32_t e = j + 1;
+            while (e < m && rd[ord[e]].addr + rd[ord[e]].size - lo <= VP_RT_SPAN) {
+                if (rd[ord[e]].addr + rd[ord[e]].size > hi)
+                    hi = rd[ord[e]].addr + rd[ord[e]].size;
+                e++;
+            }
+            if (used + (hi - lo) > VP_RT_SCRATCH)
+                break;
+            first[g] = j;
+            loc[g].iov_base = scratch + used;
+            loc[g].iov_len = hi - lo;
+            rem[g].iov_base = (void *)(uintptr_t)lo;
+            rem[g].iov_len = hi - lo;
+            used += (uint32_t)(hi - lo);
+            g++;
+            j = e;
+        }
+        first[g] = j;
+        ssize_t got = syscall(SYS_process_vm_readv, vp_rt.pid, loc, (unsigned long)g, rem,
+                              (unsigned long)g, 0UL);
+        uint64_t left = got > 0 ? (uint64_t)got : 0;
+        uint32_t k = 0;
+        for (; k < g && left >= loc[k].iov_len; k++) {
+            left -= loc[k].iov_len;
+            for (uint32_t e = first[k]; e < first[k + 1]; e++) {
+                struct vp_rt_read *r = &rd[ord[e]];
+                memcpy(&r->out, (uint8_t *)loc[k].iov_base + (r->addr - (uint64_t)(uintptr_t)rem[k].iov_base),
+                       r->size);
+                r->ok = 1;
+            }
+        }
+        if (k < g) /* this span failed somewhere: its reads one by one */
+            for (uint32_t e = first[k]; e < first[k + 1]; e++) {
+                struct vp_rt_read *r = &rd[ord[e]];
+                r->ok = vp_rt_safe_read(r->addr, &r->out, r->size) == 0;
+                if (!r->ok)
+                    r->out = 0;
+            }
+        i = k < g ? first[k + 1] : first[g];
+    }
+}
+
 /* Signal path: evaluate one recipe in `fr`; returns 0 with *out set, or -1
-   (unreadable / unavailable in this frame). */
+   (unreadable / unavailable in this frame).  With `addr_only`, a recipe
+   that ends in a memory read (VP_OP_MEMORY) is not read: *out is the
+   address and *is_addr is set, so the caller can batch the reads. */
 static int vp_rt_eval(const struct vp_recipe *r, const struct vp_rt_frame *fr, uint64_t bias,
-                      uint64_t *out)
+                      uint64_t *out, int *is_addr)
 {
     uint64_t st[VP_RECIPE_STACK];
     int sp = 0;
@@ -193,8 +287,7 @@ static int vp_rt_eval(const struct vp_recipe *r, const struct vp_rt_frame *fr, u
 done:
     if (sp < 1)
         return -1;
-    if (memory)
-        return vp_rt_read_uint(st[sp - 1], r->size, out);
+    *is_addr = memory;
     *out = st[sp - 1];
     return 0;
 }
@@ -236,30 +329,64 @@ static void vp_rt_put_value(uint64_t seq, uint32_t tid, uint32_t var_id, uint64_
         atomic_fetch_add_explicit(&vp_rt.values_unreadable, 1, memory_order_relaxed);
 }
 
-/* Signal path: evaluate and store the recipes of one index range. */
+/* Signal path: evaluate and store the recipes of one index range, in
+   chunks of VP_RT_BATCH: evaluate every recipe up to its final memory read,
+   do those reads in one batch, then the pointee reads in a second batch.
+   (An always-live globals range is mostly final reads: ~160 globals cost
+   one process_vm_readv instead of 160.) */
 static void vp_rt_sample_range(const struct vp_index_range *rg, const struct vp_rt_frame *fr,
                                uint64_t bias, unsigned depth, uint64_t seq, uint32_t tid)
 {
     const struct vp_rt_index *ix = &vp_rt.index;
-    for (uint32_t k = 0; k < rg->recipe_count; k++) {
-        const struct vp_recipe *r = &ix->recipes[ix->refs[rg->first_recipe + k]];
-        if (depth > 0 && !(r->flags & VP_RECIPE_CALLER_OK))
-            continue;
-        uint64_t v = 0;
-        unsigned status = VP_VAL_OK;
-        if (vp_rt_eval(r, fr, bias, &v) != 0) {
-            status = VP_VAL_UNREADABLE;
-            v = 0;
-        } else if (r->flags & VP_RECIPE_DEREF_BASIC) {
-            uint64_t p = 0;
-            if (vp_rt_read_uint(v, r->pointee_size, &p) != 0)
-                status = VP_VAL_POINTEE_UNREADABLE; /* value keeps the pointer */
-            else
-                v = p;
-        } else {
-            v = vp_rt_extend(v, r->size, r->var_id);
+    uint32_t k = 0;
+    while (k < rg->recipe_count) {
+        const struct vp_recipe *rs[VP_RT_BATCH];
+        uint64_t val[VP_RT_BATCH];
+        uint8_t status[VP_RT_BATCH];
+        struct vp_rt_read rd[VP_RT_BATCH];
+        uint8_t rd_of[VP_RT_BATCH];
+        uint32_t n = 0, nr = 0;
+        for (; k < rg->recipe_count && n < VP_RT_BATCH; k++) {
+            const struct vp_recipe *r = &ix->recipes[ix->refs[rg->first_recipe + k]];
+            if (depth > 0 && !(r->flags & VP_RECIPE_CALLER_OK))
+                continue;
+            int is_addr = 0;
+            rs[n] = r;
+            status[n] = VP_VAL_OK;
+            if (vp_rt_eval(r, fr, bias, &val[n], &is_addr) != 0) {
+                status[n] = VP_VAL_UNREADABLE;
+                val[n] = 0;
+            } else if (is_addr) {
+                rd[nr] = (struct vp_rt_read){.addr = val[n], .size = r->size};
+                rd_of[nr++] = (uint8_t)n;
+            }
+            n++;
         }
-        vp_rt_put_value(seq, tid, r->var_id, fr->pc, depth, status, v);
+        vp_rt_read_batch(rd, nr);
+        for (uint32_t i = 0; i < nr; i++) {
+            val[rd_of[i]] = rd[i].out;
+            if (!rd[i].ok)
+                status[rd_of[i]] = VP_VAL_UNREADABLE;
+        }
+        nr = 0; /* second batch: pointees of pointer-to-basic variables */
+        for (uint32_t i = 0; i < n; i++)
+            if (status[i] == VP_VAL_OK && (rs[i]->flags & VP_RECIPE_DEREF_BASIC)) {
+                rd[nr] = (struct vp_rt_read){.addr = val[i], .size = rs[i]->pointee_size};
+                rd_of[nr++] = (uint8_t)i;
+            }
+        vp_rt_read_batch(rd, nr);
+        for (uint32_t i = 0; i < nr; i++) {
+            if (rd[i].ok)
+                val[rd_of[i]] = rd[i].out;
+            else
+                status[rd_of[i]] = VP_VAL_POINTEE_UNREADABLE; /* value keeps the pointer */
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t v = val[i];
+            if (status[i] == VP_VAL_OK && !(rs[i]->flags & VP_RECIPE_DEREF_BASIC))
+                v = vp_rt_extend(v, rs[i]->size, rs[i]->var_id);
+            vp_rt_put_value(seq, tid, rs[i]->var_id, fr->pc, depth, status[i], v);
+        }
     }
 }
 
