@@ -1,0 +1,14 @@
+#!/bin/sh
+# bench/deps.sh - packages only the benchmarks need (not the tests: those
+# are in scripts/deps.sh).  bench/overhead/run.sh compares against
+# `perf record` (linux-perf) and gperftools' CPU profiler.
+set -eu
+PKGS="linux-perf google-perftools libgoogle-perftools-dev"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing
+fi

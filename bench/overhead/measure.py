@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""measure.py BUILD WORKDIR ROUNDS WORK - the measurements of run.sh.
+
+Every round runs each configuration once, in an order rotated by one each
+round, so slow drifts of a shared machine spread over all of them.  Per
+run: wall time and CPU time (user+sys of every process the run started,
+getrusage(RUSAGE_CHILDREN)), and the samples the tool took.
+"""
+import os, re, resource, shutil, statistics, struct, subprocess, sys, time
+
+build, W, rounds, work = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+vprof = os.path.join(build, "bin", "vprof")
+prog, big = os.path.join(W, "prog"), os.path.join(W, "big")
+libprofiler = next((p for p in ("/usr/lib/x86_64-linux-gnu/libprofiler.so.0",
+                                "/usr/lib/x86_64-linux-gnu/libprofiler.so") if os.path.exists(p)), None)
+
+
+def run(cmd, env=None):
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True)
+    t1 = time.monotonic()
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        sys.exit("failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr))
+    return t1 - t0, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime), p.stderr
+
+
+def gperf_samples(path):
+    """Sum of the sample counts of a gperftools CPU profile (64-bit words)."""
+    data = open(path, "rb").read()
+    w = struct.unpack("<%dQ" % (len(data) // 8), data[: len(data) // 8 * 8])
+    i, total = 5, 0  # header: 0, 3, 0, period, 0
+    while i + 1 < len(w):
+        count, npcs = w[i], w[i + 1]
+        if count == 0 and npcs == 1:
+            break  # trailer
+        total += count
+        i += 2 + npcs
+    return total
+
+
+def perf_samples(path):
+    out = subprocess.run(["perf", "script", "-i", path, "-F", "tid"], capture_output=True, text=True).stdout
+    return sum(1 for l in out.splitlines() if l.strip())
+
+
+configs = {
+    "plain": lambda: ([prog, work], None),
+    "vprof": lambda: ([vprof, "record", "-F", "997", "--depth", "3", "-o", W + "/v.vprof", "--", prog, work],
+                      dict(os.environ, VPROF_DEBUG="1")),
+}
+if shutil.which("perf"):
+    configs["perf"] = lambda: (["perf", "record", "-q", "-F", "997", "-g", "-o", W + "/p.data", "--", prog, work], None)
+if libprofiler:
+    configs["gperftools"] = lambda: ([prog, work], dict(os.environ, LD_PRELOAD=libprofiler,
+                                                         CPUPROFILE=W + "/g.prof", CPUPROFILE_FREQUENCY="997"))
+names = list(configs)
+res = {n: {"wall": [], "cpu": [], "samples": [], "handler_ns": []} for n in names}
+for r in range(rounds):
+    order = names[r % len(names):] + names[: r % len(names)]
+    for n in order:
+        cmd, env = configs[n]()
+        wall, cpu, err = run(cmd, env)
+        res[n]["wall"].append(wall)
+        res[n]["cpu"].append(cpu)
+        if n == "vprof":
+            m = re.search(r"wrote .*?: ([\d,]+) PC samples", err)
+            res[n]["samples"].append(int(m.group(1).replace(",", "")) if m else 0)
+            m = re.search(r"handler_mean_ns=(\d+)", err)
+            if m:
+                res[n]["handler_ns"].append(int(m.group(1)))
+        elif n == "perf":
+            res[n]["samples"].append(perf_samples(W + "/p.data"))
+        elif n == "gperftools":
+            res[n]["samples"].append(gperf_samples(W + "/g.prof"))
+    print("round %d/%d done" % (r + 1, rounds), file=sys.stderr)
+
+med = lambda xs: statistics.median(xs) if xs else float("nan")
+pw, pc = med(res["plain"]["wall"]), med(res["plain"]["cpu"])
+print("| configuration | median wall s | wall ratio | median CPU s | CPU ratio | median samples | samples per CPU s of the program | extra CPU per sample, us |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+for n in names:
+    w, c, s = med(res[n]["wall"]), med(res[n]["cpu"]), med(res[n]["samples"])
+    per = "%.0f" % (s / pc) if res[n]["samples"] else "-"
+    cost = "%.1f" % ((c - pc) / s * 1e6) if res[n]["samples"] and s else "-"
+    print("| %s | %.3f | %.4f | %.3f | %.4f | %s | %s | %s |" % (
+        n, w, w / pw, c, c / pc, "%d" % s if res[n]["samples"] else "-", per, cost))
+print()
+print("raw (seconds, per round in run order):")
+for n in names:
+    print("- %s wall: %s" % (n, " ".join("%.3f" % x for x in res[n]["wall"])))
+    print("  %s cpu: %s" % (n, " ".join("%.3f" % x for x in res[n]["cpu"])))
+    if res[n]["samples"]:
+        print("  %s samples: %s" % (n, " ".join(str(x) for x in res[n]["samples"])))
+if res["vprof"]["handler_ns"]:
+    print("- vprof handler mean ns (VPROF_DEBUG, wall time inside the handler): median %d, runs: %s" % (
+        med(res["vprof"]["handler_ns"]), " ".join(str(x) for x in res["vprof"]["handler_ns"])))
+
+# coverage of the benchmark program (last vprof profile)
+rep = subprocess.run([vprof, "report", W + "/v.vprof"], capture_output=True, text=True).stdout
+print()
+print("coverage (vprof report, prog at -O2):")
+for l in rep.splitlines()[:4]:
+    if "coverage" in l or "lost" in l:
+        print("    " + l.strip())
+
+# start-up: index build for the >= 1,000-variable program
+ms = []
+for k in range(max(5, rounds // 2)):
+    out = subprocess.run([W + "/index_time", big, W + "/big.index"], capture_output=True, text=True, check=True).stdout
+    ms.append(float(re.search(r"build_ms=([\d.]+)", out).group(1)))
+stats = out.strip()
+launch, plain0 = [], []
+for k in range(max(5, rounds // 2)):
+    launch.append(run([vprof, "record", "-o", W + "/b.vprof", "--", big, "0"])[0])
+    plain0.append(run([big, "0"])[0])
+rep = subprocess.run([vprof, "report", W + "/b.vprof"], capture_output=True, text=True).stdout
+cov = next((l.strip() for l in rep.splitlines() if "coverage" in l), "?")
+print()
+print("start-up, big program: %s" % cov)
+print("- vp_index_build: median %.1f ms (runs: %s); last: %s" % (med(ms), " ".join("%.1f" % x for x in ms), stats))
+print("- whole launcher (`vprof record -- big 0` minus `big 0`, wall): median %.1f ms" % (
+    (med(launch) - med(plain0)) * 1e3))
