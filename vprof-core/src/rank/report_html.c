@@ -48,7 +48,7 @@ static void loc(FILE *out, const char *file, int line)
         fputs("<span class=\"muted\">no debug info</span>", out);
         return;
     }
-    fputs("<code title=\"", out);
+    fputs("<code class=\"loc\" title=\"", out);
     vp_html_escape(out, file);
     fputs("\">", out);
     vp_html_escape(out, base_name(file));
@@ -155,7 +155,7 @@ static int ranking(FILE *out, const struct vp_rank_result *r, size_t n)
     fputs("<div class=\"tablewrap\"><table class=\"ranking\"><thead><tr>"
           "<th class=\"num\">rank</th><th>function</th><th>location</th>"
           "<th class=\"num\">calibrated (s)</th><th class=\"num\">raw (s)</th>"
-          "<th class=\"num\">raw rank</th><th class=\"num\">discount</th><th>by</th>"
+          "<th class=\"num\">raw rank</th><th class=\"num\">discount</th>"
           "<th>dimension</th><th>pattern</th><th>variable</th></tr></thead><tbody>\n",
           out);
     for (size_t i = 0; i < n; i++) {
@@ -173,8 +173,6 @@ static int ranking(FILE *out, const struct vp_rank_result *r, size_t n)
         fprintf(out, "<td class=\"num\">%zu</td>", f->raw_rank);
         td_num(out, "%.3f", f->discount);
         fputs("<td>", out);
-        vp_html_escape(out, vp_rank_discounter_name(f->discounter));
-        fputs("</td><td>", out);
         vp_html_escape(out, vp_rank_dim_name(func_dim(f)));
         fputs("</td><td>", out);
         if (pat)
