@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/deps.sh - packages only the benchmarks need (not the tests: those
-# are in scripts/deps.sh).  bench/overhead/run.sh compares against
-# `perf record` (linux-perf) and gperftools' CPU profiler.
+# are in scripts/deps.sh).  bench/overhead/run.sh and bench/run.sh compare
+# against `perf record` (linux-perf) and gperftools' CPU profiler; run.sh
+# skips either one with a note when it is missing.
 set -eu
 PKGS="linux-perf google-perftools libgoogle-perftools-dev"
 missing=""

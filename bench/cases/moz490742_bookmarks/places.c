@@ -152,11 +152,11 @@ NOINLINE void aggregate_do(Database *db, CreateItemTxn *children, int n, int64_t
 
 /* the history/frecency recalculation that runs with every visit (necessary
    work, unrelated to bookmarking) */
-NOINLINE uint64_t update_frecency(int visits)
+NOINLINE uint64_t update_frecency(int visits, uint32_t now_days)
 {
     uint64_t f = 0;
     for (int v = 0; v < visits; v++) { /* HOT LOOP */
-        uint32_t age = (uint32_t)(v * 2654435761u) % 90;
+        uint32_t age = (uint32_t)(v * 2654435761u + now_days) % 97;
         uint32_t w = age < 4 ? 100 : age < 14 ? 70 : age < 31 ? 50 : age < 90 ? 30 : 10;
         f = f * 6364136223846793005ull + w * (uint64_t)(v % 7 + 1);
     }
@@ -189,7 +189,7 @@ int main(int argc, char **argv)
             children[t].position = t;
         }
         aggregate_do(&db, children, tabs, 1000 + w);
-        fr = fr * 31 + update_frecency(visits);
+        fr = fr * 31 + update_frecency(visits, rnd());
     }
     printf("bookmarks=%zu commits=%llu bytes=%llu frecency=%016llx\n", db.nrows,
            (unsigned long long)db.commits, (unsigned long long)db.bytes_written, (unsigned long long)fr);

@@ -186,16 +186,20 @@ static int lazy_tid_reaped(const ItemPointerData *itemptr, const LVRelState *vac
     return 0;
 }
 
-/* btbulkdelete over each index: every index entry is checked (necessary) */
+/* btbulkdelete over each index: every entry of the index is checked
+   (necessary).  Index ix is a partial index holding the tuples whose offset
+   is congruent to ix modulo nindexes, in its own key order (block-major
+   within each of its leaf pages). */
 NOINLINE uint64_t lazy_vacuum_indexes(const LVRelState *vacrel, uint32_t npages, int nindexes)
 {
     uint64_t removed = 0;
     for (int ix = 0; ix < nindexes; ix++)
-        for (uint32_t b = 0; b < npages; b++)
-            for (uint16_t off = 1; off <= MaxHeapTuplesPerPage; off++) { /* HOT LOOP */
-                ItemPointerData tid = { b, off };
-                removed += (uint64_t)lazy_tid_reaped(&tid, vacrel);
-            }
+        for (uint32_t e = 0; e < npages * (MaxHeapTuplesPerPage / (uint32_t)nindexes); e++) { /* HOT LOOP */
+            uint32_t b = (e * 2654435761u + (uint32_t)ix * 40503u) % npages;
+            uint16_t off = (uint16_t)(1 + (uint32_t)ix + (uint32_t)nindexes * (e % (MaxHeapTuplesPerPage / (uint32_t)nindexes)));
+            ItemPointerData tid = { b, off };
+            removed += (uint64_t)lazy_tid_reaped(&tid, vacrel);
+        }
     return removed;
 }
 
