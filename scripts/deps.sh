@@ -6,7 +6,7 @@ PKGS=(
   build-essential cmake pkg-config git
   clang-14 llvm-14-dev llvm-14-tools libclang-rt-14-dev
   libdw-dev libelf-dev libunwind-dev libxxhash-dev zlib1g-dev
-  libcmocka-dev python3 python3-scipy
+  libcmocka-dev python3 python3-scipy python3-jsonschema
   libprotobuf-c-dev protobuf-c-compiler
   # report tests: headless rendering of HTML reports (about 3 min to install),
   # man pages, and `go tool pprof` reading our pprof export (about 1 min)

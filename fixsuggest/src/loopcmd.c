@@ -20,6 +20,7 @@
 #include "vprof/loopcmd.h"
 #include "vprof/loopreport.h"
 #include "vprof/profile.h"
+#include "vprof/redundancy.h"
 #include "vprof/symbols.h"
 
 #define MAX_QUOTED_LINES 12
@@ -643,6 +644,32 @@ static void remove_tmpdir(char *dir)
     free(dir);
 }
 
+/* The redundancy analysis' verdicts for one loop; measured only when the
+   run sampled its iterations or instances. */
+static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
+                            struct vp_fix_redundancy *d)
+{
+    for (size_t i = 0; i < red->loop_count; i++) {
+        const struct vp_red_loop_result *r = &red->loops[i];
+        if (r->loop_id != loop_id)
+            continue;
+        if (!r->sampled_iterations && !r->sampled_instances && !r->ci_impossible)
+            return;
+        d->measured = 1;
+        d->cross_iteration = r->ci_redundant;
+        d->cross_loop = r->cl_redundant;
+        d->cross_iteration_rate = r->ci_rate;
+        d->cross_loop_rate = r->cl_rate;
+        d->sampled_iterations = r->sampled_iterations;
+        d->distinct_iterations = r->distinct_signatures;
+        d->sampled_instances = r->sampled_instances;
+        d->io_every_iteration = r->ci_fix == VP_RED_FIX_BATCHING;
+        d->constant_writes = r->cl_fix != VP_RED_FIX_BATCHING;
+        d->repeated_per_instance = r->mean_pair_distance >= 0 ? 1.0 - r->mean_pair_distance : 0;
+        return;
+    }
+}
+
 int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
 {
     struct ctx c = {.o = o};
@@ -773,6 +800,16 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         status = VP_LOOPCMD_NOTHING;
         goto done;
     }
+    /* redundancy verdicts of the same run (the probes share the gate) */
+    struct vp_red_result *red = NULL;
+    {
+        struct vp_red_params prm;
+        vp_red_params_default(&prm);
+        if (vp_red_analyze(exe, slow, &prm, &red, err, sizeof err) != 0) {
+            msg(&c, "redundancy not measured: %s", err);
+            red = NULL;
+        }
+    }
     if (o->normal_cmd) {
         int nw, ncode;
         int nf = probed_run(&c, o->normal_cmd, "normal", probe, &normal, &nw, &ncode);
@@ -866,6 +903,10 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
                 in->site_text = trimmed_line(l->file, l->sites[s].line);
                 break;
             }
+        if (red)
+            take_redundancy(red, l->loop_id, &in->red);
+        if (in->red.measured)
+            c.rep.redundancy_measured = 1;
         vp_fix_suggest(in, &L->fix);
         L->source = read_lines(l->file, l->line, l->end_line, &L->nsource);
     }
@@ -880,6 +921,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     if (write_report(&c) != 0)
         status = VP_LOOPCMD_NOTHING;
 
+    vp_red_result_free(red);
 done:
     free(sres);
     free(nres);

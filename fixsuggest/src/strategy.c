@@ -240,13 +240,14 @@ static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_res
             d->io_every_iteration ? "; the repeated work is I/O done on every iteration" : "");
     }
     if (d->cross_loop) {
-        fmt_avg(rep, sizeof rep, d->repeated_per_instance);
         fmt_pct(pct, sizeof pct, d->cross_loop_rate);
+        fmt_pct(rep, sizeof rep, d->repeated_per_instance);
+        vp_fix_commas(a, sizeof a, d->sampled_instances);
         cat(r->evidence, sizeof r->evidence,
-            "%seach %s re-reads on average %s of the same values as the previous %s (%s of "
-            "its work).",
-            r->evidence[0] ? " " : "", in->kind == VP_LOOP_RECURSION ? "outermost call" : "call",
-            rep, in->kind == VP_LOOP_RECURSION ? "one" : "call", pct);
+            "%seach %s re-reads on average %s of the values the previous one read (%s of the "
+            "compared pairs of %s sampled %ss are redundant).",
+            r->evidence[0] ? " " : "", instance_word(in->kind), rep, pct, a,
+            instance_word(in->kind));
     }
 }
 
@@ -268,6 +269,20 @@ static void growth(const struct vp_fix_input *in, struct vp_fix_result *r)
             s->avg_iterations / n->avg_iterations, unit(in->kind, 1), instance_word(in->kind),
             (double)s->iterations / (double)n->iterations);
     cat(r->growth, sizeof r->growth, ".");
+}
+
+/* Capitalises the first letter of each sentence ("x. y" -> "X. Y"). */
+static void sentence_case(char *s)
+{
+    int start = 1;
+    for (; *s; s++) {
+        if (start && *s >= 'a' && *s <= 'z')
+            *s = (char)(*s - 'a' + 'A');
+        if (*s != ' ')
+            start = 0;
+        if (*s == '.' && s[1] == ' ')
+            start = 1;
+    }
 }
 
 void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
@@ -312,7 +327,9 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
         evidence_resultless(in, r);
 
     /* Redundancy categories (LDoctor 3.2.6 picks the strategy). */
-    if (in->red.measured) {
+    /* A 0* loop is deleted: whatever it repeats goes with it, so its
+       redundancy says nothing more (and would suggest caching useless work). */
+    if (in->red.measured && !(r->categories & VP_FIX_CAT_ZERO_STAR)) {
         if (in->red.cross_loop) {
             r->categories |= VP_FIX_CAT_CROSS_LOOP;
             add_fix(r, in->red.constant_writes ? VP_FIX_MEMOIZATION : VP_FIX_BATCHING);
@@ -332,4 +349,5 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
     if (!r->evidence[0])
         evidence_efficient(in, r);
     growth(in, r);
+    sentence_case(r->evidence);
 }

@@ -64,7 +64,8 @@ struct vp_fix_redundancy {
     double cross_iteration_rate;/* sampled iterations / distinct iterations   */
     double cross_loop_rate;     /* share of an instance's values repeated from
                                    the previous instance (0..1)               */
-    double repeated_per_instance; /* values an instance repeats on average     */
+    double repeated_per_instance; /* share of an instance's values repeated from
+                                   the previous instance (1 - mean distance)  */
     uint64_t sampled_iterations, distinct_iterations, sampled_instances;
     int io_every_iteration;     /* only I/O side effects, one on every iteration */
     int constant_writes;        /* each instance updates a constant number of
@@ -109,6 +110,8 @@ void vp_fix_input_init(struct vp_fix_input *in);
  *   cross-loop                 -> memoization when each instance updates a
  *                                 constant number of locations, else batching
  *   1* with nothing else       -> 1*,      none
+ * Redundancy is not reported for a 0* loop (deleting it removes the
+ * repeated work too).
  * A 0*1? or [0|1]* loop whose results are frequent gets no category (it is
  * not inefficient).  Can't fail. */
 void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *out);

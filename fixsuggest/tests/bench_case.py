@@ -1,0 +1,128 @@
+#!/usr/bin/python3
+"""fixsuggest.bench.<case>: vprof-loop on one bench/cases program against its
+truth.json (root cause, fix, and no false category on the other hot loops,
+as LDoctor Table 5).
+
+usage: bench_case.py BINDIR CASEDIR WORKDIR
+
+Builds the case with vprof-cc -O2 -g, runs `vprof-loop --format json
+--function ...` on the slow input with the root-cause function and the
+functions of the other hot loops, and checks:
+  - the root-cause loop ran and is reported at the truth's line and kind;
+  - its root_cause[] equals the truth's categories; the redundancy ones
+    (cross-iteration, cross-loop) are required only when the report says
+    the loop's redundancy was measured; without them a 1* loop must say 1*;
+  - at least one reported fix is one of the truth's fixes; a loop whose only
+    category is 1* gets `none` (LDoctor Table 4 misses GCC12322 the same way:
+    printed as KNOWN-MISS when the developers skipped the loop);
+  - every other hot loop that ran reports no category but 1*.
+"""
+import json
+import os
+import subprocess
+import sys
+
+RED = {"cross-iteration", "cross-loop"}
+
+
+def main():
+    bindir, casedir, work = (os.path.abspath(a) for a in sys.argv[1:4])
+    truth = json.load(open(os.path.join(casedir, "truth.json")))
+    name = truth["case"]
+    os.makedirs(work, exist_ok=True)
+    prog = os.path.join(work, name)
+    srcs = sorted(os.path.join(casedir, f) for f in os.listdir(casedir) if f.endswith(".c"))
+    cc = [os.path.join(bindir, "vprof-cc"), "-O2", "-g"] + srcs + ["-o", prog, "-lm"]
+    b = subprocess.run(cc, capture_output=True, text=True)
+    if b.returncode != 0:
+        # Known: the redundancy pass's probes crash LLVM 14's register
+        # allocator on some programs.  Build without them and say so: the
+        # resultless checks still run, the redundancy ones are skipped.
+        print("WARNING: vprof-cc failed (%s); retrying without redundancy probes"
+              % b.stderr.strip().splitlines()[-1:] if b.stderr else "")
+        b = subprocess.run(cc[:1] + ["-mllvm", "-vprof-redundancy-probes=0"] + cc[1:],
+                           capture_output=True, text=True)
+        if b.returncode != 0:
+            print(b.stderr[-2000:])
+            return 1
+
+    rc = truth.get("root_cause")
+    loops = truth.get("other_loops", []) + truth.get("hot_loops", [])
+    funcs = []
+    for f in ([rc["function"]] if rc else []) + [l["function"] for l in loops]:
+        if f not in funcs:
+            funcs.append(f)
+    out = os.path.join(work, "report.json")
+    cmd = [os.path.join(bindir, "vprof-loop"), "--format", "json", "-o", out]
+    for f in funcs:
+        cmd += ["--function", f]
+    cmd += ["--", prog] + truth["slow_args"]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=work)
+    sys.stdout.write(r.stderr)
+    if r.returncode not in (0, 1) or not os.path.exists(out):
+        print("FAIL: vprof-loop exited %d" % r.returncode)
+        return 1
+    rep = json.load(open(out))
+    assert rep["schema"] == "vprof-loop/1"
+    bad = 0
+    by_line = {}
+    for l in rep["loops"]:
+        by_line.setdefault((l["function"], os.path.basename(l["file"]), l["line"]), []).append(l)
+
+    def show(l):
+        return "%s %s:%d kind=%s class=%s root_cause=%s fix=%s red=%s | %s" % (
+            l["function"], os.path.basename(l["file"]), l["line"], l["kind"], l["static_class"],
+            l["root_cause"], l["fix"], l["cross_loop_rate"] is not None, l["evidence"])
+
+    if rc:
+        key = (rc["function"], rc["file"], rc["loop_line"])
+        found = by_line.get(key)
+        if not found:
+            print("FAIL: root-cause loop %s:%d (%s) not reported; reported: %s"
+                  % (rc["file"], rc["loop_line"], rc["function"], sorted(by_line)))
+            return 1
+        l = found[0]
+        print("root cause: expected %s fix %s; reported %s" % (rc["categories"], rc["fixes"], show(l)))
+        measured = l["cross_loop_rate"] is not None
+        want = set(rc["categories"])
+        if not measured:
+            want -= RED
+            if not want:
+                want = {"1*"} if rc["static_class"] == "1*" else set()
+        if l["kind"] != rc["kind"]:
+            print("FAIL: kind %s, want %s" % (l["kind"], rc["kind"]))
+            bad += 1
+        if l["static_class"] != rc["static_class"]:
+            print("FAIL: static class %s, want %s" % (l["static_class"], rc["static_class"]))
+            bad += 1
+        if set(l["root_cause"]) != want:
+            print("FAIL: root cause %s, want %s%s" % (l["root_cause"], sorted(want),
+                  "" if measured else " (redundancy not measured)"))
+            bad += 1
+        if l["root_cause"] == ["1*"]:
+            if l["fix"] != ["none"]:
+                print("FAIL: a 1* loop must get fix none, got %s" % l["fix"])
+                bad += 1
+            elif "none" not in rc["fixes"]:
+                print("KNOWN-MISS: developers used %s; LDoctor's taxonomy has no fix for 1*"
+                      % rc["fixes"])
+        elif not want:
+            print("NOT-CHECKED: fix (nothing measurable holds without redundancy)")
+        elif not set(l["fix"]) & set(rc["fixes"]):
+            print("FAIL: fixes %s, none of them in %s" % (l["fix"], rc["fixes"]))
+            bad += 1
+        if not measured and set(rc["categories"]) & RED:
+            print("NOT-CHECKED: %s (redundancy not measured)" % sorted(set(rc["categories"]) & RED))
+    for o in loops:
+        for l in by_line.get((o["function"], o["file"], o["line"]), []):
+            print("other loop: %s" % show(l))
+            extra = set(l["root_cause"]) - {"1*"}
+            if extra:
+                print("FAIL: false category %s on a loop that is not the root cause" % sorted(extra))
+                bad += 1
+    print("PASS" if not bad else "FAILED: %d check(s)" % bad)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+#!/usr/bin/python3
+"""fixsuggest.errors: each error case of vprof-loop / vprof-diagnose gives
+one clear line on stderr and the documented exit status (0 found, 1 nothing
+found or the workload failed, 2 usage or input error), and partial results
+are still written.  Also runs `vprof diagnose` end to end on golden_prog.
+
+usage: errors.py BINDIR TESTSRCDIR WORKDIR
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+
+bad = 0
+
+
+def check(name, cmd, status, stderr_has, cwd, out=None, loops=None):
+    global bad
+    if out and os.path.exists(out):
+        os.unlink(out)
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    ok = r.returncode == status and stderr_has in r.stderr
+    if ok and out is not None:
+        ok = os.path.exists(out)
+        if ok and loops is not None:
+            rep = json.load(open(out))
+            ok = sorted(l["function"] for l in rep["loops"]) == sorted(loops)
+    print("%s: %s (exit %d)" % ("ok" if ok else "FAIL", name, r.returncode))
+    if not ok:
+        print("  want exit %d and '%s'; stderr:\n%s" % (status, stderr_has, r.stderr))
+        bad += 1
+
+
+def main():
+    global bad
+    bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
+    os.makedirs(work, exist_ok=True)
+    prog = os.path.join(work, "prog")
+    common.build(bindir, [os.path.join(src, "golden_prog.c")], prog,
+                 ["-mllvm", "-vprof-redundancy-probes=0"])
+    plain = os.path.join(work, "plain")
+    subprocess.run(["clang-14", "-O2", "-g", os.path.join(src, "golden_prog.c"), "-o", plain],
+                   check=True)
+    loop = os.path.join(bindir, "vprof-loop")
+    out = os.path.join(work, "out.json")
+    j = ["--format", "json", "-o", out]
+    other = os.path.join(work, "other_rank.json")
+    json.dump({"schema": "vprof-rank/1", "inputs": [],
+               "functions": [{"rank": 1, "name": "parse_request", "file": "", "line": 1}]},
+              open(other, "w"))
+    notrank = os.path.join(work, "not_rank.json")
+    json.dump({"schema": "vprof-loop/1", "loops": []}, open(notrank, "w"))
+
+    check("workload exits non-zero", [loop, "--function", "find"] + j + ["--", prog, "5"],
+          1, "exited with status 2", work, out)
+    check("not built with vprof-cc", [loop, "--function", "find", "--", plain, "100", "1"],
+          2, "was not built with vprof-cc", work)
+    check("rank file from another binary", [loop, "--top", "1", "--rank", other, "--", prog],
+          2, "the ranking is from another binary", work)
+    check("not a rank file", [loop, "--top", "1", "--rank", notrank, "--", prog],
+          2, "not a vprof rank file", work)
+    check("no loops in the functions", [loop, "--function", "no_such_function"] + j + ["--", prog],
+          1, "no loops in the selected functions", work, out, [])
+    check("loop that never ran, alone", [loop, "--function", "find"] + j + ["--", prog, "100", "0"],
+          1, "the loop in find at golden_prog.c:8 never ran", work, out, [])
+    check("loop that never ran, beside one that did",
+          [loop, "--function", "find", "--function", "fill"] + j + ["--", prog, "100", "0"],
+          0, "never ran", work, out, ["fill"])
+    check("command not found", [loop, "--function", "find", "--", "./no-such-program"],
+          2, "command not found", work)
+    check("no command", [loop, "--function", "find"], 2, "no command to run", work)
+    check("bad format", [loop, "--function", "find", "--format", "xml", "--", prog],
+          2, "--format must be", work)
+    check("--top without a ranking", [loop, "--top", "3", "--", prog], 2, "needs a ranking", work)
+
+    diag = os.path.join(bindir, "vprof-diagnose")
+    check("diagnose: unterminated quote", [diag, "--normal", "'%s 100" % prog, "--buggy", prog],
+          2, "unterminated ' quote", work)
+    check("diagnose: workload fails", [diag, "--normal", prog + " 5", "--buggy", prog],
+          1, "the normal workload exited with status 2", work)
+    dout = os.path.join(work, "diag.json")
+    check("diagnose end to end",
+          [os.path.join(bindir, "vprof"), "diagnose", "--normal", "%s '20000' \"1500\"" % prog,
+           "--buggy", prog + " 40000 6000", "--top", "3", "--format", "json", "-o", dout],
+          0, "probing the loops", work, dout)
+    if os.path.exists(dout):
+        rep = json.load(open(dout))
+        f = [l for l in rep["loops"] if l["function"] == "find"]
+        good = (rep["rank"] and f and f[0]["root_cause"] == ["0*1?"] and
+                f[0]["normal_counts"] and f[0]["normal_counts"]["iterations"] > 0 and
+                rep["normal_command"][1:] == ["20000", "1500"])
+        print("%s: diagnose found find's 0*1? loop with normal counts" % ("ok" if good else "FAIL"))
+        bad += 0 if good else 1
+    print("PASS" if not bad else "FAILED: %d" % bad)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

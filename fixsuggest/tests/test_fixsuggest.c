@@ -1,0 +1,171 @@
+/*
+ * test_fixsuggest.c - unit tests of the taxonomy -> fix mapping
+ * (strategy.c) and of the shell-like word splitter (split.c).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "vprof/fixsuggest.h"
+#include "vprof/format.h"
+#include "vprof/loopcmd.h"
+
+static struct vp_fix_input ran(int cls, uint64_t inst, uint64_t it, uint64_t res, int ineff)
+{
+    struct vp_fix_input in;
+    vp_fix_input_init(&in);
+    in.static_class = cls;
+    in.slow = (struct vp_fix_counts){1, inst, it, res, it / inst, (double)it / (double)inst};
+    in.inefficient = ineff;
+    in.resultless_rate = 1.0 - (double)(cls == VP_CLASS_ZERO_STAR_ONE ? inst : res) / (double)it;
+    return in;
+}
+
+static void expect(const struct vp_fix_result *r, unsigned cats, const int *fixes, size_t n)
+{
+    assert_int_equal(r->categories, cats);
+    assert_int_equal(r->nfixes, n);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(r->fixes[i], fixes[i]);
+}
+
+static void test_resultless(void **state)
+{
+    (void)state;
+    struct vp_fix_result r;
+    struct vp_fix_input in = ran(VP_CLASS_ZERO_STAR, 10, 50000, 0, 1);
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_STAR, (int[]){VP_FIX_DELETE_LOOP}, 1);
+    assert_non_null(strstr(r.evidence, "None of its 50,000 iterations"));
+
+    in = ran(VP_CLASS_ZERO_STAR_ONE, 20, 96240, 20, 1);
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_STAR_ONE, (int[]){VP_FIX_CHANGE_DATA_STRUCTURE}, 1);
+    assert_non_null(strstr(r.evidence, "scans on average 4,812 elements"));
+
+    in = ran(VP_CLASS_ZERO_OR_ONE, 3, 30000, 2, 1);
+    in.site_line = 86;
+    in.site_text = "tmp2->writer = add->writer;";
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_OR_ONE, (int[]){VP_FIX_SKIP_LOOP}, 1);
+    assert_non_null(strstr(r.condition, "line 86"));
+    assert_non_null(strstr(r.condition, "`tmp2->writer = add->writer;`"));
+    assert_non_null(strstr(r.evidence, "Only 2 of 30,000 iterations"));
+
+    /* frequent results: no category, no fix */
+    in = ran(VP_CLASS_ZERO_OR_ONE, 3, 30000, 9000, 0);
+    vp_fix_suggest(&in, &r);
+    expect(&r, 0, NULL, 0);
+    assert_non_null(strstr(r.evidence, "not resultless"));
+
+    /* 1*: only when nothing more informative holds */
+    in = ran(VP_CLASS_ONE_STAR, 1, 1000, 1000, 0);
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+
+    /* did not run */
+    vp_fix_input_init(&in);
+    vp_fix_suggest(&in, &r);
+    expect(&r, 0, NULL, 0);
+}
+
+static void test_redundancy(void **state)
+{
+    (void)state;
+    struct vp_fix_result r;
+    struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 100, 10000, 10000, 0);
+    in.red = (struct vp_fix_redundancy){.measured = 1, .cross_iteration = 1,
+                                        .cross_iteration_rate = 4.0, .sampled_iterations = 400,
+                                        .distinct_iterations = 100};
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_MEMOIZATION}, 1);
+    in.red.io_every_iteration = 1;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_BATCHING}, 1);
+
+    /* cross-loop: memoization with constant writes, else batching */
+    in.red = (struct vp_fix_redundancy){.measured = 1, .cross_loop = 1, .cross_loop_rate = 0.9,
+                                        .constant_writes = 1, .repeated_per_instance = 0.8};
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_LOOP, (int[]){VP_FIX_MEMOIZATION}, 1);
+    in.red.constant_writes = 0;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_LOOP, (int[]){VP_FIX_BATCHING}, 1);
+
+    /* 0*1? + cross-loop: both, the resultless fix first (MySQL27287) */
+    in = ran(VP_CLASS_ZERO_STAR_ONE, 20, 96240, 20, 1);
+    in.red = (struct vp_fix_redundancy){.measured = 1, .cross_loop = 1, .constant_writes = 1};
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_STAR_ONE | VP_FIX_CAT_CROSS_LOOP,
+           (int[]){VP_FIX_CHANGE_DATA_STRUCTURE, VP_FIX_MEMOIZATION}, 2);
+
+    /* a 0* loop is deleted: its redundancy is not reported */
+    in = ran(VP_CLASS_ZERO_STAR, 10, 50000, 0, 1);
+    in.red = (struct vp_fix_redundancy){.measured = 1, .cross_loop = 1, .cross_iteration = 1};
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_STAR, (int[]){VP_FIX_DELETE_LOOP}, 1);
+}
+
+static void test_names(void **state)
+{
+    (void)state;
+    assert_string_equal(vp_fix_category_name(VP_FIX_CAT_ZERO_OR_ONE), "[0|1]*");
+    assert_string_equal(vp_fix_category_rule_id(VP_FIX_CAT_ZERO_STAR_ONE), "VPROF-LOOP-0STAR1OPT");
+    assert_null(vp_fix_category_name(3));
+    assert_string_equal(vp_fix_strategy_name(VP_FIX_CHANGE_DATA_STRUCTURE),
+                        "change-data-structure");
+    assert_null(vp_fix_strategy_name(6));
+    char b[32];
+    assert_string_equal(vp_fix_commas(b, sizeof b, 1234567), "1,234,567");
+    assert_string_equal(vp_fix_commas(b, sizeof b, 12), "12");
+}
+
+static void split_ok(const char *line, const char *const *want, size_t n)
+{
+    char **v;
+    size_t c;
+    char err[128];
+    assert_int_equal(vp_loopcmd_split(line, &v, &c, err, sizeof err), 0);
+    assert_int_equal(c, n);
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(v[i], want[i]);
+        free(v[i]);
+    }
+    assert_null(v[n]);
+    free(v);
+}
+
+static void test_split(void **state)
+{
+    (void)state;
+    split_ok("./app  big  input", (const char *[]){"./app", "big", "input"}, 3);
+    split_ok("./app 'a b' \"c d\"", (const char *[]){"./app", "a b", "c d"}, 3);
+    split_ok("x '' y", (const char *[]){"x", "", "y"}, 3);
+    split_ok("a\\ b \"q\\\"x\" 'no\\escape'", (const char *[]){"a b", "q\"x", "no\\escape"}, 3);
+    /* no expansion, no operators */
+    split_ok("echo $HOME ~ *.c ; ls | wc > f",
+             (const char *[]){"echo", "$HOME", "~", "*.c", ";", "ls", "|", "wc", ">", "f"}, 10);
+    char **v;
+    size_t c;
+    char err[128];
+    assert_int_equal(vp_loopcmd_split("a 'b", &v, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unterminated '"));
+    assert_int_equal(vp_loopcmd_split("a \"b", &v, &c, err, sizeof err), -1);
+    assert_int_equal(vp_loopcmd_split("   ", &v, &c, err, sizeof err), -1);
+    assert_int_equal(vp_loopcmd_split("a\\", &v, &c, err, sizeof err), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_resultless),
+        cmocka_unit_test(test_redundancy),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_split),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
