@@ -29,6 +29,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/xxhash.h"
@@ -362,7 +363,8 @@ public:
   /// Outside values recorded once per instance, per loop index.
   DenseMap<uint32_t, SmallVector<std::pair<uint32_t, Value *>, 4>> Once;
 
-  bool instrumentLoop(BasicBlock *Header, uint32_t Index, bool CI);
+  bool instrumentInstances(BasicBlock *Header, uint32_t Index);
+  void instrumentIterations(BasicBlock *Header, uint32_t Index);
   void promote();
 
 private:
@@ -373,6 +375,7 @@ private:
 
   void demote(Loop &L);
   void insertProbes(ArrayRef<BasicBlock *> Copy, uint32_t Index);
+  Loop *instrumentable(LoopInfo &LI, BasicBlock *Header);
 };
 } // namespace
 
@@ -380,23 +383,16 @@ private:
 /// stack slot, so the loop's blocks can be cloned without rewiring SSA;
 /// promote() turns the slots back into registers at the end.  Tags follow
 /// a demoted phi to the load that replaces it.
+///
+/// Phis go first: DemotePHIToStack replaces a phi by a load in its block,
+/// and that load may itself be used in another block (an exit block reading
+/// a flag the body set, as loopclass's HasResult is), so the cross-block
+/// values are only known once every phi is gone.
 void FunctionInstrumenter::demote(Loop &L) {
   SmallVector<PHINode *, 16> Phis;
-  SmallVector<Instruction *, 32> Values;
   for (BasicBlock *B : L.blocks())
-    for (Instruction &I : *B) {
-      if (auto *P = dyn_cast<PHINode>(&I)) {
-        Phis.push_back(P);
-        continue;
-      }
-      for (User *U : I.users())
-        if (cast<Instruction>(U)->getParent() != B || isa<PHINode>(U)) {
-          Values.push_back(&I);
-          break;
-        }
-    }
-  for (Instruction *I : Values)
-    Allocas.push_back(DemoteRegToStack(*I, false, AllocaPt));
+    for (PHINode &P : B->phis())
+      Phis.push_back(&P);
   for (PHINode *P : Phis) {
     BasicBlock *B = P->getParent();
     auto It = Tags.find(P);
@@ -416,6 +412,16 @@ void FunctionInstrumenter::demote(Loop &L) {
           break;
         }
   }
+  SmallVector<Instruction *, 32> Values;
+  for (BasicBlock *B : L.blocks())
+    for (Instruction &I : *B)
+      for (User *U : I.users())
+        if (cast<Instruction>(U)->getParent() != B || isa<PHINode>(U)) {
+          Values.push_back(&I);
+          break;
+        }
+  for (Instruction *I : Values)
+    Allocas.push_back(DemoteRegToStack(*I, false, AllocaPt));
 }
 
 /// Inserts the recording probes of loop `Index` into its recording copy.
@@ -453,6 +459,26 @@ void FunctionInstrumenter::insertProbes(ArrayRef<BasicBlock *> Copy,
   }
 }
 
+/// The loop `Header` heads, if its blocks can be cloned: simplified form
+/// (preheader, dedicated exits), no EH pads, tokens, invokes or indirect
+/// branches.  Null otherwise.
+Loop *FunctionInstrumenter::instrumentable(LoopInfo &LI, BasicBlock *Header) {
+  Loop *L = LI.getLoopFor(Header);
+  if (!L || L->getHeader() != Header)
+    return nullptr;
+  if (!L->getLoopPreheader() || !L->hasDedicatedExits())
+    return nullptr;
+  for (BasicBlock *B : L->blocks()) {
+    if (isa<IndirectBrInst>(B->getTerminator()) ||
+        isa<CallBrInst>(B->getTerminator()) || B->isEHPad())
+      return nullptr;
+    for (Instruction &I : *B)
+      if (I.getType()->isTokenTy() || isa<InvokeInst>(&I))
+        return nullptr;
+  }
+  return L;
+}
+
 /// The loop shape after instrumentation:
 ///   preheader:  if (--slot.instance_countdown <= 0) instance_sample();
 ///   header:     if (--slot.iter_countdown <= 0 && iter_sample()) goto copy;
@@ -462,26 +488,65 @@ void FunctionInstrumenter::insertProbes(ArrayRef<BasicBlock *> Copy,
 ///   exits:      if (slot.instance_active) instance_end();
 /// so an iteration that is not sampled runs the original body after one
 /// decrement and one well-predicted branch.
-bool FunctionInstrumenter::instrumentLoop(BasicBlock *Header, uint32_t Index,
-                                          bool CI) {
+///
+/// Phase 1 (this function, for every loop of the function before any copy
+/// is made): the preheader's decision with the outside values recorded once
+/// per instance, and the exits' instance end.  The outside values may be
+/// computed in a sibling or enclosing loop; inserting their uses before any
+/// loop is demoted and copied lets demote() route them through the copies.
+/// Returns false if the loop cannot be instrumented.
+bool FunctionInstrumenter::instrumentInstances(BasicBlock *Header,
+                                               uint32_t Index) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
-  Loop *L = LI.getLoopFor(Header);
-  if (!L || L->getHeader() != Header)
+  Loop *L = instrumentable(LI, Header);
+  if (!L)
     return false;
   BasicBlock *Preheader = L->getLoopPreheader();
-  if (!Preheader || !L->hasDedicatedExits())
-    return false;
-  for (BasicBlock *B : L->blocks()) {
-    if (isa<IndirectBrInst>(B->getTerminator()) ||
-        isa<CallBrInst>(B->getTerminator()) || B->isEHPad())
-      return false;
-    for (Instruction &I : *B)
-      if (I.getType()->isTokenTy() || isa<InvokeInst>(&I))
-        return false;
-  }
   SmallVector<BasicBlock *, 4> Exits;
   L->getUniqueExitBlocks(Exits);
+
+  LLVMContext &Ctx = F.getContext();
+  IRBuilder<> B(Ctx);
+  MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, 1u << 20);
+  Instruction *PT = Preheader->getTerminator();
+  B.SetInsertPoint(PT);
+  Value *Slot = PM.slot(B, Index);
+  Value *ISlot = B.CreateConstGEP1_32(PM.I32, Slot, 1);
+  Value *ICd = B.CreateSub(B.CreateLoad(PM.I32, ISlot), B.getInt32(1));
+  B.CreateStore(ICd, ISlot);
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      B.CreateICmpSLE(ICd, B.getInt32(0)), PT, false, Unlikely);
+  B.SetInsertPoint(Then);
+  B.CreateCall(PM.InstFn, {PM.desc(B), B.getInt32(Index), Slot});
+  for (auto &[Src, V] : Once.lookup(Index))
+    B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(Src),
+                              asI64(B, V), B.getInt32(VP_RED_MODE_CL)});
+
+  // Exits close a recorded instance.
+  for (BasicBlock *E : Exits) {
+    Instruction *At = &*E->getFirstInsertionPt();
+    B.SetInsertPoint(At);
+    Value *S3 = PM.slot(B, Index);
+    Value *On = B.CreateLoad(PM.I32, B.CreateConstGEP1_32(PM.I32, S3, 2));
+    Instruction *T2 = SplitBlockAndInsertIfThen(
+        B.CreateICmpNE(On, B.getInt32(0)), At, false, Unlikely);
+    B.SetInsertPoint(T2);
+    B.CreateCall(PM.InstEndFn, {PM.desc(B), B.getInt32(Index), S3});
+  }
+  return true;
+}
+
+/// Phase 2, innermost loops first: the header's decision and the recording
+/// copy of the body (so an outer copy contains the inner decision and copy).
+void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
+                                                uint32_t Index) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  Loop *L = instrumentable(LI, Header);
+  assert(L && "phase 1 accepted the loop; phase 2 keeps its shape");
+  if (!L)
+    return;
 
   demote(*L);
   std::vector<BasicBlock *> Blocks(L->block_begin(), L->block_end());
@@ -568,35 +633,6 @@ bool FunctionInstrumenter::instrumentLoop(BasicBlock *Header, uint32_t Index,
   B.SetInsertPoint(Enter);
   ActiveAdd(1);
   B.CreateBr(cast<BasicBlock>(VMap[Rest]));
-  (void)CI;
-
-  // The preheader's decision, and the outside values of a sampled instance.
-  Instruction *PT = Preheader->getTerminator();
-  B.SetInsertPoint(PT);
-  Value *Slot2 = PM.slot(B, Index);
-  Value *ISlot = B.CreateConstGEP1_32(PM.I32, Slot2, 1);
-  Value *ICd = B.CreateSub(B.CreateLoad(PM.I32, ISlot), B.getInt32(1));
-  B.CreateStore(ICd, ISlot);
-  Instruction *Then = SplitBlockAndInsertIfThen(
-      B.CreateICmpSLE(ICd, B.getInt32(0)), PT, false, Unlikely);
-  B.SetInsertPoint(Then);
-  B.CreateCall(PM.InstFn, {PM.desc(B), B.getInt32(Index), Slot2});
-  for (auto &[Src, V] : Once.lookup(Index))
-    B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(Src),
-                              asI64(B, V), B.getInt32(VP_RED_MODE_CL)});
-
-  // Exits close a recorded instance.
-  for (BasicBlock *E : Exits) {
-    Instruction *At = &*E->getFirstInsertionPt();
-    B.SetInsertPoint(At);
-    Value *S3 = PM.slot(B, Index);
-    Value *On = B.CreateLoad(PM.I32, B.CreateConstGEP1_32(PM.I32, S3, 2));
-    Instruction *T2 = SplitBlockAndInsertIfThen(
-        B.CreateICmpNE(On, B.getInt32(0)), At, false, Unlikely);
-    B.SetInsertPoint(T2);
-    B.CreateCall(PM.InstEndFn, {PM.desc(B), B.getInt32(Index), S3});
-  }
-  return true;
 }
 
 void FunctionInstrumenter::promote() {
@@ -846,14 +882,24 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
         }
         std::stable_sort(Order.begin(), Order.end(),
                          [](auto &A, auto &B) { return A.first > B.first; });
-        for (auto &[Depth, i] : Order) {
+        for (size_t i = 0; i != T->Loops.size(); ++i) {
           LoopSources &LS = Results[T->Loops[i]];
-          if (FI.instrumentLoop(T->Headers[i], LS.ProbeIndex, !LS.IVSource)) {
+          if (FI.instrumentInstances(T->Headers[i], LS.ProbeIndex)) {
             LS.Probed = true;
             ++NumProbedLoops;
           }
         }
+        for (auto &[Depth, i] : Order) {
+          LoopSources &LS = Results[T->Loops[i]];
+          if (LS.Probed)
+            FI.instrumentIterations(T->Headers[i], LS.ProbeIndex);
+        }
         FI.promote();
+        // The recording copies rewire SSA by hand: check the result here
+        // rather than let a broken function reach the code generator.
+        if (verifyFunction(*Fn, &errs()))
+          report_fatal_error("vprof-redundancy: instrumenting " +
+                             Fn->getName() + " produced invalid IR");
         if (T->OwnClone)
           insertGate(*T->Orig, *Fn, T->Gate);
         Changed = true;

@@ -15,15 +15,11 @@ for var in ("VPROF_LOOP_FUNCTIONS", "VPROF_OUTPUT", "LD_PRELOAD",
             "VPROF_RED_ITER_RATE", "VPROF_RED_INSTANCE_RATE"):
     config.environment.pop(var, None)
 
-# The e2e tests switch loopclass's probes off until its runtime half
-# (sampler-rt/src/loops/) is in libvprof-rt.so: with both on, the gate opened
-# for redundancy would also run loopclass's probes.
 config.substitutions += [
-    ("%vprof-cc-red", os.path.join(config.vprof_bin_dir, "vprof-cc")
-     + " -mllvm -vprof-loop-probes=0"),
     ("%vprof-plugin", os.path.join(config.vprof_lib_dir, "vprof", "VprofPlugin.so")),
     ("%vprof-cc", os.path.join(config.vprof_bin_dir, "vprof-cc")),
     ("%vprof-rt", os.path.join(config.vprof_lib_dir, "libvprof-rt.so")),
     ("%redundancy-report", os.path.join(config.redundancy_bin_dir, "redundancy-report")),
+    ("%loopclass-report", os.path.join(config.loopclass_bin_dir, "loopclass-report")),
     ("FileCheck", config.filecheck),
 ]

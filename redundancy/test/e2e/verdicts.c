@@ -1,8 +1,11 @@
 // End to end: built with vprof-cc, run with the runtime preloaded and the
-// loops' functions selected; verdicts from redundancy-report.
-// RUN: %vprof-cc-red -O1 -fno-inline %s -o %t
+// loops' functions selected; verdicts from redundancy-report.  Both probe
+// sets run in the same gated clone, so the same profile also carries
+// loopclass's exact counts (LC): the value probes must not disturb them.
+// RUN: %vprof-cc -O1 -fno-inline %s -o %t
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=log_level,count_prev,sum_distinct,fill VPROF_RED_ITER_RATE=10 VPROF_RED_INSTANCE_RATE=5 %t
 // RUN: %redundancy-report %t %t.vprof | FileCheck %s
+// RUN: %loopclass-report %t %t.vprof | FileCheck %s --check-prefix=LC
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -73,3 +76,8 @@ int main(void) {
   fclose(null);
   return (int)(total & 1) * 0;
 }
+// LC: records=4 threads=1
+// LC-NEXT: loop log_level {{.*}} class=1* instances=1 iterations=5000 results=5000 max=5000
+// LC-NEXT: loop count_prev {{.*}} class=0*1? instances=400 iterations=80200 results=400 max=400
+// LC-NEXT: loop sum_distinct {{.*}} class=1* instances=200 iterations=12800 results=12800 max=64
+// LC-NEXT: loop fill {{.*}} class=1* instances=100 iterations=100000 results=100000 max=1000
