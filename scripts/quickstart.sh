@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install dependencies, build vprof, and diagnose the bundled example:
-# profile a normal and a slow run of examples/recovery and rank the
-# root-cause functions.
+# `vprof diagnose` records a normal and a slow run of examples/recovery,
+# ranks the root-cause functions, probes the loops of the top five and
+# prints the combined report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -11,12 +12,8 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-1
 cmake --build build -j"$(nproc)" >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-make -s -C examples/recovery CC="$top/build/bin/vprof-cc" CFLAGS="-O2" \
-     OUT="$work" >/dev/null
-app=examples/recovery/recovery
-echo "== normal run: $app 1500000 1024"
-build/bin/vprof record -o "$work/normal.vprof" -- "$app" 1500000 1024
-echo "== slow run:   $app 1500000 1024 large"
-build/bin/vprof record -o "$work/slow.vprof" -- "$app" 1500000 1024 large
-echo
-build/bin/vprof rank --normal "$work/normal.vprof" --buggy "$work/slow.vprof" --top 5
+"$top/build/bin/vprof-cc" -O2 examples/recovery/recovery.c -o "$work/recovery"
+cd "$work"
+"$top/build/bin/vprof" diagnose --top 5 \
+    --normal './recovery 1500000 1024' \
+    --buggy './recovery 1500000 1024 large'
