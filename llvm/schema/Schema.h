@@ -30,10 +30,16 @@ class raw_ostream;
 
 namespace vprof {
 
-/// A source variable vProf watches and why (enum vp_tag bits).
+/// A source variable vProf watches and why (enum vp_tag bits).  For a
+/// file-scope global also the functions of the TU that use it; a global the
+/// TU only declares (`extern`, no debug info here) is a use record: Var is
+/// null and UseOnly names it.
 struct SchemaVariable {
   const llvm::DIVariable *Var;
   unsigned Tags;
+  std::vector<std::string> Users; ///< user function names (IR = linkage names)
+  const llvm::GlobalVariable *UseOnly = nullptr;
+  bool External = false;          ///< a file-scope global with external linkage
 };
 
 using GetTLIFn = llvm::function_ref<llvm::TargetLibraryInfo &(llvm::Function &)>;
@@ -66,13 +72,15 @@ struct SchemaEntry {
   uint32_t Size = 0;
   uint32_t PointeeSize = 0;
   uint32_t ArgNo = 0;
+  uint16_t Flags = 0;             ///< enum vp_schema_entry_flags
+  std::vector<std::string> Users; ///< globals: functions of the TU using it
 };
 
 /// Describes \p V as a schema entry (file, function, type kind and sizes).
 SchemaEntry describeVariable(const SchemaVariable &V);
 
 /// Sorts \p Entries into the schema's deterministic order: by file, then
-/// function, line, name and parameter number.
+/// function, line, name and parameter number; use records last.
 void sortSchemaEntries(std::vector<SchemaEntry> &Entries);
 
 /// Lays out one ".vprof.schema" blob (struct vp_schema_header, the entries,
@@ -90,12 +98,15 @@ constexpr llvm::StringLiteral SchemaGlobalName = "__vprof_schema";
 llvm::GlobalVariable *emitSchemaSection(llvm::Module &M,
                                         llvm::ArrayRef<uint8_t> Blob);
 
-/// Prints \p E on one line in the stable text form of -vprof-print-schema
-/// (also produced by llvm/utils/vprof-schema-dump.py from a binary):
+/// Prints \p E in the stable text form of -vprof-print-schema (also
+/// produced by llvm/utils/vprof-schema-dump.py from a binary):
 ///   vprof-schema: fn=F var=V line=N tags=T kind=K size=S pointee=P arg=A
 ///   type="T" file=PATH [linkage=L]
 /// where F is "#global" for a file-scope global and T is a comma list of
-/// loop,cond,args,global.
+/// loop,cond,args,global; a global with users adds a second line
+///   vprof-schema-users: var=V users=F1,F2
+/// and a use record (VP_SCHEMA_USE_ONLY) is the single line
+///   vprof-schema-use: var=SYMBOL tags=T users=F1,F2
 void printSchemaEntry(llvm::raw_ostream &OS, const SchemaEntry &E);
 
 } // namespace vprof

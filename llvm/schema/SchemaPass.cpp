@@ -20,6 +20,7 @@
 
 #include "vprof/DebugInfoUtils.h"
 #include "vprof/PassHooks.h"
+#include "vprof/format.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -119,11 +120,14 @@ PreservedAnalyses SchemaPass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::vector<SchemaEntry> Entries;
   for (const SchemaVariable &V : selectVariables(M, GetTLI)) {
     SchemaEntry E = describeVariable(V);
-    if (!inComponent(E.File, Prefixes)) {
+    // A use record has no file; it only adds to a definition that passed
+    // these filters in its own TU.
+    bool UseOnly = E.Flags & VP_SCHEMA_USE_ONLY;
+    if (!UseOnly && !inComponent(E.File, Prefixes)) {
       ++NumFilteredOut;
       continue;
     }
-    if (Prefixes.empty() && isSystemHeader(E.File)) {
+    if (!UseOnly && Prefixes.empty() && isSystemHeader(E.File)) {
       ++NumSystemHeader;
       continue;
     }

@@ -31,8 +31,8 @@
 
 using namespace llvm;
 
-static_assert(sizeof(vp_schema_header) == 32, "format.h header layout");
-static_assert(sizeof(vp_schema_entry) == 40, "format.h entry layout");
+static_assert(sizeof(vp_schema_header) == 40, "format.h header layout (v2)");
+static_assert(sizeof(vp_schema_entry) == 48, "format.h entry layout (v2)");
 static_assert(sizeof(vp_schema_entry) % 8 == 0, "entries keep 8-alignment");
 
 namespace vprof {
@@ -121,6 +121,16 @@ static const DISubprogram *enclosingSubprogram(const DIVariable *Var) {
 
 SchemaEntry describeVariable(const SchemaVariable &V) {
   SchemaEntry E;
+  E.Users = V.Users;
+  if (V.UseOnly) {
+    // No debug info here: the symbol names the definition (format.h).
+    E.Name = V.UseOnly->getName().str();
+    E.Tags = static_cast<uint16_t>(V.Tags);
+    E.Flags = VP_SCHEMA_USE_ONLY;
+    return E;
+  }
+  if (V.External)
+    E.Flags |= VP_SCHEMA_EXTERNAL;
   const DIVariable *Var = V.Var;
   E.Name = Var->getName().str();
   E.Line = Var->getLine();
@@ -148,7 +158,10 @@ SchemaEntry describeVariable(const SchemaVariable &V) {
 
 void sortSchemaEntries(std::vector<SchemaEntry> &Entries) {
   auto Key = [](const SchemaEntry &E) {
-    return std::tie(E.File, E.Function, E.Line, E.Name, E.ArgNo, E.Linkage);
+    // Use records (no file) after the variables.
+    return std::tuple_cat(std::make_tuple(bool(E.Flags & VP_SCHEMA_USE_ONLY)),
+                          std::tie(E.File, E.Function, E.Line, E.Name, E.ArgNo,
+                                   E.Linkage));
   };
   std::stable_sort(Entries.begin(), Entries.end(),
                    [&](const SchemaEntry &A, const SchemaEntry &B) {
@@ -189,6 +202,7 @@ std::vector<uint8_t> serialiseSchema(ArrayRef<SchemaEntry> Entries,
   StringTable Strings;
   uint32_t CompDirOff = Strings.add(CompDir);
   std::vector<vp_schema_entry> Records;
+  std::vector<uint32_t> Users; // string offsets, per entry contiguous
   Records.reserve(Entries.size());
   for (const SchemaEntry &E : Entries) {
     vp_schema_entry R;
@@ -204,11 +218,19 @@ std::vector<uint8_t> serialiseSchema(ArrayRef<SchemaEntry> Entries,
     R.size = le(E.Size);
     R.pointee_size = le(E.PointeeSize);
     R.arg_no = le(E.ArgNo);
+    R.flags = le(E.Flags);
+    size_t NUsers = std::min<size_t>(E.Users.size(), UINT16_MAX);
+    R.users_first = le(static_cast<uint32_t>(NUsers ? Users.size() : 0));
+    R.users_count = le(static_cast<uint16_t>(NUsers));
+    for (size_t I = 0; I < NUsers; ++I)
+      Users.push_back(le(Strings.add(E.Users[I])));
     Records.push_back(R);
   }
 
   const size_t EntriesBytes = Records.size() * sizeof(vp_schema_entry);
-  const size_t StringsOffset = sizeof(vp_schema_header) + EntriesBytes;
+  const size_t UsersOffset = sizeof(vp_schema_header) + EntriesBytes;
+  const size_t UsersBytes = Users.size() * sizeof(uint32_t);
+  const size_t StringsOffset = UsersOffset + UsersBytes;
   const size_t StringsSize = Strings.data().size();
   const size_t TotalSize = alignTo(StringsOffset + StringsSize, 8);
 
@@ -222,11 +244,16 @@ std::vector<uint8_t> serialiseSchema(ArrayRef<SchemaEntry> Entries,
   H.strings_offset = le(static_cast<uint32_t>(StringsOffset));
   H.strings_size = le(static_cast<uint32_t>(StringsSize));
   H.comp_dir = le(CompDirOff);
+  H.users_count = le(static_cast<uint32_t>(Users.size()));
+  H.users_offset = le(static_cast<uint32_t>(UsersOffset));
+  H.entry_size = le<uint16_t>(sizeof(vp_schema_entry));
 
   std::vector<uint8_t> Blob(TotalSize, 0); // zero padding at the end
   std::memcpy(Blob.data(), &H, sizeof(H));
   if (EntriesBytes)
     std::memcpy(Blob.data() + sizeof(H), Records.data(), EntriesBytes);
+  if (UsersBytes)
+    std::memcpy(Blob.data() + UsersOffset, Users.data(), UsersBytes);
   std::memcpy(Blob.data() + StringsOffset, Strings.data().data(), StringsSize);
   return Blob;
 }
@@ -278,7 +305,20 @@ static const char *kindName(unsigned Kind) {
   }
 }
 
+/// The comma list of \p Users ("" for none).
+static std::string userList(ArrayRef<std::string> Users) {
+  std::string S;
+  for (const std::string &U : Users)
+    S += (S.empty() ? "" : ",") + U;
+  return S;
+}
+
 void printSchemaEntry(raw_ostream &OS, const SchemaEntry &E) {
+  if (E.Flags & VP_SCHEMA_USE_ONLY) {
+    OS << "vprof-schema-use: var=" << E.Name << " tags=" << tagList(E.Tags)
+       << " users=" << userList(E.Users) << "\n";
+    return;
+  }
   bool FileScopeGlobal = E.Function.empty();
   OS << "vprof-schema: fn=" << (FileScopeGlobal ? "#global" : E.Function)
      << " var=" << E.Name << " line=" << E.Line << " tags=" << tagList(E.Tags)
@@ -288,6 +328,9 @@ void printSchemaEntry(raw_ostream &OS, const SchemaEntry &E) {
   if (!E.Linkage.empty())
     OS << " linkage=" << E.Linkage;
   OS << "\n";
+  if (!E.Users.empty())
+    OS << "vprof-schema-users: var=" << E.Name << " users=" << userList(E.Users)
+       << "\n";
 }
 
 } // namespace vprof

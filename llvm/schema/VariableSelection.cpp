@@ -8,6 +8,13 @@
 // that feeds it (loads, casts, compares, arithmetic, GEP field and index
 // accesses) to the source variables it reads; `p->len < n` yields p and n.
 //
+// For each file-scope global it also records the functions of the TU that
+// use it (a load, store or address use, also through constant GEPs and
+// casts), so the index builder can read the global only where it is used.
+// A global the TU uses but does not define (`extern`) has no debug info
+// here; it becomes a use record carrying its users and the tags its uses
+// earn here (`if (verbose)` in main.c tags the definition's `verbose` cond).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Schema.h"
@@ -16,6 +23,7 @@
 #include "vprof/format.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
@@ -32,6 +40,7 @@ STATISTIC(NumGlobalTags, "Variables tagged global");
 STATISTIC(NumLoopTags, "Variables tagged loop");
 STATISTIC(NumCondTags, "Variables tagged cond");
 STATISTIC(NumArgsTags, "Variables tagged args");
+STATISTIC(NumUseRecords, "Use records of globals defined in other TUs");
 
 namespace vprof {
 namespace {
@@ -43,6 +52,7 @@ constexpr unsigned MaxTracedValues = 256;
 class VariableSelection {
 public:
   void addGlobals(Module &M);
+  void findGlobalUsers(ArrayRef<Function *> Functions);
   void visitFunction(Function &F, TargetLibraryInfo &TLI);
   std::vector<SchemaVariable> takeResult();
 
@@ -51,6 +61,12 @@ private:
   void addTracedVariables(Value *Root, unsigned Tag);
 
   MapVector<const DIVariable *, unsigned> Tags; // first-seen order
+  /// The IR global of each file-scope DIGlobalVariable of the TU.
+  DenseMap<const DIVariable *, const GlobalVariable *> GlobalOf;
+  /// Functions using each global, in function order.
+  MapVector<const GlobalVariable *, SetVector<const Function *>> UsersOf;
+  /// Tags earned by uses of globals without debug info here (extern).
+  DenseMap<const GlobalVariable *, unsigned> UseTags;
 };
 
 } // namespace
@@ -85,9 +101,48 @@ void VariableSelection::addGlobals(Module &M) {
   for (GlobalVariable &GV : M.globals()) {
     Vars.clear();
     if (findVariablesOf(&GV, Vars))
-      for (DIVariable *Var : Vars)
+      for (DIVariable *Var : Vars) {
         addTag(Var, VP_TAG_GLOBAL);
+        if (!isa<DILocalScope>(Var->getScope()))
+          GlobalOf.try_emplace(Var, &GV);
+      }
   }
+}
+
+/// Adds \p F as a user of every global \p V refers to, looking through
+/// constant expressions (`&cfg.level`, `(char *)table`, nested GEPs).
+static void noteGlobalUses(
+    const Value *V, const Function *F,
+    MapVector<const GlobalVariable *, SetVector<const Function *>> &UsersOf) {
+  SmallVector<const Constant *, 4> Work;
+  if (const auto *C = dyn_cast<Constant>(V))
+    Work.push_back(C);
+  SmallPtrSet<const Constant *, 8> Seen;
+  while (!Work.empty()) {
+    const Constant *C = Work.pop_back_val();
+    if (!Seen.insert(C).second)
+      continue;
+    if (const auto *GV = dyn_cast<GlobalVariable>(C)) {
+      UsersOf[GV].insert(F);
+    } else if (isa<ConstantExpr>(C)) {
+      for (const Use &Op : C->operands())
+        Work.push_back(cast<Constant>(Op.get()));
+    }
+  }
+}
+
+/// Records, for every global, the functions whose instructions use it: a
+/// load, a store, a call argument or any other address use.  Uses inside
+/// other globals' initializers (a table of pointers) are not uses by a
+/// function and are not followed.
+void VariableSelection::findGlobalUsers(ArrayRef<Function *> Functions) {
+  for (const Function *F : Functions)
+    for (const Instruction &I : instructions(*F)) {
+      if (isa<DbgInfoIntrinsic>(I))
+        continue; // dbg.declare/value of the global itself are not uses
+      for (const Use &Op : I.operands())
+        noteGlobalUses(Op.get(), F, UsersOf);
+    }
 }
 
 /// True for the calls a condition may look through: they return (a form of)
@@ -142,6 +197,12 @@ void VariableSelection::addTracedVariables(Value *Root, unsigned Tag) {
     if (findVariablesOf(V, Vars)) {
       for (DIVariable *Var : Vars)
         addTag(Var, Tag);
+      continue;
+    }
+    if (auto *GV = dyn_cast<GlobalVariable>(V)) {
+      // Defined elsewhere: the use record carries the tag to the definition.
+      if (GV->isDeclaration())
+        UseTags[GV] |= Tag;
       continue;
     }
     if (auto *CE = dyn_cast<ConstantExpr>(V)) {
@@ -215,11 +276,47 @@ void VariableSelection::visitFunction(Function &F, TargetLibraryInfo &TLI) {
   }
 }
 
+/// The names of the functions using \p GV: their IR names, which are the
+/// names DWARF gives them (DW_AT_linkage_name for C++, DW_AT_name for C).
+static std::vector<std::string>
+userNames(const GlobalVariable *GV,
+          const MapVector<const GlobalVariable *, SetVector<const Function *>> &UsersOf) {
+  std::vector<std::string> Names;
+  auto It = UsersOf.find(GV);
+  if (It == UsersOf.end())
+    return Names;
+  for (const Function *F : It->second)
+    if (Names.size() < UINT16_MAX)
+      Names.push_back(F->getName().str());
+  return Names;
+}
+
 std::vector<SchemaVariable> VariableSelection::takeResult() {
   std::vector<SchemaVariable> Result;
   Result.reserve(Tags.size());
-  for (auto &KV : Tags)
-    Result.push_back({KV.first, KV.second});
+  for (auto &KV : Tags) {
+    SchemaVariable V{KV.first, KV.second};
+    auto G = GlobalOf.find(KV.first);
+    if (G != GlobalOf.end()) {
+      V.Users = userNames(G->second, UsersOf);
+      V.External = !G->second->hasLocalLinkage();
+    }
+    Result.push_back(std::move(V));
+  }
+  // Use records: declared-only globals this TU uses.
+  for (auto &KV : UsersOf) {
+    const GlobalVariable *GV = KV.first;
+    if (!GV->isDeclaration() || GV->getName().startswith("llvm."))
+      continue;
+    SchemaVariable V{nullptr, VP_TAG_GLOBAL};
+    auto T = UseTags.find(GV);
+    if (T != UseTags.end())
+      V.Tags |= T->second;
+    V.Users = userNames(GV, UsersOf);
+    V.UseOnly = GV;
+    ++NumUseRecords;
+    Result.push_back(std::move(V));
+  }
   Tags.clear();
   return Result;
 }
@@ -232,6 +329,7 @@ std::vector<SchemaVariable> selectVariables(Module &M, GetTLIFn GetTLI) {
   for (Function &F : M)
     if (!F.isDeclaration())
       Functions.push_back(&F);
+  Selection.findGlobalUsers(Functions);
   for (Function *F : Functions)
     Selection.visitFunction(*F, GetTLI(*F));
   return Selection.takeResult();

@@ -8,6 +8,8 @@ and the linked binary carry.  Entries are printed in the same one-line form:
 
   vprof-schema-blob: entries=N comp_dir=DIR
   vprof-schema: fn=F var=V line=N tags=T kind=K size=S pointee=P arg=A type="T" file=PATH [linkage=L]
+  vprof-schema-users: var=V users=F1,F2        (v2: a global's user functions)
+  vprof-schema-use: var=SYMBOL tags=T users=F1  (v2: a use record of an extern)
 
 Every offset is bounds-checked; malformed data exits with status 1 and a
 message naming the file and offset.  Usage: vprof-schema-dump.py FILE...
@@ -17,9 +19,12 @@ import sys
 
 SECTION = b".vprof.schema"
 MAGIC = 0x43535056
-VERSION = 1
-HEADER = struct.Struct("<IHHIIIIII")        # struct vp_schema_header, 32 bytes
-ENTRY = struct.Struct("<IIIIIIHHIII")       # struct vp_schema_entry, 40 bytes
+VERSIONS = (1, 2)
+HEADER = struct.Struct("<IHHIIIIII")        # struct vp_schema_header, v1 part, 32 bytes
+HEADER2 = struct.Struct("<IHH")             # v2: users_offset, entry_size, reserved
+ENTRY = struct.Struct("<IIIIIIHHIII")       # struct vp_schema_entry, v1 part, 40 bytes
+ENTRY2 = struct.Struct("<IHH")              # v2: users_first, users_count, flags
+USE_ONLY = 1
 TAGS = [(1, "loop"), (2, "cond"), (4, "args"), (8, "global")]
 KINDS = {0: "unknown", 1: "sint", 2: "uint", 3: "float", 4: "ptr_basic",
          5: "ptr_other", 6: "aggregate"}
@@ -82,15 +87,26 @@ def dump_blobs(path, blob, out):
         if len(blob) - pos < HEADER.size:
             raise BadSchema("%s: truncated header" % where)
         (magic, version, header_size, total, count, strings_off, strings_size,
-         comp_dir, _reserved) = HEADER.unpack_from(blob, pos)
+         comp_dir, users_count) = HEADER.unpack_from(blob, pos)
         if magic != MAGIC:
             raise BadSchema("%s: bad magic %#x" % (where, magic))
-        if version != VERSION or header_size != HEADER.size:
+        want = HEADER.size + (HEADER2.size if version == 2 else 0)
+        if version not in VERSIONS or header_size != want:
             raise BadSchema("%s: version %d header_size %d"
                             % (where, version, header_size))
+        entry_size, users_off = ENTRY.size, 0
+        if version == 2:
+            users_off, entry_size, _ = HEADER2.unpack_from(blob, pos + HEADER.size)
+            if entry_size != ENTRY.size + ENTRY2.size:
+                raise BadSchema("%s: entry_size %d" % (where, entry_size))
+            if users_count and (users_off < header_size + count * entry_size
+                                or users_off + 4 * users_count > strings_off):
+                raise BadSchema("%s: users %d+%d" % (where, users_off, users_count))
+        else:
+            users_count = 0
         if total % 8 or total > len(blob) - pos:
             raise BadSchema("%s: total_size %d" % (where, total))
-        if (strings_off < HEADER.size + count * ENTRY.size
+        if (strings_off < header_size + count * entry_size
                 or strings_off + strings_size > total or strings_size < 1
                 or blob[pos + strings_off] != 0):
             raise BadSchema("%s: string table %d+%d" % (where, strings_off,
@@ -98,8 +114,21 @@ def dump_blobs(path, blob, out):
         s = lambda off: string_at(blob, pos, strings_off, strings_size, off, where)
         out.write("vprof-schema-blob: entries=%d comp_dir=%s\n" % (count, s(comp_dir)))
         for i in range(count):
+            epos = pos + header_size + i * entry_size
             (file_, fn, linkage, name, type_, line, tags, kind, size, pointee,
-             arg_no) = ENTRY.unpack_from(blob, pos + HEADER.size + i * ENTRY.size)
+             arg_no) = ENTRY.unpack_from(blob, epos)
+            users_first, nusers, flags = 0, 0, 0
+            if version == 2:
+                users_first, nusers, flags = ENTRY2.unpack_from(blob, epos + ENTRY.size)
+                if users_first + nusers > users_count:
+                    raise BadSchema("%s: entry %d users" % (where, i))
+            users = ",".join(
+                s(struct.unpack_from("<I", blob, pos + users_off + 4 * (users_first + k))[0])
+                for k in range(nusers))
+            if flags & USE_ONLY:
+                out.write("vprof-schema-use: var=%s tags=%s users=%s\n"
+                          % (s(name), tag_list(tags), users))
+                continue
             text = ('vprof-schema: fn=%s var=%s line=%d tags=%s kind=%s size=%d '
                     'pointee=%d arg=%d type="%s" file=%s'
                     % (s(fn) or "#global", s(name), line, tag_list(tags),
@@ -108,6 +137,8 @@ def dump_blobs(path, blob, out):
             if linkage:
                 text += " linkage=" + s(linkage)
             out.write(text + "\n")
+            if nusers:
+                out.write("vprof-schema-users: var=%s users=%s\n" % (s(name), users))
         pos += total
 
 

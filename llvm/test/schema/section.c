@@ -15,7 +15,7 @@
 // Header: magic VPSC, version 1, header_size 32.
 // RUN: llvm-objdump -s -j .vprof.schema %t.o | FileCheck %s --check-prefix=MAGIC
 // MAGIC: Contents of section .vprof.schema:
-// MAGIC-NEXT: 0000 56505343 01002000
+// MAGIC-NEXT: 0000 56505343 02002800
 //
 // The blob holds what the pass printed, nothing more.
 // RUN: %schema-dump %t.o > %t.dump.txt

@@ -60,18 +60,46 @@ enum vp_type_kind {
  */
 #define VP_SCHEMA_SECTION ".vprof.schema"
 #define VP_SCHEMA_MAGIC 0x43535056u /* "VPSC" little-endian */
-#define VP_SCHEMA_VERSION 1
+#define VP_SCHEMA_VERSION 2
+#define VP_SCHEMA_VERSION_MIN 1 /* readers accept 1..VP_SCHEMA_VERSION         */
 
+/*
+ * Version 2 adds, per global, the functions of the TU that use it (loads,
+ * stores, address uses), and "use records" for globals the TU uses but does
+ * not define (`extern`), so the index builder can place a global where it is
+ * used instead of at every PC (docs/locations.md).  A version 1 blob has a
+ * 32-byte header (users_count = 0, no users_offset/entry_size) and 40-byte
+ * entries (the first 40 bytes of struct vp_schema_entry).
+ */
 struct vp_schema_header {
     uint32_t magic;          /* VP_SCHEMA_MAGIC                                */
     uint16_t version;        /* VP_SCHEMA_VERSION                              */
-    uint16_t header_size;    /* sizeof(struct vp_schema_header)                */
+    uint16_t header_size;    /* v1: 32; v2: sizeof(struct vp_schema_header)   */
     uint32_t total_size;     /* this blob: header + entries + strings, %8 == 0 */
     uint32_t entry_count;    /* entries follow the header directly             */
     uint32_t strings_offset; /* from blob start                                */
     uint32_t strings_size;   /* string table bytes; starts with "\0"           */
     uint32_t comp_dir;       /* string: DW_AT_comp_dir of the TU               */
-    uint32_t reserved;
+    uint32_t users_count;    /* v2: uint32 string offsets at users_offset
+                                (function names); v1: reserved, 0            */
+    /* v2 only (header_size >= 40) */
+    uint32_t users_offset;   /* from blob start, 4-aligned, after the entries,
+                                before the strings                             */
+    uint16_t entry_size;     /* sizeof(struct vp_schema_entry) = 48            */
+    uint16_t reserved;
+};
+
+#define VP_SCHEMA_V1_HEADER_SIZE 32
+#define VP_SCHEMA_V1_ENTRY_SIZE 40
+
+enum vp_schema_entry_flags {
+    /* A global this TU uses but does not define (no debug info here): name is
+       its symbol name, file/type/line are empty; it adds its tags and users
+       to the definition of that symbol in the same module. */
+    VP_SCHEMA_USE_ONLY = 1u << 0,
+    /* A file-scope global with external linkage (use records of other TUs
+       may refer to it by `linkage`, else `name`). */
+    VP_SCHEMA_EXTERNAL = 1u << 1,
 };
 
 struct vp_schema_entry {
@@ -87,6 +115,11 @@ struct vp_schema_entry {
                            is in pointee_size)                                 */
     uint32_t pointee_size; /* for VP_TYPE_PTR_BASIC: size of the pointee        */
     uint32_t arg_no;    /* 1-based parameter number, 0 for non-parameters       */
+    /* v2 only */
+    uint32_t users_first; /* globals: first index into the users array          */
+    uint16_t users_count; /* globals: functions of this TU using it (linkage name
+                             if any, else name), at most 65535                  */
+    uint16_t flags;       /* enum vp_schema_entry_flags                         */
 };
 
 /* ------------------------------------------------------------------------ */

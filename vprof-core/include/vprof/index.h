@@ -35,6 +35,22 @@ struct vp_index_stats {
 int vp_index_build(const char *const *elf_paths, size_t n, const char *out_path,
                    struct vp_index_stats *stats, char *err, size_t errlen);
 
+enum vp_index_option_flags {
+    /* Put every global in the always-live range (read at every sample),
+       vProf's original behaviour, instead of only where it is used. */
+    VP_INDEX_GLOBALS_EVERYWHERE = 1u << 0,
+};
+
+struct vp_index_options {
+    unsigned flags;                /* enum vp_index_option_flags               */
+};
+
+/* vp_index_build with options (NULL: the defaults, as vp_index_build).
+ * `vprof record` sets VP_INDEX_GLOBALS_EVERYWHERE for VPROF_GLOBALS=everywhere. */
+int vp_index_build_opts(const char *const *elf_paths, size_t n, const char *out_path,
+                        const struct vp_index_options *opts, struct vp_index_stats *stats,
+                        char *err, size_t errlen);
+
 /* Print an index file in readable form (for `vprof dump --index`).
  * Returns 0 or -1 with err set. */
 int vp_index_dump(FILE *out, const char *index_path, char *err, size_t errlen);

@@ -4,10 +4,13 @@
  * For each module: read its schema, walk every DIE once (a name hash maps
  * DWARF variable names to the schema entries that may want them), translate
  * the locations of each matching DIE into recipes, and flatten the
- * (PC range, recipe) pairs into disjoint sorted ranges.  Globals whose
- * recipe does not depend on registers go to the module's "always" list, an
- * empty first range [0, 0) (format.h, part 3), instead of being repeated in
- * every range.
+ * (PC range, recipe) pairs into disjoint sorted ranges.  A file-scope
+ * global whose recipe does not depend on registers is placed in the PC
+ * ranges of the functions that use it (schema v2 users, merged with the use
+ * records of the module's other TUs; inlined copies count with their own
+ * ranges).  Globals with no known user (schema v1, or no user function has
+ * code), and every global under VP_INDEX_GLOBALS_EVERYWHERE, go to the
+ * module's "always" list, an empty first range [0, 0) (format.h, part 3).
  */
 #include <dwarf.h>
 #include <elfutils/libdwelf.h>
@@ -172,13 +175,43 @@ struct builder {
     size_t nivls, capivls;
     uint32_t *always;
     size_t nalways, capalways;
-    struct vp_dwarf_var *sv; /* schema of the current module */
-    size_t nsv;
+    struct vp_dwarf_var *sv; /* schema of the current module: variables, then */
+    size_t nsv;              /* ... nuses use records (VP_SCHEMA_USE_ONLY)    */
+    size_t nuses;
+    bool globals_everywhere; /* VP_INDEX_GLOBALS_EVERYWHERE                   */
+    struct gusers *gu;       /* per sv index: merged users of a global        */
+    struct uname *un;        /* distinct user function names, with code ranges */
+    size_t nun, capun;
+    int32_t *un_head;        /* hash of user names -> un index, chain in next  */
+    size_t un_slots;
+    struct pending *pend;    /* global recipes waiting for their users' ranges */
+    size_t npend, cappend;
     size_t var_base;         /* var_id of sv[0] */
     int32_t *name_head;      /* hash of names -> first sv index, chain in name_next */
     int32_t *name_next;
     size_t name_slots;
     uint32_t module;
+};
+
+/* The users of one global: indices into builder.un. */
+struct gusers {
+    uint32_t *v;
+    size_t n, cap;
+};
+
+/* One user function name and the PC ranges of its code in the module (its
+   out-of-line subprogram and every inlined copy). */
+struct uname {
+    const char *name;
+    int32_t next;          /* hash chain */
+    uint64_t (*r)[2];
+    size_t nr, capr;
+};
+
+/* A global's register-free recipe, placed once the users' ranges are known. */
+struct pending {
+    size_t si;
+    uint32_t recipe;
 };
 
 /* Enclosing context while walking the DIE tree. */
@@ -301,7 +334,13 @@ static int place(struct builder *b, size_t vi, const struct vp_dwarf_var *sv,
         return -1;
     if (whole && global && r->is_addr_only) {
         v->located = true;
-        return add_always(b, (uint32_t)k);
+        size_t si = vi - b->var_base;
+        if (b->globals_everywhere || !b->gu || b->gu[si].n == 0)
+            return add_always(b, (uint32_t)k);
+        if (GROW(b->pend, b->npend, b->cappend) != 0)
+            return -1;
+        b->pend[b->npend++] = (struct pending){ si, (uint32_t)k };
+        return 0;
     }
     if (whole) {
         if (ns == 0) {
@@ -437,6 +476,170 @@ static bool has_pc(Dwarf_Die *die)
     return dwarf_hasattr(die, DW_AT_low_pc) || dwarf_hasattr(die, DW_AT_ranges);
 }
 
+/* ------------------------------------------------------------------ */
+/* Where globals are used                                              */
+/* ------------------------------------------------------------------ */
+
+/* Index of user name `name` in b->un, or -1 if unknown. */
+static int32_t uname_find(const struct builder *b, const char *name)
+{
+    if (!b->un_slots || !name)
+        return -1;
+    for (int32_t u = b->un_head[hash_str(name) & (b->un_slots - 1)]; u >= 0; u = b->un[u].next)
+        if (strcmp(b->un[u].name, name) == 0)
+            return u;
+    return -1;
+}
+
+/* Index of `name` in b->un, added if new; -1 out of memory. */
+static int32_t uname_add(struct builder *b, const char *name)
+{
+    int32_t u = uname_find(b, name);
+    if (u >= 0)
+        return u;
+    if (b->nun * 2 >= b->un_slots) {
+        size_t slots = b->un_slots ? b->un_slots * 2 : 64;
+        int32_t *h = malloc(slots * sizeof *h);
+        if (!h)
+            return -1;
+        for (size_t i = 0; i < slots; i++)
+            h[i] = -1;
+        for (size_t i = 0; i < b->nun; i++) {
+            size_t k = hash_str(b->un[i].name) & (slots - 1);
+            b->un[i].next = h[k];
+            h[k] = (int32_t)i;
+        }
+        free(b->un_head);
+        b->un_head = h;
+        b->un_slots = slots;
+    }
+    if (GROW(b->un, b->nun, b->capun) != 0)
+        return -1;
+    size_t k = hash_str(name) & (b->un_slots - 1);
+    b->un[b->nun] = (struct uname){ .name = name, .next = b->un_head[k] };
+    b->un_head[k] = (int32_t)b->nun;
+    return (int32_t)b->nun++;
+}
+
+/* Adds the user names `users[0..n)` to global si (duplicates skipped). */
+static int gusers_add(struct builder *b, size_t si, const char *const *users, size_t n)
+{
+    struct gusers *g = &b->gu[si];
+    for (size_t i = 0; i < n; i++) {
+        int32_t u = uname_add(b, users[i]);
+        if (u < 0)
+            return -1;
+        bool dup = false;
+        for (size_t j = 0; j < g->n && !dup; j++)
+            dup = g->v[j] == (uint32_t)u;
+        if (dup)
+            continue;
+        if (GROW(g->v, g->n, g->cap) != 0)
+            return -1;
+        g->v[g->n++] = (uint32_t)u;
+    }
+    return 0;
+}
+
+/* The symbol other TUs name a file-scope global by. */
+static const char *symbol_of(const struct vp_dwarf_var *sv)
+{
+    return sv->linkage[0] ? sv->linkage : sv->name;
+}
+
+/* Collects the users of every file-scope global of the module: its own TU's
+   (schema v2), plus those of use records of the same symbol from the other
+   TUs, whose tags are merged into the variable table too.  A use record
+   matches only a definition with external linkage.  Uses in another module
+   (an executable using a library's global) are not merged: the recipe's
+   address is relative to the defining module. */
+static int collect_users(struct builder *b)
+{
+    b->gu = calloc(b->nsv + 1, sizeof *b->gu);
+    if (!b->gu)
+        return -1;
+    for (size_t si = 0; si < b->nsv; si++)
+        if (b->sv[si].function[0] == '\0' && b->sv[si].nusers &&
+            gusers_add(b, si, b->sv[si].users, b->sv[si].nusers) != 0)
+            return -1;
+    if (b->nuses == 0)
+        return 0;
+    /* symbol -> definitions: reuse the name hash for C (symbol == name);
+       C++ definitions carry a linkage name, so look through all of them. */
+    for (size_t k = 0; k < b->nuses; k++) {
+        const struct vp_dwarf_var *u = &b->sv[b->nsv + k];
+        for (size_t si = 0; si < b->nsv; si++) {
+            const struct vp_dwarf_var *sv = &b->sv[si];
+            if (sv->function[0] || !(sv->e.flags & VP_SCHEMA_EXTERNAL) ||
+                strcmp(symbol_of(sv), u->name) != 0)
+                continue;
+            if (gusers_add(b, si, u->users, u->nusers) != 0)
+                return -1;
+            b->pvars[b->var_base + si].tags |= u->e.tags;
+        }
+    }
+    return 0;
+}
+
+/* Records the code ranges of a subprogram or inlined copy whose name is a
+   user of some global. */
+static int note_user_code(struct builder *b, Dwarf_Die *die, const char *func, const char *link)
+{
+    int32_t u = uname_find(b, link);
+    if (u < 0)
+        u = uname_find(b, func);
+    if (u < 0)
+        return 0;
+    uint64_t sr[MAX_SCOPE_RANGES][2];
+    size_t ns = scope_ranges(die, sr);
+    struct uname *un = &b->un[u];
+    for (size_t i = 0; i < ns; i++) {
+        if (GROW(un->r, un->nr, un->capr) != 0)
+            return -1;
+        un->r[un->nr][0] = sr[i][0];
+        un->r[un->nr][1] = sr[i][1];
+        un->nr++;
+    }
+    return 0;
+}
+
+/* Places each pending global recipe over the code of the global's users; a
+   global none of whose users has code in the module goes to the always
+   list, so it is never silently lost. */
+static int place_globals(struct builder *b)
+{
+    for (size_t p = 0; p < b->npend; p++) {
+        const struct gusers *g = &b->gu[b->pend[p].si];
+        size_t placed = 0;
+        for (size_t j = 0; j < g->n; j++) {
+            const struct uname *un = &b->un[g->v[j]];
+            for (size_t i = 0; i < un->nr; i++, placed++)
+                if (add_ivl(b, un->r[i][0], un->r[i][1], b->pend[p].recipe) != 0)
+                    return -1;
+        }
+        if (!placed && add_always(b, b->pend[p].recipe) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Frees the per-module user state. */
+static void users_reset(struct builder *b)
+{
+    if (b->gu)
+        for (size_t i = 0; i < b->nsv; i++)
+            free(b->gu[i].v);
+    free(b->gu);
+    b->gu = NULL;
+    for (size_t i = 0; i < b->nun; i++)
+        free(b->un[i].r);
+    b->nun = 0;
+    free(b->un_head);
+    b->un_head = NULL;
+    b->un_slots = 0;
+    b->npend = 0;
+}
+
 static int walk(struct builder *b, Dwarf_Die *parent, const struct walk_ctx *c, int depth)
 {
     Dwarf_Die child;
@@ -462,6 +665,8 @@ static int walk(struct builder *b, Dwarf_Die *parent, const struct walk_ctx *c, 
             n.scope = child;
             n.has_scope = has_pc(&child);
             vp_dwarf_frame_base(&child, &n.fb);
+            if (n.has_scope && b->nun && note_user_code(b, &child, n.func, n.link) != 0)
+                return -1;
             break;
         case DW_TAG_inlined_subroutine:
             n.func = dwarf_attr_integrate(&child, DW_AT_name, &a) ? dwarf_formstring(&a) : NULL;
@@ -469,6 +674,8 @@ static int walk(struct builder *b, Dwarf_Die *parent, const struct walk_ctx *c, 
                                                                            : NULL;
             n.scope = child;
             n.has_scope = has_pc(&child);
+            if (n.has_scope && b->nun && note_user_code(b, &child, n.func, n.link) != 0)
+                return -1;
             break; /* frame base stays the containing function's */
         case DW_TAG_lexical_block:
             if (has_pc(&child)) {
@@ -665,10 +872,22 @@ static int do_module(struct builder *b, const char *path, char *err, size_t errl
         rc = s;
         goto out;
     }
+    /* Use records are not variables: move them behind the entries. */
+    size_t nall = b->nsv, k = 0;
+    for (size_t i = 0; i < nall; i++)
+        if (!(b->sv[i].e.flags & VP_SCHEMA_USE_ONLY)) {
+            struct vp_dwarf_var t = b->sv[k];
+            b->sv[k++] = b->sv[i];
+            b->sv[i] = t;
+        }
+    b->nsv = k;
+    b->nuses = nall - k;
     b->module = (uint32_t)b->nmods;
     b->var_base = b->nvars;
     b->nivls = b->nalways = 0;
     if (add_vars(b, path) != 0 || build_name_hash(b) != 0)
+        goto oom;
+    if (collect_users(b) != 0)
         goto oom;
 
     dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
@@ -691,6 +910,8 @@ static int do_module(struct builder *b, const char *path, char *err, size_t errl
         if (!v->matched)
             v->reason = VP_COV_NO_DIE;
     }
+    if (place_globals(b) != 0)
+        goto oom;
 
     if (GROW(b->mods, b->nmods, b->capmods) != 0)
         goto oom;
@@ -722,9 +943,10 @@ oom:
     set_err(err, errlen, "%s: out of memory building the PC index", path);
     rc = -1;
 out:
-    vp_dwarf_schema_free(b->sv, b->nsv);
+    users_reset(b);
+    vp_dwarf_schema_free(b->sv, b->nsv + b->nuses);
     b->sv = NULL;
-    b->nsv = 0;
+    b->nsv = b->nuses = 0;
     if (dw)
         dwarf_end(dw);
     if (elf)
@@ -862,10 +1084,19 @@ static void builder_free(struct builder *b)
     free(b->always);
     free(b->name_head);
     free(b->name_next);
+    free(b->un);
+    free(b->pend);
 }
 
 int vp_index_build(const char *const *elf_paths, size_t n, const char *out_path,
                    struct vp_index_stats *stats, char *err, size_t errlen)
+{
+    return vp_index_build_opts(elf_paths, n, out_path, NULL, stats, err, errlen);
+}
+
+int vp_index_build_opts(const char *const *elf_paths, size_t n, const char *out_path,
+                        const struct vp_index_options *opts, struct vp_index_stats *stats,
+                        char *err, size_t errlen)
 {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -873,6 +1104,7 @@ int vp_index_build(const char *const *elf_paths, size_t n, const char *out_path,
     struct builder b;
     memset(&b, 0, sizeof b);
     int rc = -1;
+    b.globals_everywhere = opts && (opts->flags & VP_INDEX_GLOBALS_EVERYWHERE);
     if (strbuf_init(&b.strs) != 0 || strbuf_init(&b.vstrs) != 0) {
         set_err(err, errlen, "%s: out of memory", out_path);
         goto out;

@@ -22,6 +22,10 @@ struct vp_dwarf_var {
     struct vp_schema_entry e;
     const char *file_raw, *function, *linkage, *name, *type;
     char *file;             /* normalised, joined with the blob's comp_dir */
+    const char **users;     /* v2 globals: functions of the TU using it (malloc'd
+                               array of pointers into the section data)      */
+    uint32_t nusers;
+    uint16_t version;       /* of the blob (1: no users known)               */
 };
 
 /* Read every blob of the ".vprof.schema" section of `elf`.  Returns 1 when

@@ -28,8 +28,10 @@ void vp_dwarf_schema_free(struct vp_dwarf_var *vars, size_t n)
 {
     if (!vars)
         return;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(vars[i].file);
+        free(vars[i].users);
+    }
     free(vars);
 }
 
@@ -69,22 +71,37 @@ int vp_dwarf_schema_parse(const void *data, size_t size, const char *path,
             continue;
         }
         struct vp_schema_header h;
-        if (size - off < sizeof h)
+        memset(&h, 0, sizeof h);
+        if (size - off < VP_SCHEMA_V1_HEADER_SIZE)
             BAD("truncated blob header (%zu bytes left)", size - off);
-        memcpy(&h, base + off, sizeof h);
+        memcpy(&h, base + off, VP_SCHEMA_V1_HEADER_SIZE);
         if (h.magic != VP_SCHEMA_MAGIC)
             BAD("bad magic 0x%08x", h.magic);
-        if (h.version != VP_SCHEMA_VERSION)
-            BAD("unsupported schema version %u (expected %u)", h.version, VP_SCHEMA_VERSION);
-        if (h.header_size < sizeof h || h.header_size % 8 != 0)
+        if (h.version < VP_SCHEMA_VERSION_MIN || h.version > VP_SCHEMA_VERSION)
+            BAD("unsupported schema version %u (expected %u..%u)", h.version,
+                VP_SCHEMA_VERSION_MIN, VP_SCHEMA_VERSION);
+        size_t hmin = h.version >= 2 ? sizeof h : VP_SCHEMA_V1_HEADER_SIZE;
+        if (h.header_size < hmin || h.header_size % 8 != 0)
             BAD("bad header_size %u", h.header_size);
         if (h.total_size % 8 != 0 || h.total_size < h.header_size || h.total_size > size - off)
             BAD("blob total_size %u exceeds the section or is misaligned", h.total_size);
-        uint64_t ent_end = (uint64_t)h.header_size +
-                           (uint64_t)h.entry_count * sizeof(struct vp_schema_entry);
+        size_t esize = VP_SCHEMA_V1_ENTRY_SIZE;
+        if (h.version >= 2) {
+            memcpy(&h, base + off, sizeof h);
+            if (h.entry_size < sizeof(struct vp_schema_entry) || h.entry_size % 8 != 0)
+                BAD("bad entry_size %u", h.entry_size);
+            esize = h.entry_size;
+        } else {
+            h.users_count = 0;
+        }
+        uint64_t ent_end = (uint64_t)h.header_size + (uint64_t)h.entry_count * esize;
         if (ent_end > h.total_size)
             BAD("%u entries do not fit in a blob of %u bytes", h.entry_count, h.total_size);
-        if (h.strings_offset < ent_end || h.strings_size == 0 ||
+        uint64_t users_end = h.users_count ? (uint64_t)h.users_offset + 4ull * h.users_count : 0;
+        if (h.users_count &&
+            (h.users_offset < ent_end || h.users_offset % 4 != 0 || users_end > h.total_size))
+            BAD("users array [%u, +%u) outside the blob", h.users_offset, h.users_count);
+        if (h.strings_offset < ent_end || h.strings_offset < users_end || h.strings_size == 0 ||
             (uint64_t)h.strings_offset + h.strings_size > h.total_size)
             BAD("string table [%u, +%u) outside the blob", h.strings_offset, h.strings_size);
         const char *strs = (const char *)base + off + h.strings_offset;
@@ -95,8 +112,9 @@ int vp_dwarf_schema_parse(const void *data, size_t size, const char *path,
             BAD("comp_dir string offset %u out of range", h.comp_dir);
         for (uint32_t i = 0; i < h.entry_count; i++) {
             struct vp_schema_entry e;
-            size_t eoff = off + h.header_size + (size_t)i * sizeof e;
-            memcpy(&e, base + eoff, sizeof e);
+            memset(&e, 0, sizeof e);
+            size_t eoff = off + h.header_size + (size_t)i * esize;
+            memcpy(&e, base + eoff, esize < sizeof e ? esize : sizeof e);
             struct vp_dwarf_var v = { .e = e };
             v.file_raw = blob_str(strs, h.strings_size, e.file);
             v.function = blob_str(strs, h.strings_size, e.function);
@@ -111,6 +129,12 @@ int vp_dwarf_schema_parse(const void *data, size_t size, const char *path,
                 off = eoff;
                 BAD("entry %u: %s", i, !v.name[0] ? "empty variable name" : "bad type_kind");
             }
+            if (e.users_count &&
+                ((uint64_t)e.users_first + e.users_count > h.users_count || v.function[0])) {
+                off = eoff;
+                BAD("entry %u: users [%u, +%u) %s", i, e.users_first, e.users_count,
+                    v.function[0] ? "on a local variable" : "outside the users array");
+            }
             if (n == cap) {
                 size_t nc = cap ? cap * 2 : 64;
                 struct vp_dwarf_var *nv = realloc(vars, nc * sizeof *nv);
@@ -119,9 +143,29 @@ int vp_dwarf_schema_parse(const void *data, size_t size, const char *path,
                 vars = nv;
                 cap = nc;
             }
+            if (e.users_count) {
+                v.users = malloc(e.users_count * sizeof *v.users);
+                if (!v.users)
+                    goto oom;
+                v.nusers = e.users_count;
+                const unsigned char *ua = base + off + h.users_offset;
+                for (uint32_t u = 0; u < e.users_count; u++) {
+                    uint32_t so;
+                    memcpy(&so, ua + 4 * ((size_t)e.users_first + u), 4);
+                    v.users[u] = blob_str(strs, h.strings_size, so);
+                    if (!v.users[u] || !v.users[u][0]) {
+                        free(v.users);
+                        off = eoff;
+                        BAD("entry %u: user %u: bad function name offset %u", i, u, so);
+                    }
+                }
+            }
+            v.version = h.version;
             v.file = vp_symtab_normpath(comp_dir[0] ? comp_dir : NULL, v.file_raw);
-            if (!v.file)
+            if (!v.file) {
+                free(v.users);
                 goto oom;
+            }
             vars[n++] = v;
         }
         off += h.total_size;

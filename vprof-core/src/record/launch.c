@@ -318,8 +318,16 @@ static int build_index(const struct vp_launch_opts *o, const char *exe, const ch
     struct vp_progress *pg =
         o->warn ? vp_progress_start("vprof: reading DWARF for the variable index", 0) : NULL;
     vp_progress_label(pg, exe);
-    int rc = vp_index_build((const char *const *)mods.v, mods.n, index_path, &stats, err,
-                            sizeof err);
+    /* VPROF_GLOBALS=everywhere: every global at every sample (vProf's
+       original placement); default: globals only where they are used. */
+    struct vp_index_options io = {0};
+    const char *g = getenv("VPROF_GLOBALS");
+    if (g && strcmp(g, "everywhere") == 0)
+        io.flags |= VP_INDEX_GLOBALS_EVERYWHERE;
+    else if (g && g[0] && strcmp(g, "used") != 0)
+        warnf(o, "VPROF_GLOBALS=%s is not 'used' or 'everywhere': using 'used'", g);
+    int rc = vp_index_build_opts((const char *const *)mods.v, mods.n, index_path, &io, &stats,
+                                 err, sizeof err);
     vp_progress_end(pg);
     paths_free(&mods);
     if (rc == 1) {

@@ -8,7 +8,10 @@
  * SPEC lines: function|linkage|name|type|@marker|tags|kind|size|pointee|arg_no
  * where @marker is looked up in SOURCE to give the declaration line.
  * Entries are split over two blobs with a zero padding word between them,
- * as a linker concatenating two objects may produce.
+ * as a linker concatenating two objects may produce.  The blobs are schema
+ * version 1 (no users: globals are read at every PC), which keeps the index
+ * builder's compatibility with version 1 tested; version 2 is written by the
+ * pass (tests/e2e, llvm/test/schema).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,17 +79,19 @@ static void write_blob(FILE *out, const char *name, const struct vp_schema_entry
                        uint32_t comp_dir)
 {
     struct vp_schema_header h = { 0 };
+    const size_t hs = VP_SCHEMA_V1_HEADER_SIZE, es = VP_SCHEMA_V1_ENTRY_SIZE;
     h.magic = VP_SCHEMA_MAGIC;
-    h.version = VP_SCHEMA_VERSION;
-    h.header_size = sizeof h;
+    h.version = 1;
+    h.header_size = (uint16_t)hs;
     h.entry_count = (uint32_t)n;
-    h.strings_offset = (uint32_t)(sizeof h + n * sizeof *e);
+    h.strings_offset = (uint32_t)(hs + n * es);
     h.strings_size = (uint32_t)slen;
     h.total_size = (uint32_t)((h.strings_offset + slen + 7) & ~(size_t)7);
     h.comp_dir = comp_dir;
     unsigned char *blob = calloc(1, h.total_size);
-    memcpy(blob, &h, sizeof h);
-    memcpy(blob + sizeof h, e, n * sizeof *e);
+    memcpy(blob, &h, hs);
+    for (size_t i = 0; i < n; i++)
+        memcpy(blob + hs + i * es, &e[i], es);
     memcpy(blob + h.strings_offset, strings, slen);
     fprintf(out, "__attribute__((section(\"" VP_SCHEMA_SECTION "\"), used, aligned(8)))\n"
                  "static const unsigned char %s[%u] = {", name, h.total_size);

@@ -432,6 +432,101 @@ static void test_two_modules(void **s)
     free(x.buf);
 }
 
+/* Is recipe r in some non-empty range of module 0 overlapping [lo, hi)?
+   Returns the number of such ranges; *outside is set if r is also in a
+   range not inside [lo1, hi1) or [lo2, hi2). */
+static int ranges_with(const struct idx *x, const struct vp_recipe *r, const uint64_t (*fn)[2],
+                       size_t nfn, int *outside)
+{
+    int n = 0;
+    *outside = 0;
+    for (uint32_t i = 0; i < x->mods[0].range_count; i++) {
+        const struct vp_index_range *rg = &x->ranges[x->mods[0].first_range + i];
+        if (rg->lo == 0 && rg->hi == 0)
+            continue;
+        for (uint32_t k = 0; k < rg->recipe_count; k++) {
+            if (&x->recipes[x->refs[rg->first_recipe + k]] != r)
+                continue;
+            n++;
+            int in = 0;
+            for (size_t f = 0; f < nfn; f++)
+                in |= rg->lo >= fn[f][0] && rg->hi <= fn[f][1];
+            if (!in)
+                *outside = 1;
+        }
+    }
+    return n;
+}
+
+/* [lo, hi) of function `name` in `bin`, from its ELF symbol. */
+static void func_range(const char *bin, const char *name, uint64_t *lo, uint64_t *hi)
+{
+    char cmd[2048], line[512];
+    snprintf(cmd, sizeof cmd, "nm -S --defined-only %s", bin);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    *lo = *hi = 0;
+    while (fgets(line, sizeof line, p)) {
+        unsigned long long a, sz;
+        char t, nm[256];
+        if (sscanf(line, "%llx %llx %c %255s", &a, &sz, &t, nm) == 4 && strcmp(nm, name) == 0) {
+            *lo = a;
+            *hi = a + sz;
+        }
+    }
+    pclose(p);
+    assert_true(*hi > *lo);
+}
+
+/* Schema v2: a global's recipe lies only in the code of its users (from
+   its own TU and from the other TU's use record, which also adds `cond`);
+   a global without users stays in the always range; with
+   VP_INDEX_GLOBALS_EVERYWHERE all of them are in the always range. */
+static void test_globals_where_used(void **s)
+{
+    char bin[1024], out[1024], err[1024];
+    snprintf(bin, sizeof bin, "%s/users", DW_OUT);
+    snprintf(out, sizeof out, "%s/users.idx", DW_OUT);
+    const char *paths[1] = { bin };
+    assert_int_equal(vp_index_build(paths, 1, out, NULL, err, sizeof err), 0);
+    struct idx x;
+    load(&x, out);
+    check_shape(&x);
+    uint64_t fn[2][2];
+    const struct vp_recipe *r[4];
+    int outside;
+
+    func_range(bin, "check_mode", &fn[0][0], &fn[0][1]);
+    uint32_t mode = var_id(&x, "mode");
+    assert_true(x.vars[mode].tags & VP_TAG_COND); /* from users_b.c's use record */
+    assert_int_equal(recipes_of(&x, mode, r, 4), 1);
+    assert_false(in_always(&x, r[0]));
+    assert_true(ranges_with(&x, r[0], (const uint64_t (*)[2])fn, 1, &outside) > 0);
+    assert_false(outside);
+
+    func_range(bin, "scaled", &fn[0][0], &fn[0][1]);
+    uint32_t scale = var_id(&x, "scale");
+    assert_false(x.vars[scale].tags & VP_TAG_COND);
+    assert_int_equal(recipes_of(&x, scale, r, 4), 1);
+    assert_false(in_always(&x, r[0]));
+    assert_true(ranges_with(&x, r[0], (const uint64_t (*)[2])fn, 1, &outside) > 0);
+    assert_false(outside);
+
+    assert_int_equal(recipes_of(&x, var_id(&x, "unused_g"), r, 4), 1);
+    assert_true(in_always(&x, r[0]));
+    free(x.buf);
+
+    struct vp_index_options o = { VP_INDEX_GLOBALS_EVERYWHERE };
+    assert_int_equal(vp_index_build_opts(paths, 1, out, &o, NULL, err, sizeof err), 0);
+    load(&x, out);
+    check_shape(&x);
+    assert_int_equal(recipes_of(&x, var_id(&x, "mode"), r, 4), 1);
+    assert_true(in_always(&x, r[0]));
+    assert_int_equal(ranges_with(&x, r[0], (const uint64_t (*)[2])fn, 1, &outside), 0);
+    assert_true(x.vars[var_id(&x, "mode")].tags & VP_TAG_COND);
+    free(x.buf);
+}
+
 /* 1,000 variables: the time is logged for the report (vProf: 0.3-31 ms). */
 static void test_perf_1000(void **s)
 {
@@ -458,7 +553,7 @@ int main(void)
         cmocka_unit_test(test_o2_dwarf4),      cmocka_unit_test(test_o2_dwarf5),
         cmocka_unit_test(test_corrupt),        cmocka_unit_test(test_no_schema),
         cmocka_unit_test(test_schema_mutations), cmocka_unit_test(test_two_modules),
-        cmocka_unit_test(test_perf_1000),
+        cmocka_unit_test(test_perf_1000),      cmocka_unit_test(test_globals_where_used),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
