@@ -96,11 +96,21 @@ def build_case(tools, case, work):
         shutil.rmtree(dst)
     shutil.copytree(os.path.join(CASES, case), dst)
     rc, out, err, _, _ = run(['make', '-s', '-B', '-C', dst, 'CC=' + tools.cc, 'CFLAGS=-O2 -g'])
+    note = None
     if rc != 0:
         keep = [l.strip() for l in err.splitlines()
-                if l.startswith('clang: error') or 'Running pass' in l or ': error:' in l]
-        raise RuntimeError('vprof-cc failed: ' + ' / '.join(keep[:4] or [err.strip()[-300:]]))
-    return dst, os.path.join(dst, case)
+                if l.startswith('clang: error') or "Running pass '" in l or ': error:' in l]
+        why = ' / '.join(keep[:3] or [err.strip()[-300:]])
+        # Fall back to a build without the redundancy value probes, so that
+        # rank and the resultless analysis are still measured; the case is
+        # still reported as not matching.
+        rc, out, err2, _, _ = run(['make', '-s', '-B', '-C', dst, 'CC=' + tools.cc,
+                                   'CFLAGS=-O2 -g -mllvm -vprof-redundancy-probes=false'])
+        if rc != 0:
+            raise RuntimeError('vprof-cc failed: ' + why)
+        note = 'vprof-cc failed with the redundancy probes (' + why.replace('\t', ' ') + \
+               '); measured with -mllvm -vprof-redundancy-probes=false'
+    return dst, os.path.join(dst, case), note
 
 
 def check_output(truth, which, out):
@@ -203,7 +213,9 @@ def evaluate(truth, rank, report, loopj):
 def run_case(tools, case, work, args):
     truth = load_truth(case)
     log(f'== {case}')
-    d, prog = build_case(tools, case, work)
+    d, prog, build_note = build_case(tools, case, work)
+    if build_note:
+        log('   ' + build_note)
     normal = [prog] + truth['normal_args']
     slow = [prog] + truth['slow_args']
     files = {k: os.path.join(d, k) for k in ('normal.vprof', 'slow.vprof', 'rank.json', 'report.json', 'loop.json')}
@@ -223,7 +235,7 @@ def run_case(tools, case, work, args):
         raise RuntimeError(f'vprof rank exit {rc}: {err.strip()[-300:]}')
     rc, out, err, _, _ = run([tools.vprof, 'report', files['slow.vprof'], '--format', 'json'], cwd=d)
     report = json.loads(out) if rc == 0 and out.strip() else None
-    loopj = None
+    loopj, loop_error = None, None
     if tools.loop:
         rc, out, err, wall, _ = run([tools.loop, '--top', str(TOPN), '--rank', files['rank.json'], '--format', 'json',
                                      '-o', files['loop.json'], '--'] + slow, cwd=d)
@@ -232,9 +244,16 @@ def run_case(tools, case, work, args):
                 loopj = json.load(f)
             log(f'   vprof-loop ({wall:.1f} s, exit {rc})')
         else:
-            raise RuntimeError(f'vprof-loop exit {rc}: {err.strip()[-300:]}')
+            loop_error = f'vprof-loop exit {rc}: ' + ' / '.join(l for l in err.strip().splitlines()[-2:])
+            log('   ' + loop_error)
     res = evaluate(truth, rank, report, loopj)
+    if loop_error:
+        res['problems'].append(loop_error)
+        res['loop_error'] = True
     res['dir'] = d
+    if build_note:
+        res['problems'].insert(0, build_note)
+        res['build_note'] = True
     if args.overhead:
         res['overhead'] = measure_overhead(tools, truth, d, prog, args)
     return res
@@ -322,7 +341,12 @@ def accuracy_table(results, tools):
             continue
         ok = not r['problems']
         tot['match'] += ok
-        if loop_built:
+        if r.get('build_note'):
+            r['case'] += ' ‡'
+            tot['nored'] = tot.get('nored', 0) + 1
+        if loop_built and r.get('loop_error'):
+            falses = 'vprof-loop failed'
+        elif loop_built:
             falses = fmt_list(r.get('false'))
             if r.get('benign'):
                 falses += f' (bare 1*: {"; ".join(r["benign"])})'
@@ -343,7 +367,9 @@ def accuracy_table(results, tools):
         tot['plain1'] += pr == 1
         tot['plain5'] += bool(pr) and pr <= TOPN
         tot['pat'] += r['pattern_ok']
-        if loop_built:
+        if loop_built and r.get('loop_error'):
+            cats = fixes = 'vprof-loop failed'
+        elif loop_built:
             tot['cat'] += bool(r.get('cat_ok'))
             tot['fix'] += bool(r.get('fix_ok'))
             cats = f'{fmt_list(r.get("cats")) if r.get("cats") is not None else "not reported"} ({fmt_list(r["cats_truth"])})'
@@ -356,6 +382,11 @@ def accuracy_table(results, tools):
                     f'| {cats} | {fixes} | {falses} | {"yes" if ok else "**no**"} |')
     b = tot['bugs']
     rows.append('')
+    if tot.get('nored'):
+        rows.append(f'‡ {tot["nored"]} case(s): vprof-cc crashed with the redundancy value probes; built with '
+                    '`-mllvm -vprof-redundancy-probes=false` (no cross-iteration/cross-loop measurement), '
+                    'counted as not matching.')
+        rows.append('')
     rows.append(f'Totals over {b} bug cases and {tot["ctl"]} controls: vprof rank top-1 {tot["top1"]}/{b}, '
                 f'top-5 {tot["top5"]}/{b}; plain profile top-1 {tot["plain1"]}/{b}, top-5 {tot["plain5"]}/{b}; '
                 f'pattern {tot["pat"]}/{b}; '

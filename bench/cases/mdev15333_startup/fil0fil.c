@@ -75,7 +75,7 @@ NOINLINE void os_file_read_page(const fil_space_t *space, uint32_t page_no, uint
     for (size_t i = 4; i < PAGE_SIZE; i += 8) {
         x ^= x >> 12; x ^= x << 25; x ^= x >> 27;
         uint64_t v = x * 2685821657736338717ull;
-        memcpy(buf + i, &v, 8);
+        memcpy(buf + i, &v, PAGE_SIZE - i < 8 ? PAGE_SIZE - i : 8);   /* last word: 4 bytes */
     }
     uint32_t crc = buf_calc_page_crc32(buf);
     memcpy(buf + FIL_PAGE_CHECKSUM, &crc, 4);    /* written by the server that created it */
