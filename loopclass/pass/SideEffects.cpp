@@ -708,20 +708,79 @@ void SideEffectFinder::computeExitRegion() {
   }
 }
 
+/// If `Sel` only decides the value the loop leaves with, the operand it
+/// yields when the loop goes on; null otherwise.  That is a select in an
+/// exiting block on the block's own exit condition: LLVM folds
+/// `if (found) return i;` into `r = found ? i : r; br found, exit, next`,
+/// so on the continuing edge `r` is unchanged and `i` is the result.
+static Value *continuingOperand(const Loop &L, SelectInst &Sel) {
+  auto *BI = dyn_cast<BranchInst>(Sel.getParent()->getTerminator());
+  if (!BI || !BI->isConditional() || BI->getCondition() != Sel.getCondition())
+    return nullptr;
+  bool TrueExits = !L.contains(BI->getSuccessor(0));
+  bool FalseExits = !L.contains(BI->getSuccessor(1));
+  if (TrueExits == FalseExits)
+    return nullptr;
+  return TrueExits ? Sel.getFalseValue() : Sel.getTrueValue();
+}
+
+/// The instruction that computes the value `I` leaves the loop with: for a
+/// select that only picks the value to leave with, its other operand (the
+/// `i` of `r = found ? i : r`), else `I`.
+static Instruction *exitValue(const Loop &L, Instruction &I) {
+  auto *Sel = dyn_cast<SelectInst>(&I);
+  if (!Sel)
+    return &I;
+  Value *Cont = continuingOperand(L, *Sel);
+  if (!Cont)
+    return &I;
+  Value *Out = Cont == Sel->getTrueValue() ? Sel->getFalseValue()
+                                           : Sel->getTrueValue();
+  auto *OI = dyn_cast<Instruction>(Out);
+  return OI && L.contains(OI) ? OI : &I;
+}
+
+/// True if `V`, a value of the loop, becomes the function's return value
+/// through the phis, selects and casts after the loop: the loop returns it
+/// (LDoctor counts a return from inside the loop as a result).
+static bool reachesReturn(const Loop &L, const Value *V) {
+  SmallVector<const Value *, 8> Work{V};
+  SmallPtrSet<const Value *, 16> Seen{V};
+  while (!Work.empty() && Seen.size() < 64) {
+    const Value *X = Work.pop_back_val();
+    for (const User *U : X->users()) {
+      const auto *UI = dyn_cast<Instruction>(U);
+      if (!UI || L.contains(UI->getParent()))
+        continue;
+      if (isa<ReturnInst>(UI))
+        return true;
+      if ((isa<PHINode>(UI) || isa<SelectInst>(UI) || isa<CastInst>(UI)) &&
+          Seen.insert(UI).second)
+        Work.push_back(UI);
+    }
+  }
+  return false;
+}
+
 /// Values computed in the loop and used after it.  A header phi whose value
 /// leaves the loop is either the loop's cursor (an induction variable, or a
 /// variable the exit test depends on) whose final value is a result on exit,
 /// or an accumulator updated in the body, whose updates are in-body results.
 /// A value that is not loop-carried is the value of the last iteration: a
-/// result on exit.
+/// result on exit.  A result that the function returns is a `return` site.
+/// Sites point at the value itself, so that a client slicing the result
+/// (redundancy) starts from it, even in a clone whose exit blocks begin
+/// with another pass's probes.
 void SideEffectFinder::findLiveOuts() {
   BasicBlock *Header = L->getHeader();
   // Map every in-loop value of a loop-carried chain to its header phi, and
-  // collect each phi's update instructions.
+  // collect each phi's update instructions.  A select that only picks the
+  // value to leave with (continuingOperand) is not an update.
   DenseMap<Value *, PHINode *> ChainOf;
   DenseMap<PHINode *, SmallVector<Instruction *, 2>> Updates;
-  for (PHINode &P : Header->phis()) {
+  for (PHINode &P : Header->phis())
     ChainOf[&P] = &P;
+  for (PHINode &P : Header->phis()) {
     SmallVector<Value *, 8> Work;
     for (unsigned i = 0, e = P.getNumIncomingValues(); i != e; ++i)
       if (L->contains(P.getIncomingBlock(i)))
@@ -735,6 +794,10 @@ void SideEffectFinder::findLiveOuts() {
         for (Value *V : Phi->incoming_values())
           Work.push_back(V);
       } else if (auto *Sel = dyn_cast<SelectInst>(I)) {
+        if (Value *Cont = continuingOperand(*L, *Sel)) {
+          Work.push_back(Cont);
+          continue;
+        }
         Work.push_back(Sel->getTrueValue());
         Work.push_back(Sel->getFalseValue());
         Updates[&P].push_back(Sel);
@@ -747,29 +810,20 @@ void SideEffectFinder::findLiveOuts() {
   SmallPtrSet<PHINode *, 8> Reported;
   for (BasicBlock *B : L->blocks()) {
     for (Instruction &I : *B) {
-      bool UsedOutside = false;
-      Instruction *OutsideUser = nullptr;
-      for (User *U : I.users()) {
-        auto *UI = dyn_cast<Instruction>(U);
-        if (!UI)
-          continue;
+      bool UsedOutside = any_of(I.users(), [&](User *U) {
         // An exit-block phi is outside the loop even though its incoming
         // edge comes from inside: that is how LCSSA values leave the loop.
-        if (!L->contains(UI->getParent())) {
-          UsedOutside = true;
-          OutsideUser = UI;
-          break;
-        }
-      }
+        auto *UI = dyn_cast<Instruction>(U);
+        return UI && !L->contains(UI->getParent());
+      });
       if (!UsedOutside)
         continue;
+      SiteKind Kind = reachesReturn(*L, &I) ? SiteKind::Return
+                                            : SiteKind::LiveOut;
       auto It = ChainOf.find(&I);
       if (It == ChainOf.end()) {
         // Last-iteration value: produced on the way out.
-        Instruction *At = I.getDebugLoc() ? &I : OutsideUser;
-        if (isa<PHINode>(At))
-          At = &*At->getParent()->getFirstInsertionPt();
-        addSite(At, SiteKind::LiveOut, /*InBody=*/false);
+        addSite(&I, Kind, /*InBody=*/false);
         continue;
       }
       PHINode *P = It->second;
@@ -780,11 +834,12 @@ void SideEffectFinder::findLiveOuts() {
         if (auto *AR = dyn_cast<SCEVAddRecExpr>(SE->getSCEV(P)))
           IsIV = AR->getLoop() == L;
       auto &Ups = Updates[P];
-      if (IsIV) {
-        Instruction *At = Ups.empty() ? &*Header->getFirstInsertionPt()
-                                      : Ups.front();
-        addSite(At, SiteKind::LiveOut, /*InBody=*/false);
-        R.LiveOutIV = true;
+      if (IsIV || Ups.empty()) {
+        // The cursor's final value, or a value only chosen on exit (no
+        // update on the continuing paths): a result on the way out.
+        addSite(Ups.empty() ? exitValue(*L, I) : Ups.front(), Kind,
+                /*InBody=*/false);
+        R.LiveOutIV |= IsIV;
         continue;
       }
       for (Instruction *U : Ups)

@@ -18,5 +18,5 @@ struct note *get_note(struct note *sn, int target) {
 // CHECK-NOT: body
 // O0: vprof-loop-site: 13:7 return exit
 // O0: vprof-loop-site: 15:3 return exit
-// O2: vprof-loop-site: 10:{{[0-9]+}} liveout exit
+// O2: vprof-loop-site: 10:{{[0-9]+}} return exit
 // CHECK-NOT: vprof-loop

@@ -83,8 +83,9 @@ const char *siteKindName(SiteKind K);
 
 /// One side-effect instruction.  For live-out results `Inst` is the
 /// instruction that computes (or, for an induction variable, updates) the
-/// value; for an exit-choice result it is the first instruction of the exit
-/// block.
+/// value, possibly a phi; a live-out the function returns is a `Return`
+/// site.  For an exit-choice result it is the `ret` or the first
+/// instruction of the exit block.
 struct SideEffectSite {
   llvm::Instruction *Inst = nullptr;
   SiteKind Kind = SiteKind::Store;
@@ -98,7 +99,8 @@ struct LoopSideEffects {
   /// Blocks of the loop that hold an in-body side-effect instruction: the
   /// `side_effect_blocks` of LDoctor.
   llvm::SmallPtrSet<llvm::BasicBlock *, 8> BodyBlocks;
-  /// Blocks outside the loop, on the way out, that hold a result.
+  /// Blocks that hold a result on the way out: outside the loop, or (for a
+  /// live-out value) the loop block that computes it.
   llvm::SmallPtrSet<llvm::BasicBlock *, 8> ExitBlocks;
   /// A live-out induction (cursor) variable is a result on exit.
   bool LiveOutIV = false;
