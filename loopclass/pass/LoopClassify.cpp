@@ -9,10 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoopclassPasses.h"
-#include "vprof/DebugInfoUtils.h"
+#include "vprof/LoopIds.h"
 
 #include "llvm/ADT/Statistic.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -20,7 +19,6 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
-#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 #include <tuple>
@@ -115,13 +113,19 @@ static vp_loop_class classifyRecursion(Function &F, const LoopSideEffects &E) {
 }
 
 /// Line and column of `I`, or of the next instruction of its block that has
-/// a location (phis and some generated code have none).
+/// a location (phis and some generated code have none), or of a user of `I`
+/// (a live-out phi merging values at the end of a block).
 static std::pair<unsigned, unsigned> siteLocation(Instruction *I) {
   for (BasicBlock::iterator It = I->getIterator(), E = I->getParent()->end();
        It != E; ++It)
     if (const DebugLoc &DL = It->getDebugLoc())
       if (DL.getLine())
         return {DL.getLine(), DL.getCol()};
+  for (User *U : I->users())
+    if (auto *UI = dyn_cast<Instruction>(U))
+      if (const DebugLoc &DL = UI->getDebugLoc())
+        if (DL.getLine())
+          return {DL.getLine(), DL.getCol()};
   return {0, 0};
 }
 
@@ -154,51 +158,19 @@ static void addSites(LoopRecord &Rec, const LoopSideEffects &E) {
     Rec.Flags |= VP_LOOPF_IO_ONLY;
 }
 
-/// Fills function, file and position of `Rec` from a source location; the
-/// location's own subprogram is used, so a loop inlined from `g` into `f`
-/// is `g`'s loop.
-static void setSource(LoopRecord &Rec, const DILocation *Loc,
-                      const DISubprogram *FallbackSP, Function &F) {
-  const DISubprogram *SP = Loc ? Loc->getScope()->getSubprogram() : FallbackSP;
-  if (!SP)
-    SP = FallbackSP;
-  if (SP) {
-    Rec.Function = SP->getName().str();
-    Rec.Linkage = SP->getLinkageName().empty() ? Rec.Function
-                                               : SP->getLinkageName().str();
-  } else {
-    Rec.Function = Rec.Linkage = F.getName().str();
-  }
+/// Fills function, file and position of `Rec` and gives it its id
+/// (vprof/LoopIds.h).  Records must come in table order.
+static void setSource(LoopRecord &Rec, const DILocation *Loc, Function &F,
+                      LoopIdAssigner &Ids) {
+  LoopSource S = loopSourceOf(Loc, F);
+  Rec.Id = Ids.assign(S);
+  Rec.Function = std::move(S.Function);
+  Rec.Linkage = std::move(S.Linkage);
+  Rec.File = std::move(S.File);
+  Rec.Line = S.Line;
+  Rec.Column = S.Column;
   Rec.Container = F.getName().str();
-  if (Loc) {
-    Rec.File = absoluteFilePath(Loc);
-    Rec.Line = Loc->getLine();
-    Rec.Column = Loc->getColumn();
-  } else if (SP) {
-    Rec.File = absoluteFilePath(static_cast<const DIScope *>(SP));
-    Rec.Line = SP->getLine();
-  } else {
-    Rec.File = normalisePath(F.getParent()->getSourceFileName());
-  }
 }
-
-namespace {
-/// Assigns stable loop ids: a hash of (file, linkage name, line, column,
-/// ordinal), the ordinal counting equal keys in module order.
-class LoopIdAssigner {
-  StringMap<unsigned> Seen;
-
-public:
-  uint64_t assign(const LoopRecord &R) {
-    std::string Key = R.File + '\0' + R.Linkage + '\0' +
-                      std::to_string(R.Line) + ':' + std::to_string(R.Column);
-    unsigned Ordinal = Seen[Key]++;
-    Key += '#' + std::to_string(Ordinal);
-    uint64_t Id = xxHash64(Key);
-    return Id ? Id : 1; // 0 means "no parent"
-  }
-};
-} // namespace
 
 LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
   LoopClassInfo Info;
@@ -207,20 +179,17 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
 
   for (Function &F : M) {
-    if (F.isDeclaration() || F.hasAvailableExternallyLinkage() ||
-        F.hasFnAttribute("vprof-probed-clone"))
+    if (!isLoopTableFunction(F))
       continue;
-    DISubprogram *SP = F.getSubprogram();
 
     if (isDirectlyRecursive(F)) {
       LoopSideEffects E = findRecursionSideEffects(F, Summary);
       LoopRecord Rec;
-      setSource(Rec, nullptr, SP, F);
+      setSource(Rec, nullptr, F, Ids);
       Rec.Kind = VP_LOOP_RECURSION;
       Rec.Class = classifyRecursion(F, E);
       Rec.F = &F;
       addSites(Rec, E);
-      Rec.Id = Ids.assign(Rec);
       Info.Loops.push_back(std::move(Rec));
       ++NumRecursions;
     }
@@ -236,7 +205,7 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       LoopSideEffects E = findLoopSideEffects(*L, Summary, DT, PDT, LI, &SE);
       LoopRecord Rec;
       Loop::LocRange Range = L->getLocRange();
-      setSource(Rec, Range.getStart().get(), SP, F);
+      setSource(Rec, Range.getStart().get(), F, Ids);
       if (const DILocation *End = Range.getEnd().get())
         Rec.EndLine = End->getLine();
       Rec.Kind = VP_LOOP_NATURAL;
@@ -245,7 +214,6 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       Rec.F = &F;
       Rec.Header = L->getHeader();
       addSites(Rec, E);
-      Rec.Id = Ids.assign(Rec);
       if (Loop *P = L->getParentLoop())
         Rec.ParentId = IdOf.lookup(P);
       IdOf[L] = Rec.Id;

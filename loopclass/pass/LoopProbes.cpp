@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoopclassPasses.h"
+#include "vprof/LoopProbes.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
@@ -37,9 +38,6 @@ STATISTIC(NumProbedFunctions, "Number of functions cloned for probes");
 static cl::opt<bool>
     EnableProbes("vprof-loop-probes", cl::init(true), cl::Hidden,
                  cl::desc("Insert the gated loopclass probes (default on)"));
-
-/// Marks the clones, so that no analysis runs on them twice.
-static const char *const ProbedCloneAttr = "vprof-probed-clone";
 
 namespace vprof {
 
@@ -171,28 +169,6 @@ void ProbeModule::finish() {
   B.SetInsertPoint(Done);
   B.CreateRetVoid();
   appendToGlobalCtors(M, Ctor, 65535);
-}
-
-/// True if `F` can be cloned and entered from its gate: the gate forwards
-/// the arguments with an ordinary call, which varargs, musttail, inalloca and
-/// friends do not allow; block addresses would refer to the original.
-static bool canProbeFunction(Function &F) {
-  if (F.isVarArg() || F.hasFnAttribute(Attribute::Naked) ||
-      F.hasFnAttribute(ProbedCloneAttr))
-    return false;
-  for (Argument &A : F.args())
-    if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() ||
-        A.hasSwiftErrorAttr())
-      return false;
-  for (BasicBlock &B : F) {
-    if (B.hasAddressTaken())
-      return false;
-    for (Instruction &I : B)
-      if (auto *CI = dyn_cast<CallInst>(&I))
-        if (CI->isMustTailCall())
-          return false;
-  }
-  return true;
 }
 
 /// True if every path from `B` to the end of the iteration (the back edge to
@@ -340,10 +316,71 @@ void FunctionProber::promote() {
   PromoteMemToReg(Allocas, FreshDT);
 }
 
-/// Makes the original `F` enter `Clone` when its gate byte is set:
-///   entry: <allocas>; %on = load i8 gate; br %on, probed, orig (cold)
-///   probed: %r = call Clone(args...); ret %r
-static void insertGate(Function &F, Function &Clone, GlobalVariable *Gate) {
+//===----------------------------------------------------------------------===//
+// The gated clone (vprof/LoopProbes.h), shared with the redundancy pass
+//===----------------------------------------------------------------------===//
+
+/// Marks the clones, so that no analysis runs on them twice.
+static const char *const ProbedCloneAttr = "vprof-probed-clone";
+static const char *const CloneSuffix = ".vprof_probed";
+static const char *const GatePrefix = "__vprof_loop_gate.";
+
+bool isProbedClone(const Function &F) {
+  return F.hasFnAttribute(ProbedCloneAttr);
+}
+
+bool canProbeFunction(Function &F) {
+  if (F.isDeclaration() || F.isVarArg() ||
+      F.hasFnAttribute(Attribute::Naked) || isProbedClone(F))
+    return false;
+  for (Argument &A : F.args())
+    if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() ||
+        A.hasSwiftErrorAttr())
+      return false;
+  for (BasicBlock &B : F) {
+    if (B.hasAddressTaken())
+      return false;
+    for (Instruction &I : B)
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        if (CI->isMustTailCall())
+          return false;
+  }
+  return true;
+}
+
+ProbedClone findProbedClone(Function &F) {
+  Module &M = *F.getParent();
+  ProbedClone PC;
+  Function *C = M.getFunction((F.getName() + CloneSuffix).str());
+  GlobalVariable *G = M.getNamedGlobal((GatePrefix + F.getName()).str());
+  if (C && G && isProbedClone(*C)) {
+    PC.Clone = C;
+    PC.Gate = G;
+  }
+  return PC;
+}
+
+ProbedClone makeProbedClone(Function &F, ValueToValueMapTy &VMap) {
+  ProbedClone PC;
+  Function *Clone = CloneFunction(&F, VMap);
+  Clone->setName(F.getName() + CloneSuffix);
+  Clone->setLinkage(GlobalValue::InternalLinkage);
+  Clone->setVisibility(GlobalValue::DefaultVisibility);
+  Clone->setComdat(nullptr);
+  Clone->removeFnAttr(Attribute::AlwaysInline);
+  Clone->addFnAttr(Attribute::NoInline);
+  Clone->addFnAttr(ProbedCloneAttr);
+  Type *I8 = Type::getInt8Ty(F.getContext());
+  PC.Clone = Clone;
+  PC.Gate = new GlobalVariable(*F.getParent(), I8, false,
+                               GlobalValue::InternalLinkage,
+                               ConstantInt::get(I8, 0), GatePrefix + F.getName());
+  return PC;
+}
+
+void insertGate(Function &F, const ProbedClone &PC) {
+  Function &Clone = *PC.Clone;
+  GlobalVariable *Gate = PC.Gate;
   LLVMContext &Ctx = F.getContext();
   BasicBlock &Entry = F.getEntryBlock();
   BasicBlock::iterator SplitAt = Entry.begin();
@@ -402,18 +439,9 @@ PreservedAnalyses LoopProbesPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (!canProbeFunction(*F))
       continue;
     ValueToValueMapTy VMap;
-    Function *Clone = CloneFunction(F, VMap);
-    Clone->setName(F->getName() + ".vprof_probed");
-    Clone->setLinkage(GlobalValue::InternalLinkage);
-    Clone->setVisibility(GlobalValue::DefaultVisibility);
-    Clone->setComdat(nullptr);
-    Clone->removeFnAttr(Attribute::AlwaysInline);
-    Clone->addFnAttr(Attribute::NoInline);
-    Clone->addFnAttr(ProbedCloneAttr);
-
-    auto *Gate = new GlobalVariable(
-        M, PM.I8, false, GlobalValue::InternalLinkage,
-        ConstantInt::get(PM.I8, 0), "__vprof_loop_gate." + F->getName());
+    ProbedClone PC = makeProbedClone(*F, VMap);
+    Function *Clone = PC.Clone;
+    GlobalVariable *Gate = PC.Gate;
     FunctionProber Prober(PM, *Clone, Gate);
     auto Mapped = [&](const std::vector<BasicBlock *> &Blocks) {
       std::vector<BasicBlock *> Out;
@@ -443,7 +471,7 @@ PreservedAnalyses LoopProbesPass::run(Module &M, ModuleAnalysisManager &MAM) {
       continue;
     }
     Prober.promote();
-    insertGate(*F, *Clone, Gate);
+    insertGate(*F, PC);
     ++NumProbedFunctions;
   }
 

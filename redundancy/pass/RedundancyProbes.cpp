@@ -12,7 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "RedundancyPasses.h"
-#include "vprof/DebugInfoUtils.h"
+#include "vprof/LoopIds.h"
+#include "vprof/LoopProbes.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/Statistic.h"
@@ -57,9 +58,6 @@ static cl::opt<bool>
 static cl::opt<bool> NoPruning(
     "vprof-redundancy-no-pruning", cl::init(false), cl::Hidden,
     cl::desc("Record every source (ignore the static pruning; benchmarks)"));
-
-/// Marks clones: loopclass's analysis skips them, and so does ours.
-static const char *const ProbedCloneAttr = "vprof-probed-clone";
 
 namespace vprof {
 
@@ -230,123 +228,6 @@ static bool canRecord(Value *V) {
   Type *Ty = V->getType();
   return (Ty->isIntOrPtrTy() || Ty->isFloatingPointTy()) &&
          (Ty->isPointerTy() || Ty->getPrimitiveSizeInBits() <= 64);
-}
-
-// ---------------------------------------------------------------------------
-// Loop ids: the same (file, linkage, line, column, ordinal) hash as the loop
-// table (loopclass/pass/LoopClassify.cpp), computed on the original
-// functions in module order, so `.vprof.redund` joins `.vprof.loops`.
-// ---------------------------------------------------------------------------
-
-namespace {
-struct LoopKey {
-  std::string File, Function, Linkage;
-  unsigned Line = 0, Column = 0;
-};
-} // namespace
-
-static LoopKey keyOf(const DILocation *Loc, Function &F) {
-  LoopKey K;
-  const DISubprogram *SP = F.getSubprogram();
-  if (Loc && Loc->getScope()->getSubprogram())
-    SP = Loc->getScope()->getSubprogram();
-  if (SP) {
-    K.Function = SP->getName().str();
-    K.Linkage = SP->getLinkageName().empty() ? K.Function
-                                             : SP->getLinkageName().str();
-  } else {
-    K.Function = K.Linkage = F.getName().str();
-  }
-  if (Loc) {
-    K.File = absoluteFilePath(Loc);
-    K.Line = Loc->getLine();
-    K.Column = Loc->getColumn();
-  } else if (SP) {
-    K.File = absoluteFilePath(static_cast<const DIScope *>(SP));
-    K.Line = SP->getLine();
-  } else {
-    K.File = normalisePath(F.getParent()->getSourceFileName());
-  }
-  return K;
-}
-
-namespace {
-class LoopIds {
-  StringMap<unsigned> Seen;
-
-public:
-  uint64_t assign(const LoopKey &K) {
-    std::string S = K.File + '\0' + K.Linkage + '\0' + std::to_string(K.Line) +
-                    ':' + std::to_string(K.Column);
-    S += '#' + std::to_string(Seen[S]++);
-    uint64_t Id = xxHash64(S);
-    return Id ? Id : 1;
-  }
-};
-} // namespace
-
-static bool isClone(const Function &F) {
-  return F.hasFnAttribute(ProbedCloneAttr);
-}
-
-/// True if `F` can be cloned and entered from a gate (see loopclass's
-/// canProbeFunction: the same limits).
-static bool canCloneFunction(Function &F) {
-  if (F.isVarArg() || F.hasFnAttribute(Attribute::Naked) || isClone(F))
-    return false;
-  for (Argument &A : F.args())
-    if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() || A.hasSwiftErrorAttr())
-      return false;
-  for (BasicBlock &B : F) {
-    if (B.hasAddressTaken())
-      return false;
-    for (Instruction &I : B)
-      if (auto *CI = dyn_cast<CallInst>(&I))
-        if (CI->isMustTailCall())
-          return false;
-  }
-  return true;
-}
-
-/// Makes `F` enter `Clone` when its gate byte is set (the loopclass gate
-/// shape: one load and one branch weighted towards the original).
-static void insertGate(Function &F, Function &Clone, GlobalVariable *Gate) {
-  LLVMContext &Ctx = F.getContext();
-  BasicBlock &Entry = F.getEntryBlock();
-  BasicBlock::iterator SplitAt = Entry.begin();
-  while (isa<AllocaInst>(&*SplitAt))
-    ++SplitAt;
-  BasicBlock *Orig = Entry.splitBasicBlock(SplitAt, "vprof.red.orig");
-  Entry.getTerminator()->eraseFromParent();
-  BasicBlock *Probed = BasicBlock::Create(Ctx, "vprof.red.probed", &F, Orig);
-  IRBuilder<> B(&Entry);
-  if (DISubprogram *SP = F.getSubprogram())
-    B.SetCurrentDebugLocation(DILocation::get(Ctx, SP->getLine(), 0, SP));
-  Value *On = B.CreateICmpNE(B.CreateLoad(B.getInt8Ty(), Gate, "vprof.red.gate"),
-                             B.getInt8(0));
-  B.CreateCondBr(On, Probed, Orig,
-                 MDBuilder(Ctx).createBranchWeights(1, 1u << 20));
-  B.SetInsertPoint(Probed);
-  SmallVector<Value *, 8> Args;
-  bool ByVal = false;
-  for (Argument &A : F.args()) {
-    Args.push_back(&A);
-    ByVal |= A.hasByValAttr();
-  }
-  CallInst *CI = B.CreateCall(Clone.getFunctionType(), &Clone, Args);
-  CI->setCallingConv(Clone.getCallingConv());
-  AttributeList CA = Clone.getAttributes();
-  SmallVector<AttributeSet, 8> ParamAttrs;
-  for (unsigned i = 0, e = F.arg_size(); i != e; ++i)
-    ParamAttrs.push_back(CA.getParamAttrs(i));
-  CI->setAttributes(
-      AttributeList::get(Ctx, AttributeSet(), CA.getRetAttrs(), ParamAttrs));
-  if (!ByVal)
-    CI->setTailCallKind(CallInst::TCK_Tail);
-  if (F.getReturnType()->isVoidTy())
-    B.CreateRetVoid();
-  else
-    B.CreateRet(CI);
 }
 
 // ---------------------------------------------------------------------------
@@ -669,7 +550,7 @@ namespace {
 /// A function whose loops are analysed, and the function its probes go to.
 struct Target {
   Function *Orig;           ///< as compiled (ids are computed on it)
-  Function *Analysed;       ///< loopclass's clone if any, else Orig
+  Function *Analysed;       ///< loopclass's clone, else Orig, then our clone
   GlobalVariable *Gate;     ///< loopclass's gate, or null (make our own)
   bool OwnClone = false;    ///< Analysed is our clone, to be gated
   std::vector<size_t> Loops; ///< indices into the result vector
@@ -680,7 +561,7 @@ struct Target {
 PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   ModRefSummary Summary(M);
-  LoopIds Ids;
+  LoopIdAssigner Ids;
   std::vector<LoopSources> Results;
   std::vector<Target> Targets;
   DenseMap<Value *, uint32_t> CalleeIds;
@@ -690,59 +571,36 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   SmallVector<Function *, 32> Originals;
   for (Function &F : M)
-    if (!F.isDeclaration() && !F.hasAvailableExternallyLinkage() && !isClone(F))
+    if (isLoopTableFunction(F))
       Originals.push_back(&F);
 
   for (Function *F : Originals) {
     if (isDirectlyRecursive(*F))
-      Ids.assign(keyOf(nullptr, *F)); // keeps the ordinals of the loop table
+      Ids.assign(loopSourceOf(nullptr, *F)); // the loop table's ordinals
     auto &OrigLI = FAM.getResult<LoopAnalysis>(*F);
     if (OrigLI.empty())
       continue;
     // Ids on the original, in preorder, as the loop table does.
     struct Item {
       uint64_t Id;
-      LoopKey Key;
+      LoopSource Src;
       std::string Local; ///< line:col#ordinal within the function
     };
     std::vector<Item> Items;
     StringMap<unsigned> LocalSeen;
     for (Loop *L : OrigLI.getLoopsInPreorder()) {
-      LoopKey K = keyOf(L->getLocRange().getStart().get(), *F);
+      LoopSource K = loopSourceOf(L->getLocRange().getStart().get(), *F);
       std::string Local = std::to_string(K.Line) + ":" + std::to_string(K.Column);
       Local += "#" + std::to_string(LocalSeen[Local]++);
-      Items.push_back({Ids.assign(K), K, Local});
+      uint64_t Id = Ids.assign(K);
+      Items.push_back({Id, std::move(K), Local});
     }
 
-    Target T{F, F, nullptr, false, {}, {}};
-    if (Function *LC = M.getFunction((F->getName() + ".vprof_probed").str()))
-      if (isClone(*LC)) {
-        T.Analysed = LC;
-        T.Gate = M.getNamedGlobal(("__vprof_loop_gate." + F->getName()).str());
-        if (!T.Gate)
-          T.Analysed = F;
-      }
-    // Our own clone is made before the analysis, with its loops in
-    // simplified form (preheader, dedicated exits) as loopclass's clone is:
-    // the side-effect analysis then sees live-out results the same way.
-    if (T.Analysed == F && EnableProbes && canCloneFunction(*F)) {
-      ValueToValueMapTy VMap;
-      Function *C = CloneFunction(F, VMap);
-      C->setName(F->getName() + ".vprof_red");
-      C->setLinkage(GlobalValue::InternalLinkage);
-      C->setVisibility(GlobalValue::DefaultVisibility);
-      C->setComdat(nullptr);
-      C->removeFnAttr(Attribute::AlwaysInline);
-      C->addFnAttr(Attribute::NoInline);
-      C->addFnAttr(ProbedCloneAttr);
-      DominatorTree DT(*C);
-      LoopInfo LI(DT);
-      for (Loop *L : LI)
-        simplifyLoop(L, &DT, &LI, nullptr, nullptr, nullptr, false);
-      T.Analysed = C;
-      T.OwnClone = true;
-      ++NumOwnClones;
-    }
+    // The probes go into loopclass's gated clone when it made one (then the
+    // analysis runs there, on the code the probes will see); otherwise the
+    // original is analysed and cloned when the probes are inserted.
+    ProbedClone PC = findProbedClone(*F);
+    Target T{F, PC ? PC.Clone : F, PC.Gate, false, {}, {}};
     Function &A = *T.Analysed;
     FunctionAnalyses FA{&FAM.getResult<DominatorTreeAnalysis>(A),
                         &FAM.getResult<PostDominatorTreeAnalysis>(A),
@@ -752,7 +610,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
                         &FAM.getResult<AAManager>(A)};
     StringMap<unsigned> Seen2;
     for (Loop *L : FA.LI->getLoopsInPreorder()) {
-      LoopKey K = keyOf(L->getLocRange().getStart().get(), *F);
+      LoopSource K = loopSourceOf(L->getLocRange().getStart().get(), *F);
       std::string Local = std::to_string(K.Line) + ":" + std::to_string(K.Column);
       Local += "#" + std::to_string(Seen2[Local]++);
       auto It = find_if(Items, [&](const Item &I) { return I.Local == Local; });
@@ -762,10 +620,10 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
           findLoopSideEffects(*L, Summary, *FA.DT, *FA.PDT, *FA.LI, FA.SE);
       LoopSources LS = findLoopSources(*L, E, FA, PDTOf, CalleeIds);
       LS.LoopId = It->Id;
-      LS.Function = It->Key.Function;
-      LS.File = It->Key.File;
-      LS.Line = It->Key.Line;
-      LS.Column = It->Key.Column;
+      LS.Function = It->Src.Function;
+      LS.File = It->Src.File;
+      LS.Line = It->Src.Line;
+      LS.Column = It->Src.Column;
       T.Loops.push_back(Results.size());
       T.Headers.push_back(L->getHeader());
       Results.push_back(std::move(LS));
@@ -792,7 +650,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
     // thread-local slot array is sized by them.
     std::vector<Target *> Probed;
     for (Target &T : Targets) {
-      if (T.Gate == nullptr && !T.OwnClone)
+      if (T.Gate == nullptr && !canProbeFunction(*T.Orig))
         continue;
       for (size_t K : T.Loops) {
         LoopSources &LS = Results[K];
@@ -821,16 +679,19 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
                 insertCalleeProbe(PM, I, S.Id);
 
       for (Target *T : Probed) {
-        Function *Fn = T->Analysed;
-        ValueToValueMapTy VMap; // empty: the analysis ran on Fn itself
-        if (T->OwnClone) {
-          T->Gate = new GlobalVariable(
-              M, PM.I8, false, GlobalValue::InternalLinkage,
-              ConstantInt::get(PM.I8, 0),
-              "__vprof_red_gate." + T->Orig->getName());
+        // Without loopclass's clone, make it now: the analysis ran on the
+        // original, whose values VMap takes into the clone.
+        ValueToValueMapTy VMap;
+        if (!T->Gate) {
+          ProbedClone Own = makeProbedClone(*T->Orig, VMap);
+          T->Analysed = Own.Clone;
+          T->Gate = Own.Gate;
+          T->OwnClone = true;
+          ++NumOwnClones;
           for (size_t K : T->Loops)
             PM.Entries[Results[K].ProbeIndex].Gate = T->Gate;
         }
+        Function *Fn = T->Analysed;
         auto Map = [&](Value *V) -> Value * {
           if (VMap.empty())
             return V;
@@ -901,7 +762,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
           report_fatal_error("vprof-redundancy: instrumenting " +
                              Fn->getName() + " produced invalid IR");
         if (T->OwnClone)
-          insertGate(*T->Orig, *Fn, T->Gate);
+          insertGate(*T->Orig, ProbedClone{Fn, T->Gate});
         Changed = true;
       }
       PM.finish();

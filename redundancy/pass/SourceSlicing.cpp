@@ -91,6 +91,29 @@ private:
     if (Seen.insert({V, C}).second)
       Work.push_back({V, C});
   }
+  /// Pushes the values of the loop that `V`, a result seen after the loop,
+  /// is made of: phis, selects and casts computed after the loop (the merge
+  /// of a return) are walked back to what the loop and the code before it
+  /// produced; a value computed after the loop is not an input of the loop.
+  void pushResult(Value *V, const Context *C) {
+    SmallVector<Value *, 8> Todo{V};
+    SmallPtrSet<Value *, 16> Done;
+    while (!Todo.empty()) {
+      Value *X = Todo.pop_back_val();
+      if (!Done.insert(X).second)
+        continue;
+      auto *I = dyn_cast<Instruction>(X);
+      if (!I || L.contains(I) ||
+          FA.DT->properlyDominates(I->getParent(), L.getHeader())) {
+        push(X, C);
+        continue;
+      }
+      if (auto *P = dyn_cast<PHINode>(I))
+        Todo.append(P->op_begin(), P->op_end());
+      else if (isa<SelectInst>(I) || isa<CastInst>(I))
+        Todo.append(I->op_begin(), I->op_end());
+    }
+  }
   void addSource(Value *V, vp_redund_source_kind K, unsigned Depth) {
     auto It = Sources.insert({V, Found{K, Depth}}).first;
     It->second.In[Var] = true;
@@ -386,14 +409,14 @@ void Slicer::run(Variant V, const LoopSideEffects &E) {
         push(X->getTerminator(), Root);
       if (auto *R = dyn_cast<ReturnInst>(I)) {
         if (Value *RV = R->getReturnValue())
-          push(RV, Root);
+          pushResult(RV, Root);
       } else if (L.contains(I)) {
         push(I, Root);
       } else {
         for (PHINode &P : I->getParent()->phis())
           for (unsigned i = 0, e = P.getNumIncomingValues(); i != e; ++i)
             if (L.contains(P.getIncomingBlock(i)))
-              push(P.getIncomingValue(i), Root);
+              pushResult(P.getIncomingValue(i), Root);
       }
       continue;
     }
@@ -534,8 +557,8 @@ findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
     } else {
       SI.Id = NextId++;
     }
-    bool Wide = !V->getType()->isIntOrPtrTy() &&
-                    !V->getType()->isFloatingPointTy() ||
+    bool Wide = (!V->getType()->isIntOrPtrTy() &&
+                 !V->getType()->isFloatingPointTy()) ||
                 V->getType()->getPrimitiveSizeInBits() > 64;
 
     // Cross-iteration: outside values are the same in every iteration of an

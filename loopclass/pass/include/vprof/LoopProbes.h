@@ -1,0 +1,56 @@
+//===- LoopProbes.h - the gated clone that holds every loop probe ---------===//
+//
+// A function with probed loops gets one clone, `F.vprof_probed` (internal,
+// noinline), and a gate byte `__vprof_loop_gate.F`; the original starts
+// with one load and one well-predicted branch that enters the clone when
+// the runtime sets the gate (docs/loopclass.md, "Probe scheme and cost").
+// loopclass's counters and redundancy's value probes share that clone:
+// whichever pass runs first makes it, the other finds it here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef VPROF_LOOPPROBES_H
+#define VPROF_LOOPPROBES_H
+
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+namespace llvm {
+class Function;
+class GlobalVariable;
+} // namespace llvm
+
+namespace vprof {
+
+/// True if `F` is a probe clone (made by makeProbedClone): analyses skip it.
+bool isProbedClone(const llvm::Function &F);
+
+/// True if `F` can be cloned and entered from its gate: the gate forwards
+/// the arguments with an ordinary call, which varargs, musttail, inalloca
+/// and friends do not allow; block addresses would refer to the original.
+/// False for a clone.
+bool canProbeFunction(llvm::Function &F);
+
+/// The gated clone of `F` and its gate byte.
+struct ProbedClone {
+  llvm::Function *Clone = nullptr;
+  llvm::GlobalVariable *Gate = nullptr;
+  explicit operator bool() const { return Clone && Gate; }
+};
+
+/// The clone of `F` made by makeProbedClone, if any (both members null
+/// otherwise).
+ProbedClone findProbedClone(llvm::Function &F);
+
+/// Clones `F` (which canProbeFunction accepts) into `F.vprof_probed` and
+/// creates its gate, closed.  `VMap` maps `F`'s values to the clone's.  The
+/// original is not gated yet: call insertGate once the clone is
+/// instrumented, or erase both if nothing was.
+ProbedClone makeProbedClone(llvm::Function &F, llvm::ValueToValueMapTy &VMap);
+
+/// Makes the original `F` enter `PC.Clone` when its gate byte is set:
+///   entry: <allocas>; %on = load i8 gate; br %on, probed, orig (1:2^20)
+///   probed: %r = call clone(args...); ret %r
+void insertGate(llvm::Function &F, const ProbedClone &PC);
+
+} // namespace vprof
+
+#endif // VPROF_LOOPPROBES_H
