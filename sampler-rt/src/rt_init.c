@@ -236,6 +236,7 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
     vp_rt_choose_reader();
     vp_rt_thread_init();
     vp_rt_unwind_prepare();
+    vp_rt_direct_init();
 
     int nc = atomic_load(&vp_rt.component_count);
     for (int i = 0; i < nc; i++)

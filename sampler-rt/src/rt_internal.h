@@ -48,6 +48,8 @@
 #define VP_RT_PATH_MAX 4096
 #define VP_RT_TIMER_COOKIE 0x76707266 /* "vprf": si_value of our timers */
 #define VP_RT_MAX_COMPONENTS 8
+#define VP_RT_MAX_DIRECT 256      /* readable PT_LOAD ranges read without a syscall */
+#define VP_RT_RED_ZONE 128        /* x86-64 SysV: bytes below rsp a leaf may use */
 
 /* Same numbers as enum vp_clock, which records the mode in the header. */
 enum vp_rt_timer_mode {
@@ -117,6 +119,13 @@ struct vp_rt_thread {
     uint64_t perf_id;            /* its PERF_EVENT_IOC_ID                  */
 };
 
+/* An address range the signal path may read with plain loads: a readable
+   PT_LOAD segment of a module loaded at start-up and pinned there
+   (RTLD_NODELETE), so it stays mapped for the life of the image. */
+struct vp_rt_direct {
+    uint64_t lo, hi;
+};
+
 /* All the runtime's global state (one instance, vp_rt). */
 struct vp_rt_state {
     /* configuration (environment) */
@@ -170,6 +179,12 @@ struct vp_rt_state {
     struct vp_rt_index index;
     int have_index;
 
+    /* sorted, disjoint, merged; set at start-up (rt_modules.c) */
+    struct vp_rt_direct direct[VP_RT_MAX_DIRECT];
+    uint32_t direct_count;
+    int no_direct;                 /* VPROF_DIRECT_READS=0 (testing)        */
+    _Atomic uint64_t reads_direct, reads_syscall; /* atomic; VPROF_DEBUG only */
+
     struct vp_rt_modlist *modlists[2];
     _Atomic int modlist_cur;       /* which modlist is current             */
 
@@ -196,6 +211,11 @@ extern struct vp_rt_state vp_rt;
 extern VP_RT_TLS int vp_rt_tls_slot;      /* thread table row or -1 */
 extern VP_RT_TLS int vp_rt_tls_in_handler;
 extern VP_RT_TLS uint32_t vp_rt_tls_tid;
+/* The thread's stack [lo, hi) (pthread_getattr_np at registration; 0 when
+   unknown), and during a sample the lowest address of it known mapped:
+   the interrupted rsp minus the red zone, 0 when stack reads are not direct. */
+extern VP_RT_TLS uint64_t vp_rt_tls_stack_lo, vp_rt_tls_stack_hi;
+extern VP_RT_TLS uint64_t vp_rt_tls_direct_lo;
 struct perf_event_mmap_page;
 extern VP_RT_TLS int vp_rt_tls_perf_fd;      /* rt_timer.c: see there */
 extern VP_RT_TLS int vp_rt_tls_perf_retired;
@@ -218,6 +238,7 @@ void vp_rt_modules_scan(struct vp_rt_modlist *ml);
 void vp_rt_modules_refresh(void);
 void vp_rt_unwind_prepare(void);
 int vp_rt_unwind_covers(uint64_t pc);
+void vp_rt_direct_init(void);
 
 /* rt_timer.c */
 int vp_rt_timer_start(void);

@@ -248,6 +248,69 @@ void vp_rt_unwind_prepare(void)
     vp_rt_warm_unwind();
 }
 
+/* Collects the readable PT_LOAD segments of a module that dlopen can pin. */
+static int vp_rt_direct_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    int *first = arg;
+    int is_exe = *first;
+    *first = 0;
+    if (!is_exe) {
+        /* Pin the module: RTLD_NODELETE makes a later dlclose a no-op, so
+           its segments stay mapped.  A module that cannot be pinned this
+           way (the vDSO) is not read directly. */
+        if (!info->dlpi_name || !info->dlpi_name[0] ||
+            !dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE))
+            return 0;
+    }
+    for (int i = 0; i < info->dlpi_phnum && vp_rt.direct_count < VP_RT_MAX_DIRECT; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_R) || ph->p_memsz == 0)
+            continue;
+        /* [vaddr, vaddr + memsz) lies inside the mapping; the part past
+           p_filesz (.bss) is anonymous memory of the same mapping set. */
+        uint64_t lo = info->dlpi_addr + ph->p_vaddr;
+        vp_rt.direct[vp_rt.direct_count].lo = lo;
+        vp_rt.direct[vp_rt.direct_count].hi = lo + ph->p_memsz;
+        vp_rt.direct_count++;
+    }
+    return 0;
+}
+
+/* Records the address ranges the signal path may read with plain loads:
+   the readable PT_LOAD segments of the executable and of every module
+   loaded now (its DT_NEEDED libraries and preloads), each pinned with
+   RTLD_NODELETE.  Sorted and merged for a binary search.  Start-up only
+   (dl_iterate_phdr, dlopen); VPROF_DIRECT_READS=0 disables it (testing).
+   Can't fail: a module it cannot pin is simply read through the syscall. */
+void vp_rt_direct_init(void)
+{
+    vp_rt.direct_count = 0;
+    const char *e = getenv("VPROF_DIRECT_READS");
+    vp_rt.no_direct = e && e[0] == '0';
+    if (vp_rt.no_direct)
+        return;
+    int first = 1;
+    dl_iterate_phdr(vp_rt_direct_cb, &first);
+    struct vp_rt_direct *d = vp_rt.direct;
+    uint32_t n = vp_rt.direct_count;
+    for (uint32_t i = 1; i < n; i++) /* insertion sort: a few dozen entries */
+        for (uint32_t j = i; j > 0 && d[j - 1].lo > d[j].lo; j--) {
+            struct vp_rt_direct t = d[j];
+            d[j] = d[j - 1];
+            d[j - 1] = t;
+        }
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (m > 0 && d[i].lo <= d[m - 1].hi) {
+            if (d[i].hi > d[m - 1].hi)
+                d[m - 1].hi = d[i].hi;
+        } else {
+            d[m++] = d[i];
+        }
+    }
+    vp_rt.direct_count = m;
+}
+
 /* Interposed dl_iterate_phdr: forwards to the real one and counts calls made
    from inside our signal handler (must stay 0; see the banner). */
 VP_RT_EXPORT int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data)

@@ -8,8 +8,12 @@
  *     local unwinder over tables registered at start-up (rt_modules.c);
  *   - no allocation, no locks, no stdio; buffers were mmap'd at start-up and
  *     slots are reserved with one atomic fetch_add each;
- *   - a read from a target address never dereferences it directly: it goes
- *     through vp_rt_safe_read(), which reports "unreadable" instead of faulting;
+ *   - a read from a target address is a plain load only where the address is
+ *     proven mapped for the whole sample (vp_rt_direct_ok: a readable segment
+ *     of a pinned start-up module, or the interrupted thread's own stack
+ *     between its rsp minus the red zone and its top); anything else (heap,
+ *     pointees, other threads' stacks) goes through process_vm_readv or the
+ *     pipe, which report "unreadable" instead of faulting;
  *   - errno is saved and restored; a nested entry on the same thread is
  *     counted (vp_loss.reentrant) and dropped;
  *   - per-thread state is initial-exec TLS, first touched outside the handler
@@ -38,6 +42,8 @@
 VP_RT_TLS int vp_rt_tls_slot = -1;
 VP_RT_TLS int vp_rt_tls_in_handler;
 VP_RT_TLS uint32_t vp_rt_tls_tid;
+VP_RT_TLS uint64_t vp_rt_tls_stack_lo, vp_rt_tls_stack_hi;
+VP_RT_TLS uint64_t vp_rt_tls_direct_lo;
 
 /* Registers of one frame in DWARF x86-64 numbering (0..16, 16 = rip). */
 struct vp_rt_frame {
@@ -61,12 +67,75 @@ uint64_t vp_rt_now_ns(int clock)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Signal path: may the `size` bytes at `addr` (addr + size does not
+   overflow) be read with plain loads?  Yes inside the interrupted thread's
+   own stack above rsp minus the red zone (vp_rt_tls_direct_lo, set per
+   sample by vp_rt_direct_stack), or inside one readable PT_LOAD range of a
+   pinned start-up module (vp_rt.direct, sorted and disjoint). */
+static int vp_rt_direct_ok(uint64_t addr, uint32_t size)
+{
+    uint64_t end = addr + size;
+    if (vp_rt_tls_direct_lo && addr >= vp_rt_tls_direct_lo && end <= vp_rt_tls_stack_hi)
+        return 1;
+    uint32_t lo = 0, hi = vp_rt.direct_count;
+    while (lo < hi) { /* the last range starting at or below addr */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (vp_rt.direct[mid].lo <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && end <= vp_rt.direct[lo - 1].hi;
+}
+
+/* Signal path: copy `size` (<= 64) bytes at a vp_rt_direct_ok address with
+   plain loads.  Not instrumented: the target's memory is not ours to check. */
+__attribute__((no_sanitize("address", "undefined"))) static void
+vp_rt_direct_read(void *dst, uint64_t addr, uint32_t size)
+{
+    const volatile uint8_t *src = (const volatile uint8_t *)(uintptr_t)addr;
+    uint8_t *d = dst;
+    switch (size) {
+    case 8: { uint64_t v; __builtin_memcpy(&v, (const void *)src, 8); __builtin_memcpy(d, &v, 8); return; }
+    case 4: { uint32_t v; __builtin_memcpy(&v, (const void *)src, 4); __builtin_memcpy(d, &v, 4); return; }
+    case 2: { uint16_t v; __builtin_memcpy(&v, (const void *)src, 2); __builtin_memcpy(d, &v, 2); return; }
+    default:
+        for (uint32_t i = 0; i < size; i++)
+            d[i] = src[i];
+    }
+}
+
+/* Signal path: sets vp_rt_tls_direct_lo for the sample of interrupted `rsp`:
+   the thread's stack is mapped from rsp - 128 (red zone) to its top if rsp
+   lies in the stack recorded at thread start and this handler runs on that
+   same stack below the red zone (the kernel wrote the signal frame there,
+   so the pages between are mapped).  On a sigaltstack, a coroutine or an
+   unknown thread: 0, stack reads use the syscall. */
+static void vp_rt_direct_stack(uint64_t rsp)
+{
+    uint64_t here = (uint64_t)(uintptr_t)__builtin_frame_address(0);
+    uint64_t lo = vp_rt_tls_stack_lo, hi = vp_rt_tls_stack_hi;
+    vp_rt_tls_direct_lo = 0;
+    if (vp_rt.no_direct || !hi || rsp < lo + VP_RT_RED_ZONE || rsp >= hi)
+        return;
+    if (here >= lo && here < rsp - VP_RT_RED_ZONE)
+        vp_rt_tls_direct_lo = rsp - VP_RT_RED_ZONE;
+}
+
 /* Signal path: copy `size` bytes from target address `addr`; returns 0, or -1
    if any byte is unreadable.  Never faults. */
 int vp_rt_safe_read(uint64_t addr, void *dst, uint32_t size)
 {
-    if (size == 0 || size > 64 || addr == 0)
+    if (size == 0 || size > 64 || addr == 0 || addr > UINT64_MAX - 64)
         return -1;
+    if (vp_rt_direct_ok(addr, size)) {
+        vp_rt_direct_read(dst, addr, size);
+        if (vp_rt.debug)
+            atomic_fetch_add_explicit(&vp_rt.reads_direct, 1, memory_order_relaxed);
+        return 0;
+    }
+    if (vp_rt.debug)
+        atomic_fetch_add_explicit(&vp_rt.reads_syscall, 1, memory_order_relaxed);
     if (vp_rt.read_mode == VP_RT_READ_VM) {
         struct iovec local = {dst, size};
         struct iovec remote = {(void *)(uintptr_t)addr, size};
@@ -120,7 +189,7 @@ struct vp_rt_read {
 static void vp_rt_read_batch(struct vp_rt_read *rd, uint32_t n)
 {
     uint8_t ord[VP_RT_BATCH];
-    uint32_t m = 0;
+    uint32_t m = 0, direct = 0;
     for (uint32_t i = 0; i < n; i++) {
         rd[i].out = 0;
         rd[i].ok = 0;
@@ -128,6 +197,12 @@ static void vp_rt_read_batch(struct vp_rt_read *rd, uint32_t n)
             rd[i].size = 8;
         if (rd[i].addr == 0 || rd[i].addr > UINT64_MAX - 8)
             continue; /* never readable */
+        if (vp_rt_direct_ok(rd[i].addr, rd[i].size)) {
+            vp_rt_direct_read(&rd[i].out, rd[i].addr, rd[i].size);
+            rd[i].ok = 1;
+            direct++;
+            continue;
+        }
         if (vp_rt.read_mode != VP_RT_READ_VM) {
             rd[i].ok = vp_rt_safe_read(rd[i].addr, &rd[i].out, rd[i].size) == 0;
             continue;
@@ -138,6 +213,10 @@ static void vp_rt_read_batch(struct vp_rt_read *rd, uint32_t n)
             j--;
         }
         ord[j] = (uint8_t)i;
+    }
+    if (vp_rt.debug) {
+        atomic_fetch_add_explicit(&vp_rt.reads_direct, direct, memory_order_relaxed);
+        atomic_fetch_add_explicit(&vp_rt.reads_syscall, m, memory_order_relaxed);
     }
     uint32_t i = 0;
     while (i < m) {
@@ -493,6 +572,7 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
     uint64_t seq = atomic_fetch_add_explicit(&vp_rt.seq, 1, memory_order_relaxed);
     struct vp_rt_frame fr;
     vp_rt_frame0(&fr, uc);
+    vp_rt_direct_stack(fr.regs[7]);
     rec->seq = seq;
     rec->time_ns = vp_rt_now_ns(CLOCK_MONOTONIC);
     rec->pc = fr.pc;

@@ -37,9 +37,30 @@ uint64_t vp_rt_thread_cpu_ns(uint32_t tid)
    first touch of our TLS happens here, not in the handler).  Returns the row,
    or -1 when the table is full (the thread is still sampled; its samples
    just have no THREADS row). */
+/* Records the calling thread's stack bounds for the signal path's direct
+   stack reads (pthread_getattr_np reads /proc/self/maps for the main thread
+   and may allocate: never called from the handler).  Unknown bounds leave
+   0: stack reads then go through the syscall. */
+static void vp_rt_thread_stack(void)
+{
+    pthread_attr_t a;
+    void *addr = NULL;
+    size_t size = 0;
+    vp_rt_tls_stack_lo = vp_rt_tls_stack_hi = 0;
+    if (pthread_getattr_np(pthread_self(), &a) != 0)
+        return;
+    if (pthread_attr_getstack(&a, &addr, &size) == 0 && addr && size) {
+        vp_rt_tls_stack_lo = (uint64_t)(uintptr_t)addr;
+        vp_rt_tls_stack_hi = (uint64_t)(uintptr_t)addr + size;
+    }
+    pthread_attr_destroy(&a);
+}
+
 int vp_rt_thread_register(void)
 {
     vp_rt_tls_tid = (uint32_t)syscall(SYS_gettid);
+    if (!vp_rt_tls_stack_hi) /* a fork child keeps the parent thread's stack */
+        vp_rt_thread_stack();
     vp_rt_tls_in_handler = 0;
     uint32_t i = atomic_fetch_add(&vp_rt.thread_next, 1);
     if (i >= vp_rt.max_threads) {

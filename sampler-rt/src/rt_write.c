@@ -310,6 +310,10 @@ static void vp_rt_debug_report(const char *path)
     }
     p = vp_rt_stpcpy(p, " read=", end);
     p = vp_rt_stpcpy(p, vp_rt.read_mode == VP_RT_READ_VM ? "process_vm_readv" : "pipe", end);
+    p = vp_rt_stpcpy(p, " reads_direct=", end);
+    p = vp_rt_utoa(p, atomic_load(&vp_rt.reads_direct));
+    p = vp_rt_stpcpy(p, " reads_syscall=", end);
+    p = vp_rt_utoa(p, atomic_load(&vp_rt.reads_syscall));
     vp_rt_log("debug: ", line);
 }
 

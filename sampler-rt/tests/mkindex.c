@@ -15,6 +15,8 @@
  *   5 i          rbx in vp_loop_rbx's loop                      -> 1..n, depth 0
  *   6 r12        r12 in vp_caller_r12 at its call, CALLER_OK    -> 0x1234, depth 1
  *   7 local      CFA-24 in vp_caller_r12, CALLER_OK|NEEDS_CFA   -> 777, depth 1
+ *   8 g_dead_stack_ptr global, pointer into an exited thread's unmapped
+ *                stack, DEREF_BASIC                            -> POINTEE_UNREADABLE
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +65,7 @@ int main(int argc, char **argv)
     }
     uint64_t a_counter = sym(argc, argv, "g_counter"), a_ptr = sym(argc, argv, "g_int_ptr"),
              a_bad = sym(argc, argv, "g_bad_ptr"), a_neg = sym(argc, argv, "g_neg"),
+             a_dead = sym(argc, argv, "g_dead_stack_ptr"),
              a_body = sym(argc, argv, "vp_loop_rbx_body"), a_end = sym(argc, argv, "vp_loop_rbx_end"),
              a_call = sym(argc, argv, "vp_caller_call"), a_ret = sym(argc, argv, "vp_caller_ret");
 
@@ -76,6 +79,7 @@ int main(int argc, char **argv)
         /* 11 */ {VP_OP_REG, 3, 0, {0}, 0}, {VP_OP_VALUE, 0, 0, {0}, 0},
         /* 13 */ {VP_OP_REG, 12, 0, {0}, 0}, {VP_OP_VALUE, 0, 0, {0}, 0},
         /* 15 */ {VP_OP_CFA, 0, 0, {0}, -24}, {VP_OP_MEMORY, 0, 8, {0}, 0},
+        /* 17 */ {VP_OP_ADDR, 0, 0, {0}, (int64_t)a_dead}, {VP_OP_MEMORY, 0, 8, {0}, 0},
     };
     struct vp_recipe recipes[] = {
         {0, 0, 8, 0, 0, 2},
@@ -86,12 +90,13 @@ int main(int argc, char **argv)
         {5, 0, 8, 0, 11, 2},
         {6, VP_RECIPE_CALLER_OK, 8, 0, 13, 2},
         {7, VP_RECIPE_CALLER_OK | VP_RECIPE_NEEDS_CFA, 8, 0, 15, 2},
+        {8, VP_RECIPE_DEREF_BASIC, 8, 4, 17, 2},
     };
-    uint32_t refs[] = {0, 1, 2, 3, 4, 5, 6, 7};
+    uint32_t refs[] = {0, 1, 2, 3, 4, 8, 5, 6, 7};
     struct vp_index_range ranges[3] = {
-        {0, 0, 0, 5},          /* always-live globals */
-        {a_body, a_end, 5, 1}, /* the rbx loop */
-        {a_call, a_ret, 6, 2}, /* the call site in vp_caller_r12 (ret - 1) */
+        {0, 0, 0, 6},          /* always-live globals */
+        {a_body, a_end, 6, 1}, /* the rbx loop */
+        {a_call, a_ret, 7, 2}, /* the call site in vp_caller_r12 (ret - 1) */
     };
     if (ranges[1].lo > ranges[2].lo) { /* keep sorted */
         struct vp_index_range t = ranges[1];
@@ -114,6 +119,7 @@ int main(int argc, char **argv)
         {"i", "vp_loop_rbx", VP_TAG_LOOP, VP_TYPE_UINT, 8},
         {"r12", "vp_caller_r12", VP_TAG_ARGS, VP_TYPE_UINT, 8},
         {"local", "vp_caller_r12", VP_TAG_COND, VP_TYPE_SINT, 8},
+        {"g_dead_stack_ptr", "", VP_TAG_GLOBAL, VP_TYPE_PTR_BASIC, 8},
     };
     enum { NV = sizeof vdef / sizeof vdef[0] };
     char vstr[512] = {0};
@@ -162,7 +168,7 @@ int main(int argc, char **argv)
     h.modules_off = (uint32_t)put(&mod, sizeof mod);
     h.range_count = 3;
     h.ranges_off = (uint32_t)put(ranges, sizeof ranges);
-    h.refs_count = 8;
+    h.refs_count = sizeof refs / sizeof refs[0];
     h.refs_off = (uint32_t)put(refs, sizeof refs);
     h.recipe_count = NV;
     h.recipes_off = (uint32_t)put(recipes, sizeof recipes);

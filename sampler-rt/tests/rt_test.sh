@@ -14,7 +14,7 @@ ENV=(env LD_PRELOAD="$RT_LIB" VPROF_OUTPUT="$W/p.out")  # for background jobs: $
 
 make_index() { # make_index OUT
   local syms
-  syms=$(nm "$RT_BIN/t_values" | awk '$3 ~ /^(g_counter|g_int_ptr|g_bad_ptr|g_neg|vp_loop_rbx_body|vp_loop_rbx_end|vp_caller_call|vp_caller_ret)$/ {print $3"="$1}')
+  syms=$(nm "$RT_BIN/t_values" | awk '$3 ~ /^(g_counter|g_int_ptr|g_bad_ptr|g_neg|g_dead_stack_ptr|vp_loop_rbx_body|vp_loop_rbx_end|vp_caller_call|vp_caller_ret)$/ {print $3"="$1}')
   "$RT_BIN/mkindex" "$1" "$(readlink -f "$RT_BIN/t_values")" $syms || fail "mkindex"
 }
 
@@ -56,7 +56,7 @@ threads_case() {
 
 check_values() { # check_values PROFILE
   local f=$1
-  grep -q "^variables count=8" "$f.txt" || fail "VARIABLES not copied"
+  grep -q "^variables count=9" "$f.txt" || fail "VARIABLES not copied"
   grep -q "^var 0 depth=0 status=0 .*min=0x67932 max=0x67932" "$f.txt" || fail "g_counter"
   grep -q "^var 1 depth=0 status=0 .*min=0x63 max=0x63" "$f.txt" || fail "pointer deref"
   grep -q "^var 2 depth=0 status=2 " "$f.txt" || fail "bad pointer not POINTEE_UNREADABLE"
@@ -70,6 +70,10 @@ check_values() { # check_values PROFILE
   grep -q "^var 6 depth=1 status=0 .*min=0x1234 max=0x1234" "$f.txt" || fail "callee-saved r12 in caller frame"
   grep -q "^var 7 depth=1 status=0 .*min=0x309 max=0x309" "$f.txt" || fail "CFA-relative local in caller frame"
   grep -q "^var [67] depth=0" "$f.txt" && fail "caller recipe matched at depth 0"
+  # a pointer into an exited thread's unmapped stack: never read directly
+  # (that would kill the target), reported unreadable
+  grep -q "^var 8 depth=0 status=2 " "$f.txt" || fail "dead thread stack pointee not POINTEE_UNREADABLE"
+  grep -q "^var 8 depth=0 status=0" "$f.txt" && fail "dead thread stack pointee read as OK"
   return 0
 }
 
@@ -153,6 +157,17 @@ values|values_fallback)
   [ "$(field "$W/p.out" modules indexed)" = 1 ] || fail "module not indexed"
   check_values "$W/p.out"
   grep -q "dl_iterate_phdr_in_handler=0 " "$W/err.txt" || fail "dl_iterate_phdr called in the handler"
+  # globals and the caller frame's stack slot are read with plain loads; the
+  # pointees in unmapped memory (and the bad absolute address) are not
+  d=$(sed -n 's/.* reads_direct=\([0-9]*\).*/\1/p' "$W/err.txt" | tail -1)
+  s=$(sed -n 's/.* reads_syscall=\([0-9]*\).*/\1/p' "$W/err.txt" | tail -1)
+  [ "${d:-0}" -gt 0 ] && [ "${s:-0}" -gt 0 ] || fail "reads_direct=${d:-?} reads_syscall=${s:-?}"
+  [ "$d" -gt "$s" ] || fail "fewer direct reads ($d) than syscalls ($s)"
+  # VPROF_DIRECT_READS=0: everything through the syscall, same values
+  run VPROF_INDEX="$W/t.index" VPROF_DEBUG=1 VPROF_DIRECT_READS=0 "${extra[@]}" "$RT_BIN/t_values" 2> "$W/err.txt" > /dev/null || fail "exit (no direct reads)"
+  dump "$W/p.out"
+  check_values "$W/p.out"
+  grep -q " reads_direct=0 " "$W/err.txt" || fail "VPROF_DIRECT_READS=0 still read directly"
   if [ $case_name = values_fallback ]; then
     [ "$(field "$W/p.out" header clock)" = 2 ] || fail "fallback clock"
     grep -q "timer=process read=pipe" "$W/err.txt" || fail "fallback modes not used"

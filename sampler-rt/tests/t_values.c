@@ -1,6 +1,7 @@
 /* t_values.c - target whose globals and registers mkindex.c describes.
    Spends its time in vp_loop_rbx called from vp_caller_r12 (t_values_asm.S). */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -11,6 +12,32 @@ int g_target = 99;
 int *g_int_ptr = &g_target;
 int *g_bad_ptr;          /* points into an unmapped page */
 int g_neg = -5;
+int *g_dead_stack_ptr;   /* points into the stack of a thread that exited and
+                            whose stack was unmapped */
+
+/* Leaves the address of one of its locals in g_dead_stack_ptr. */
+static void *leak_local(void *arg)
+{
+    volatile int local = 31337;
+    g_dead_stack_ptr = (int *)&local;
+    return arg;
+}
+
+/* Runs leak_local on a stack of our own, then unmaps that stack, so the
+   pointer is into a thread stack that is gone (glibc would cache its own). */
+static void dead_thread_stack(void)
+{
+    size_t sz = 256 * 1024;
+    void *stk = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    pthread_attr_t a;
+    pthread_t t;
+    pthread_attr_init(&a);
+    pthread_attr_setstack(&a, stk, sz);
+    pthread_create(&t, &a, leak_local, NULL);
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&a);
+    munmap(stk, sz);
+}
 
 void vp_caller_r12(uint64_t n);
 
@@ -26,6 +53,7 @@ int main(void)
     void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     munmap(page, 4096);
     g_bad_ptr = page;
+    dead_thread_stack();
     double end = cpu_ms() + 500;
     while (cpu_ms() < end)
         vp_caller_r12(20000000);
