@@ -2,7 +2,10 @@
  * cmd_report.c - `vprof report FILE`: the flat profile of one run.
  *
  * Like gprof's flat profile: one row per function with its self samples,
- * percentage and cumulative percentage, sorted hottest first.  Under each
+ * percentage and cumulative percentage, sorted hottest first.  Self samples
+ * are weighted: a PC sample record stands for VP_PC_SAMPLE_WEIGHT(flags)
+ * timer periods (more than one when the timer_create fallback overran), so
+ * "self" and the percentages are CPU time; "PC samples" counts records.  Under each
  * function, the variables the schema pass chose to watch there, with their
  * value-sample counts and min / median / max read according to their type.
  * PCs are attributed with the symbol resolver; value samples go to the
@@ -37,13 +40,15 @@ struct row {
     char *name;
     const char *file;
     int line;
-    uint64_t self;
+    uint64_t self;       /* weighted self samples: timer periods (VP_PC_SAMPLE_WEIGHT) */
+    uint64_t records;    /* PC sample records (self without the weights)     */
     uint32_t *vars; /* var ids attributed here                              */
     size_t nvars;
 };
 
 struct report {
     const struct vp_profile *p;
+    uint64_t total_weight; /* sum of the PC samples' weights (periods)      */
     struct vp_resolver *res;
     struct row *rows;
     size_t nrows;
@@ -188,6 +193,7 @@ static int cmp_rows(const void *a, const void *b)
 struct pc_key {
     const struct vp_func *func;
     const struct vp_prof_module *mod;
+    unsigned weight; /* VP_PC_SAMPLE_WEIGHT of the sample */
 };
 
 static int cmp_keys(const void *a, const void *b)
@@ -249,6 +255,8 @@ static void build_pc_rows(struct report *rep)
         uint64_t pc = p->pc_samples[i]->pc;
         keys[i].func = vp_resolve_func(rep->res, pc);
         keys[i].mod = keys[i].func ? NULL : vp_profile_module_of(p, pc);
+        keys[i].weight = VP_PC_SAMPLE_WEIGHT(p->pc_samples[i]->flags);
+        rep->total_weight += keys[i].weight;
     }
     qsort(keys, p->pc_count, sizeof *keys, cmp_keys);
     for (size_t i = 0; i < p->pc_count;) {
@@ -258,7 +266,10 @@ static void build_pc_rows(struct report *rep)
         struct row *r = add_row(rep);
         r->func = keys[i].func;
         r->mod = keys[i].mod;
-        r->self = j - i;
+        r->records = j - i;
+        r->self = 0;
+        for (size_t k = i; k < j; k++)
+            r->self += keys[k].weight;
         if (r->func) {
             r->name = xstrdup(r->func->name ? r->func->name : "??");
             r->file = r->func->file ? r->func->file : "";
@@ -483,6 +494,10 @@ static void print_text(FILE *out, const struct report *rep, size_t top)
     fprintf(out, "vprof report: %s\n", p->path);
     fprintf(out, "pid %u, %zu PC samples, %zu value samples, period %.3f ms\n", p->hdr.pid,
             p->pc_count, p->value_count, (double)p->hdr.period_ns / 1e6);
+    if (rep->total_weight != p->pc_count)
+        fprintf(out, "weighted: the %zu PC samples stand for %" PRIu64
+                     " timer periods (overruns); self = periods\n",
+                p->pc_count, rep->total_weight);
     if (p->has_coverage) {
         char cov[512];
         vp_cmd_format_coverage(cov, sizeof cov, &p->coverage);
@@ -498,7 +513,7 @@ static void print_text(FILE *out, const struct report *rep, size_t top)
     size_t n = top && top < rep->nrows ? top : rep->nrows;
     for (size_t i = 0; i < n; i++) {
         const struct row *r = &rep->rows[i];
-        double pct = p->pc_count ? 100.0 * (double)r->self / (double)p->pc_count : 0;
+        double pct = rep->total_weight ? 100.0 * (double)r->self / (double)rep->total_weight : 0;
         cum += pct;
         char src[1024] = "";
         if (*r->file)
@@ -582,6 +597,7 @@ static int print_json(FILE *out, const struct report *rep, size_t top)
     vp_json_kv_uint(j, "pid", p->hdr.pid);
     vp_json_kv_uint(j, "period_ns", p->hdr.period_ns);
     vp_json_kv_uint(j, "pc_samples", p->pc_count);
+    vp_json_kv_uint(j, "pc_weight", rep->total_weight);
     vp_json_kv_uint(j, "value_samples", p->value_count);
     vp_json_key(j, "coverage");
     if (p->has_coverage) {
@@ -613,7 +629,7 @@ static int print_json(FILE *out, const struct report *rep, size_t top)
     size_t n = top && top < rep->nrows ? top : rep->nrows;
     for (size_t i = 0; i < n; i++) {
         const struct row *r = &rep->rows[i];
-        double pct = p->pc_count ? 100.0 * (double)r->self / (double)p->pc_count : 0;
+        double pct = rep->total_weight ? 100.0 * (double)r->self / (double)rep->total_weight : 0;
         cum += pct;
         vp_json_begin_object(j);
         vp_json_kv_str(j, "name", r->name);
@@ -622,7 +638,8 @@ static int print_json(FILE *out, const struct report *rep, size_t top)
         vp_json_kv_str(j, "module", r->func ? NULL : r->mod ? vp_profile_str(p, r->mod->path)
                                                            : NULL);
         vp_json_kv_bool(j, "resolved", r->func != NULL);
-        vp_json_kv_uint(j, "self_samples", r->self);
+        vp_json_kv_uint(j, "self_samples", r->self);     /* weighted: periods */
+        vp_json_kv_uint(j, "self_records", r->records);  /* PC sample records */
         vp_json_kv_double(j, "self_percent", pct);
         vp_json_kv_double(j, "cumulative_percent", cum);
         vp_json_key(j, "variables");

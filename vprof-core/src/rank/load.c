@@ -261,20 +261,77 @@ static uint64_t frame_pc(const struct vp_value_sample *s)
     return s->depth > 0 && s->pc > 0 ? s->pc - 1 : s->pc;
 }
 
+struct seq_weight {
+    uint64_t seq;
+    unsigned weight;
+};
+
+static int cmp_seq_weight(const void *a, const void *b)
+{
+    const struct seq_weight *x = a, *y = b;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The weight of the PC sample with sequence number `seq` (1 if unknown);
+   `sw` is sorted by seq, NULL when every weight is 1. */
+static unsigned weight_of(const struct seq_weight *sw, size_t n, uint64_t seq)
+{
+    size_t lo = 0, hi = sw ? n : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sw[mid].seq < seq)
+            lo = mid + 1;
+        else if (sw[mid].seq > seq)
+            hi = mid;
+        else
+            return sw[mid].weight;
+    }
+    return 1;
+}
+
+/* The PC samples' weights by seq, or NULL (*ok stays 1) when all are 1;
+   *ok = 0 out of memory. */
+static struct seq_weight *seq_weights(const struct vp_profile *p, int *ok)
+{
+    *ok = 1;
+    size_t i = 0;
+    while (i < p->pc_count && VP_PC_SAMPLE_WEIGHT(p->pc_samples[i]->flags) == 1)
+        i++;
+    if (i == p->pc_count)
+        return NULL;
+    struct seq_weight *sw = malloc(p->pc_count * sizeof *sw);
+    if (!sw) {
+        *ok = 0;
+        return NULL;
+    }
+    for (i = 0; i < p->pc_count; i++)
+        sw[i] = (struct seq_weight){ p->pc_samples[i]->seq,
+                                     VP_PC_SAMPLE_WEIGHT(p->pc_samples[i]->flags) };
+    qsort(sw, p->pc_count, sizeof *sw, cmp_seq_weight);
+    return sw;
+}
+
 /* Value ticks: for each function, the PC samples (seq) with at least one
- * value sample in one of its frames.  Needs samples in seq order. */
+ * value sample in one of its frames, each counted with its weight (timer
+ * periods).  Needs samples in seq order. */
 static int count_ticks(struct loader *L)
 {
     const struct vp_profile *p = L->p;
     size_t n = p->value_count;
     uint32_t *order = NULL;
+    int ok;
+    struct seq_weight *sw = seq_weights(p, &ok);
+    if (!ok)
+        return -1;
     int sorted = 1;
     for (size_t i = 1; i < n && sorted; i++)
         sorted = p->values[i - 1].seq <= p->values[i].seq;
     if (!sorted) {
         order = malloc(n * sizeof *order);
-        if (!order)
+        if (!order) {
+            free(sw);
             return -1;
+        }
         for (size_t i = 0; i < n; i++)
             order[i] = (uint32_t)i;
         qsort_r(order, n, sizeof *order, cmp_seq, (void *)p->values);
@@ -299,13 +356,15 @@ static int count_ticks(struct loader *L)
         }
         if (last[f] != s->seq + 1) {
             last[f] = s->seq + 1;
-            L->run->funcs[f].value_ticks++;
+            L->run->funcs[f].value_ticks += weight_of(sw, p->pc_count, s->seq);
         }
     }
+    free(sw);
     free(last);
     free(order);
     return 0;
 oom:
+    free(sw);
     free(last);
     free(order);
     return -1;
@@ -419,12 +478,15 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
         goto oom;
     L.run->value_samples = L.p->value_count;
     L.run->input_bytes = L.p->map_size_;
+    /* Costs are weighted: a record stands for VP_PC_SAMPLE_WEIGHT(flags)
+       timer periods (> 1 when the timer_create fallback overran), so
+       pc_samples and value_ticks count periods, not records. */
     for (size_t i = 0; i < L.p->pc_count; i++) {
         long f = func_of_pc(&L, L.p->pc_samples[i]->pc);
         if (f == -2)
             goto oom;
         if (f >= 0)
-            L.run->funcs[f].pc_samples++;
+            L.run->funcs[f].pc_samples += VP_PC_SAMPLE_WEIGHT(L.p->pc_samples[i]->flags);
         else
             L.unresolved++;
     }
