@@ -12,8 +12,8 @@
 
 int vp_lr_format_parse(const char *s)
 {
-    static const char *const names[] = {"text", "json", "md", "sarif"};
-    for (int i = 0; i < 4; i++)
+    static const char *const names[] = {"text", "json", "md", "sarif", "html"};
+    for (int i = 0; i < 5; i++)
         if (strcmp(s, names[i]) == 0)
             return i;
     return -1;
@@ -125,6 +125,9 @@ int vp_lr_write(FILE *out, const struct vp_loop_report *r, int format, int color
         break;
     case VP_LR_SARIF:
         rc = vp_lr_write_sarif(out, r);
+        break;
+    case VP_LR_HTML:
+        rc = vp_lr_write_html(out, r);
         break;
     default:
         rc = vp_lr_write_text(out, r, color);

@@ -28,5 +28,6 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color);
 int vp_lr_write_json(FILE *out, const struct vp_loop_report *r);
 int vp_lr_write_md(FILE *out, const struct vp_loop_report *r);
 int vp_lr_write_sarif(FILE *out, const struct vp_loop_report *r);
+int vp_lr_write_html(FILE *out, const struct vp_loop_report *r); /* report_html.c */
 
 #endif

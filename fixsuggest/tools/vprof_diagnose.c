@@ -29,7 +29,7 @@
 static void usage(FILE *out)
 {
     fputs("usage: vprof diagnose --normal 'CMD...' --buggy 'CMD...' [--top N]\n"
-          "                      [--format text|json|md|sarif] [-o OUT] [--source-root DIR]\n"
+          "                      [--format text|json|md|sarif|html] [-o OUT] [--source-root DIR]\n"
           "\n"
           "Record a normal and a slow run of a program built with vprof-cc, rank the\n"
           "functions most likely to cause the slowdown, and diagnose the loops of the top N\n"
@@ -142,8 +142,10 @@ int main(int argc, char **argv)
             o.top = (size_t)t;
         } else if (!strcmp(a, "--format")) {
             if ((o.format = vp_lr_format_parse(val)) < 0) {
-                fprintf(stderr, "vprof-diagnose: --format must be text, json, md or sarif, not "
-                                "'%s'\n", val);
+                fprintf(stderr,
+                        "vprof-diagnose: --format must be text, json, md, sarif or html, "
+                        "not '%s'\n",
+                        val);
                 return 2;
             }
         } else if (!strcmp(a, "-o")) {

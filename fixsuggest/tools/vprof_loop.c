@@ -4,7 +4,7 @@
  *
  *   vprof-loop (--top N (--rank RANK.json | --normal FILE... --buggy FILE...)
  *               | --function NAME...) [--normal-run 'CMD...']
- *              [--format text|json|md|sarif] [-o OUT] [--source-root DIR]
+ *              [--format text|json|md|sarif|html] [-o OUT] [--source-root DIR]
  *              [--color|--no-color] -- CMD [ARGS...]
  *
  * Exit status: 0 loops diagnosed, 1 nothing found (or the workload failed),
@@ -36,7 +36,7 @@ static void usage(FILE *out)
           "  --function NAME         also probe the loops of NAME (repeatable)\n"
           "  --normal-run 'CMD...'   also run the normal workload with probes, for its counts\n"
           "                          (split into words like a shell, without expansion)\n"
-          "  --format FMT            text (default), json, md, sarif\n"
+          "  --format FMT            text (default), json, md, sarif, html\n"
           "  -o OUT                  write the report to OUT (atomically)\n"
           "  --source-root DIR       make file names relative to DIR (default: git toplevel)\n"
           "  --color, --no-color     force colour on or off (default: on a tty without NO_COLOR)\n"
@@ -103,8 +103,10 @@ int main(int argc, char **argv)
                 funcs[o.nfunctions++] = val;
             } else if (!strcmp(a, "--format")) {
                 if ((o.format = vp_lr_format_parse(val)) < 0) {
-                    fprintf(stderr, "vprof-loop: --format must be text, json, md or sarif, not "
-                                    "'%s'\n", val);
+                    fprintf(stderr,
+                            "vprof-loop: --format must be text, json, md, sarif or html, "
+                            "not '%s'\n",
+                            val);
                     return 2;
                 }
             } else if (!strcmp(a, "-o")) {

@@ -79,9 +79,9 @@ struct vp_loop_report {
     char *source_root;       /* SARIF %SRCROOT% (absolute), NULL: git toplevel */
 };
 
-enum vp_lr_format { VP_LR_TEXT = 0, VP_LR_JSON = 1, VP_LR_MD = 2, VP_LR_SARIF = 3 };
+enum vp_lr_format { VP_LR_TEXT = 0, VP_LR_JSON = 1, VP_LR_MD = 2, VP_LR_SARIF = 3, VP_LR_HTML = 4 };
 
-/* Parses "text" | "json" | "md" | "sarif"; -1 otherwise. */
+/* Parses "text" | "json" | "md" | "sarif" | "html"; -1 otherwise. */
 int vp_lr_format_parse(const char *s);
 
 /* Writes the report.  `color` only affects text.  Returns 0, or -1 on a
