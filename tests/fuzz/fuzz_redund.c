@@ -1,0 +1,74 @@
+/*
+ * fuzz_redund.c - libFuzzer target for the redundancy readers: the
+ * ".vprof.redund" section parser and the readers of the profile sections
+ * the redundancy probes write (VP_SEC_LOOP_ITER_HASHES,
+ * VP_SEC_LOOP_INSTANCES), followed by the rate computations that walk what
+ * they accepted.  redundancy/src/analyze.c is included so its static
+ * buffer entry points (vp_red_parse_section, vp_red_analyze_loops) are
+ * reachable without an ELF file.
+ *
+ * Input: a 4-byte little-endian length L, L bytes of section, the rest is
+ * a whole profile file (read by vprof-core's reader).  A short input is
+ * all section.
+ */
+#include "../../redundancy/src/analyze.c"
+
+#include "vprof/profile.h"
+
+static void check_msg(const char *err)
+{
+    if (strncmp(err, "fuzz", 4) != 0 && strcmp(err, "out of memory") != 0)
+        __builtin_trap();
+    if (strchr(err, '\n'))
+        __builtin_trap();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const uint8_t *sec = data, *prof = NULL;
+    size_t sec_size = size, prof_size = 0;
+    if (size >= 4) {
+        uint32_t l;
+        memcpy(&l, data, 4);
+        if (l <= size - 4) {
+            sec = data + 4;
+            sec_size = l;
+            prof = data + 4 + l;
+            prof_size = size - 4 - l;
+        }
+    }
+    char err[512];
+    struct vp_red_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return 0;
+    size_t cap = 0, used = 0;
+    char *strs = NULL;
+    if (vp_red_parse_section("fuzz", sec, sec_size, r, &cap, &strs, &used, err, sizeof err) != 0) {
+        check_msg(err);
+        free(strs);
+        vp_red_result_free(r);
+        return 0;
+    }
+    vp_red_fix_strings(r, strs);
+    volatile size_t sink = 0;
+    for (size_t i = 0; i < r->loop_count; i++)
+        sink += strlen(r->loops[i].function);
+    struct vp_profile *p = NULL;
+    if (!prof || vp_profile_parse("fuzz-profile", prof, prof_size, &p, err, sizeof err) != 0) {
+        vp_red_result_free(r);
+        return 0;
+    }
+    struct vp_red_params prm;
+    vp_red_params_default(&prm);
+    struct vp_red_result *out = NULL;
+    if (vp_red_analyze_loops(r, p, &prm, &out, err, sizeof err) != 0) {
+        check_msg(err);
+    } else {
+        for (size_t i = 0; i < out->loop_count; i++)
+            sink += (size_t)out->loops[i].ci_redundant + (size_t)out->loops[i].cl_redundant;
+        vp_red_result_free(out);
+    }
+    (void)sink;
+    vp_profile_close(p);
+    return 0;
+}
