@@ -72,8 +72,9 @@ int vp_loop_counts_parse(const char *name, const void *data, uint64_t size,
         struct vp_loop_count *r = &c->records_[i];
         memcpy(r, p + ro, sizeof *r);
         if (r->module >= h.module_count) {
+            uint32_t module = r->module; /* r points into what is freed */
             vp_loop_counts_free(c);
-            return fail(err, errlen, name, ro, "record %u: module %u out of range", i, r->module);
+            return fail(err, errlen, name, ro, "record %u: module %u out of range", i, module);
         }
         if (r->result_iterations > r->iterations || r->max_iterations > r->iterations ||
             (r->instances == 0 && r->iterations != 0)) {
