@@ -29,7 +29,7 @@ static void fail(struct parser *p, const char *what)
 
 static void skip_ws(struct parser *p)
 {
-    while (p->pos < p->len && strchr(" \t\r\n", p->s[p->pos]))
+    while (p->pos < p->len && p->s[p->pos] && strchr(" \t\r\n", p->s[p->pos]))
         p->pos++;
 }
 
@@ -214,6 +214,7 @@ static int parse_value(struct parser *p, struct vp_jr *out, int depth)
             struct vp_jr item;
             if (parse_value(p, &item, depth + 1) != 0) {
                 free(key);
+                free_node(&item); /* what it had parsed before failing */
                 return -1;
             }
             if (push(out, key, &item) != 0) {
@@ -257,7 +258,7 @@ static int parse_value(struct parser *p, struct vp_jr *out, int depth)
         char buf[64];
         size_t n = 0;
         while (p->pos + n < p->len && n < sizeof buf - 1 &&
-               strchr("+-.eE0123456789", p->s[p->pos + n]))
+               p->s[p->pos + n] && strchr("+-.eE0123456789", p->s[p->pos + n]))
             n++;
         memcpy(buf, p->s + p->pos, n);
         buf[n] = '\0';
@@ -327,4 +328,19 @@ double vp_jr_num(const struct vp_jr *j, const char *key, double dflt)
 {
     const struct vp_jr *v = vp_jr_get(j, key);
     return v && v->type == VP_JR_NUMBER ? v->number : dflt;
+}
+
+long long vp_jr_int(const struct vp_jr *j, const char *key, long long lo, long long hi,
+                    long long dflt)
+{
+    const struct vp_jr *v = vp_jr_get(j, key);
+    if (!v || v->type != VP_JR_NUMBER || v->number != v->number) /* absent, NaN */
+        return dflt;
+    /* Compare as doubles before converting: a double beyond the range of
+       the integer type is undefined behaviour to convert. */
+    if (v->number <= (double)lo)
+        return lo;
+    if (v->number >= (double)hi)
+        return hi;
+    return (long long)v->number;
 }

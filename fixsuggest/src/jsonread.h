@@ -30,5 +30,10 @@ const struct vp_jr *vp_jr_get(const struct vp_jr *j, const char *key);
  * another type. */
 const char *vp_jr_str(const struct vp_jr *j, const char *key, const char *dflt);
 double vp_jr_num(const struct vp_jr *j, const char *key, double dflt);
+/* The member's number as an integer clamped to [lo, hi] (a file may hold
+ * 1e300 or -5 where a line number belongs), or `dflt` if absent, of another
+ * type or NaN. */
+long long vp_jr_int(const struct vp_jr *j, const char *key, long long lo, long long hi,
+                    long long dflt);
 
 #endif

@@ -196,8 +196,8 @@ static int load_rank_json(struct ctx *c)
         if (i < c->o->top)
             push_str(&c->rank_names, &c->nrank_names, name);
         if (i < rows_shown(c->o->top, funcs->count))
-            add_rank_row(c, (size_t)vp_jr_num(f, "rank", (double)(i + 1)), name,
-                         vp_jr_str(f, "file", ""), (int)vp_jr_num(f, "line", 0),
+            add_rank_row(c, (size_t)vp_jr_int(f, "rank", 1, INT_MAX, (long long)(i + 1)), name,
+                         vp_jr_str(f, "file", ""), (int)vp_jr_int(f, "line", 0, INT_MAX, 0),
                          vp_jr_num(f, "raw_cost", 0), vp_jr_num(f, "calibrated_cost", 0),
                          vp_jr_num(f, "discount", 1), vp_jr_str(f, "pattern", NULL));
     }
