@@ -80,6 +80,40 @@ static int vp_red_read_blob(const char *path, const uint8_t *blob, size_t avail,
     return 0;
 }
 
+/* Appends the loops of a whole `.vprof.redund` section (blobs separated by
+   zero padding words); its strings are kept in *strs.  The buffer entry
+   point of the section reader (tests/fuzz/fuzz_redund.c). */
+static int vp_red_parse_section(const char *path, const uint8_t *p, size_t size,
+                                struct vp_red_result *r, size_t *cap, char **strs,
+                                size_t *used, char *err, size_t errlen)
+{
+    size_t off = 0;
+    while (off + 8 <= size) {
+        uint64_t word;
+        memcpy(&word, p + off, 8);
+        if (word == 0) { /* linker padding between blobs */
+            off += 8;
+            continue;
+        }
+        uint32_t total;
+        if (vp_red_read_blob(path, p + off, size - off, off, r, cap, strs, used, err,
+                             errlen) != 0)
+            return -1;
+        memcpy(&total, p + off + 8, 4);
+        off += (total + 7) & ~7u;
+    }
+    return 0;
+}
+
+/* Points the loops' function names into the string block (they hold
+   offsets while it grows) and hands the block to `r`. */
+static void vp_red_fix_strings(struct vp_red_result *r, char *strs)
+{
+    for (size_t i = 0; i < r->loop_count; i++)
+        r->loops[i].function = strs + (uintptr_t)r->loops[i].function;
+    r->strings_ = strs;
+}
+
 static int vp_red_read_binary(const char *path, struct vp_red_result *r, char *err,
                               size_t errlen)
 {
@@ -107,31 +141,16 @@ static int vp_red_read_binary(const char *path, struct vp_red_result *r, char *e
         if (!d || !d->d_buf)
             continue;
         found = 1;
-        const uint8_t *p = d->d_buf;
-        size_t off = 0;
-        while (off + 8 <= d->d_size) {
-            uint64_t word;
-            memcpy(&word, p + off, 8);
-            if (word == 0) { /* linker padding between blobs */
-                off += 8;
-                continue;
-            }
-            uint32_t total;
-            if (vp_red_read_blob(path, p + off, d->d_size - off, off, r, &cap, &strs, &used,
-                                 err, errlen) != 0)
-                goto out;
-            memcpy(&total, p + off + 8, 4);
-            off += (total + 7) & ~7u;
-        }
+        if (vp_red_parse_section(path, d->d_buf, d->d_size, r, &cap, &strs, &used, err,
+                                 errlen) != 0)
+            goto out;
     }
     if (!found) {
         vp_red_fail(err, errlen, "%s: no %s section (not built with vprof-cc?)", path,
                     VP_REDUND_SECTION);
         goto out;
     }
-    for (size_t i = 0; i < r->loop_count; i++)
-        r->loops[i].function = strs + (uintptr_t)r->loops[i].function;
-    r->strings_ = strs;
+    vp_red_fix_strings(r, strs);
     strs = NULL;
     rc = 0;
 out:
@@ -261,6 +280,10 @@ static enum vp_red_writes vp_red_writes(const struct vp_instance **v, size_t n, 
     return cov / sqrt(vx * vy) >= 0.5 ? VP_RED_WRITES_GROWING : VP_RED_WRITES_CONSTANT;
 }
 
+static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile *prof,
+                                const struct vp_red_params *prm, struct vp_red_result **out,
+                                char *err, size_t errlen);
+
 int vp_red_analyze(const char *binary, const struct vp_profile *prof,
                    const struct vp_red_params *prm, struct vp_red_result **out, char *err,
                    size_t errlen)
@@ -273,10 +296,22 @@ int vp_red_analyze(const char *binary, const struct vp_profile *prof,
     struct vp_red_result *r = calloc(1, sizeof *r);
     if (!r)
         return vp_red_fail(err, errlen, "out of memory");
+    if (vp_red_read_binary(binary, r, err, errlen) != 0) {
+        vp_red_result_free(r);
+        return -1;
+    }
+    return vp_red_analyze_loops(r, prof, prm, out, err, errlen);
+}
+
+/* The profile half of vp_red_analyze: `r` holds the binary's loops; it is
+   consumed (freed on error). */
+static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile *prof,
+                                const struct vp_red_params *prm, struct vp_red_result **out,
+                                char *err, size_t errlen)
+{
     const struct vp_instance **inst = NULL;
     size_t ninst = 0;
-    if (vp_red_read_binary(binary, r, err, errlen) != 0 ||
-        vp_red_read_hashes(prof, r, err, errlen) != 0 ||
+    if (vp_red_read_hashes(prof, r, err, errlen) != 0 ||
         vp_red_read_instances(prof, &inst, &ninst, r, err, errlen) != 0) {
         vp_red_result_free(r);
         return -1;
