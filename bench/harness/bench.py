@@ -299,7 +299,7 @@ def measure_overhead(tools, truth, d, prog, args):
             env = dict(os.environ, **extra)
             rc, _, err, w, c = run(argv, cwd=d, env=env, stdout=subprocess.DEVNULL, timeout=1200)
             if rc != 0:
-                failed[name] = f'exit {rc}: {err.strip()[-160:]}'
+                failed[name] = f'exit {rc}: ' + ' '.join(err.strip().splitlines()[-1:])[-120:]
                 continue
             wall[name].append(w)
             cpu[name].append(c)
@@ -415,7 +415,7 @@ def overhead_table(results, tools):
             elif v is None:
                 cells.append('n/a')
             else:
-                cells.append(v[:60])
+                cells.append(' '.join(v.split())[:60].replace('|', '/'))
         rows.append(f'| {r["case"]} | {o["input"]} | {o["plain_wall"]:.2f} / {o["plain_cpu"]:.2f} | ' + ' | '.join(cells) + ' |')
     med = [f'{statistics.median(per_mode[n]):.2f}x' if per_mode[n] else 'n/a' for n in names]
     rows.append('| **median (wall)** | | | ' + ' | '.join(med) + ' |')
