@@ -49,6 +49,12 @@ configs = {
     "plain": lambda: ([prog, work], None),
     "vprof": lambda: ([vprof, "record", "-F", "997", "--depth", "3", "-o", W + "/v.vprof", "--", prog, work],
                       dict(os.environ, VPROF_DEBUG="1")),
+    # vProf's placement: every global read at every sample (still plain loads)
+    "vprof-everywhere": lambda: ([vprof, "record", "-F", "997", "--depth", "3", "-o", W + "/e.vprof", "--", prog, work],
+                                 dict(os.environ, VPROF_DEBUG="1", VPROF_GLOBALS="everywhere")),
+    # the runtime before this change: globals everywhere, every read a syscall
+    "vprof-before": lambda: ([vprof, "record", "-F", "997", "--depth", "3", "-o", W + "/b0.vprof", "--", prog, work],
+                             dict(os.environ, VPROF_DEBUG="1", VPROF_GLOBALS="everywhere", VPROF_DIRECT_READS="0")),
 }
 if shutil.which("perf"):
     configs["perf"] = lambda: (["perf", "record", "-q", "-F", "997", "-g", "-o", W + "/p.data", "--", prog, work], None)
@@ -56,7 +62,7 @@ if libprofiler:
     configs["gperftools"] = lambda: ([prog, work], dict(os.environ, LD_PRELOAD=libprofiler,
                                                          CPUPROFILE=W + "/g.prof", CPUPROFILE_FREQUENCY="997"))
 names = list(configs)
-res = {n: {"wall": [], "cpu": [], "samples": [], "handler_ns": []} for n in names}
+res = {n: {"wall": [], "cpu": [], "samples": [], "handler_ns": [], "values": []} for n in names}
 for r in range(rounds):
     order = names[r % len(names):] + names[: r % len(names)]
     for n in order:
@@ -64,12 +70,15 @@ for r in range(rounds):
         wall, cpu, err = run(cmd, env)
         res[n]["wall"].append(wall)
         res[n]["cpu"].append(cpu)
-        if n == "vprof":
+        if n.startswith("vprof"):
             m = re.search(r"wrote .*?: ([\d,]+) PC samples", err)
             res[n]["samples"].append(int(m.group(1).replace(",", "")) if m else 0)
             m = re.search(r"handler_mean_ns=(\d+)", err)
             if m:
                 res[n]["handler_ns"].append(int(m.group(1)))
+            m = re.search(r" values=(\d+)", err)
+            if m and res[n]["samples"][-1]:
+                res[n]["values"].append(int(m.group(1)) / res[n]["samples"][-1])
         elif n == "perf":
             res[n]["samples"].append(perf_samples(W + "/p.data"))
         elif n == "gperftools":
@@ -93,9 +102,12 @@ for n in names:
     print("  %s cpu: %s" % (n, " ".join("%.3f" % x for x in res[n]["cpu"])))
     if res[n]["samples"]:
         print("  %s samples: %s" % (n, " ".join(str(x) for x in res[n]["samples"])))
-if res["vprof"]["handler_ns"]:
-    print("- vprof handler mean ns (VPROF_DEBUG, wall time inside the handler): median %d, runs: %s" % (
-        med(res["vprof"]["handler_ns"]), " ".join(str(x) for x in res["vprof"]["handler_ns"])))
+for n in names:
+    if res[n]["handler_ns"]:
+        print("- %s handler mean ns (VPROF_DEBUG, wall time inside the handler): median %d, runs: %s" % (
+            n, med(res[n]["handler_ns"]), " ".join(str(x) for x in res[n]["handler_ns"])))
+    if res[n]["values"]:
+        print("  %s value records per PC sample: median %.1f" % (n, med(res[n]["values"])))
 
 # coverage of the benchmark program (last vprof profile)
 rep = subprocess.run([vprof, "report", W + "/v.vprof"], capture_output=True, text=True).stdout
