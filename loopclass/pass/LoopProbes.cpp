@@ -22,11 +22,14 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <cstddef>
 
 #define DEBUG_TYPE "vprof-loop-probes"
 
@@ -60,7 +63,10 @@ public:
   LLVMContext &Ctx;
   Type *I8, *I16, *I32, *I64, *I8Ptr;
   GlobalVariable *Desc;
-  FunctionCallee ExitFn, RecEnterFn, RecExitFn;
+  /// The calling thread's counter block of this TU (null until the first
+  /// instance of a selected loop asks the runtime for it).
+  GlobalVariable *Block;
+  FunctionCallee BlockFn, RecEnterFn, RecExitFn;
 
 private:
   StructType *LoopTy;
@@ -87,8 +93,17 @@ ProbeModule::ProbeModule(Module &M) : M(M), Ctx(M.getContext()) {
                             GlobalValue::InternalLinkage, nullptr,
                             "__vprof_loop_module");
   Type *Void = Type::getVoidTy(Ctx);
-  ExitFn = weakFunction(VP_LOOP_RT_EXIT,
-                        FunctionType::get(Void, {I8Ptr, I32, I64, I64}, false));
+  BlockFn = weakFunction(VP_LOOP_RT_BLOCK,
+                         FunctionType::get(I8Ptr, {I8Ptr}, false));
+  // Thread-local, default (general-dynamic) model: the code generator picks
+  // local-exec in an executable (one %fs-relative load) and local-dynamic in
+  // a shared object, which also works when it is dlopen'ed (initial-exec
+  // would need static TLS space that a late dlopen may not find).
+  Block = new GlobalVariable(M, I8Ptr, false, GlobalValue::InternalLinkage,
+                             ConstantPointerNull::get(cast<PointerType>(I8Ptr)),
+                             "__vprof_loop_tls_block", nullptr,
+                             GlobalValue::GeneralDynamicTLSModel);
+  Block->setAlignment(Align(8));
   RecEnterFn = weakFunction(VP_LOOP_RT_REC_ENTER,
                             FunctionType::get(Void, {I8Ptr, I32}, false));
   RecExitFn = weakFunction(VP_LOOP_RT_REC_EXIT,
@@ -201,14 +216,41 @@ public:
         AllocaPt(&*Clone.getEntryBlock().getFirstInsertionPt()) {
     for (Loop *L : LI)
       simplifyLoop(L, &DT, &LI, nullptr, nullptr, nullptr, false);
+    // Where control leaves each outermost loop, before any probe splits a
+    // block: the first original instruction of each exit block.
+    for (Loop *L : LI) {
+      SmallVector<BasicBlock *, 4> Exits;
+      L->getUniqueExitBlocks(Exits);
+      for (BasicBlock *E : Exits)
+        OuterExits[L].push_back(&*E->getFirstInsertionPt());
+    }
   }
 
   bool probeLoop(LoopRecord &R, BasicBlock *Header,
                  ArrayRef<BasicBlock *> Body);
   void probeRecursion(LoopRecord &R, ArrayRef<BasicBlock *> Body);
+  /// Flushes the accumulated counts of nested loops where their outermost
+  /// loop ends.  Call after every probeLoop, before promote.
+  void flushAtOuterExits();
   void promote();
 
 private:
+  /// Counts of a nested loop summed over its instances in registers and
+  /// added to the thread's counters when its outermost loop ends (or every
+  /// FlushEvery instances, so a never-ending outer loop loses at most that).
+  struct Accumulator {
+    uint32_t Index;
+    AllocaInst *Instances, *Iters, *Results, *Max; ///< Results may be null
+  };
+  static constexpr uint64_t FlushEvery = 1024;
+
+  void addCounts(Instruction *At, uint32_t Index, Value *Instances, Value *It,
+                 Value *Res, Value *Max);
+  void flush(Instruction *At, const Accumulator &A);
+
+  DenseMap<Loop *, SmallVector<Instruction *, 4>> OuterExits;
+  SmallVector<std::pair<Loop *, Accumulator>, 8> Accumulators;
+
   ProbeModule &PM;
   Function &C;
   GlobalVariable *Gate;
@@ -222,7 +264,7 @@ private:
     Allocas.push_back(A);
     return A;
   }
-  Value *descriptor(IRBuilder<> &B) {
+  Value *descriptor(IRBuilderBase &B) {
     return B.CreatePointerCast(PM.Desc, PM.I8Ptr);
   }
 };
@@ -231,7 +273,8 @@ private:
 /// Per instance: Iters = Results = HasResult = 0 in the preheader; per
 /// iteration, in the header: Results += HasResult, HasResult = 0, Iters++;
 /// HasResult = 1 in the side-effect blocks; on every exit: Results +=
-/// HasResult and one runtime call with the instance's counts.
+/// HasResult, counted inline (countInstance).  Loops without side-effect
+/// blocks keep only Iters.
 bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
                                ArrayRef<BasicBlock *> Body) {
   Loop *L = LI.getLoopFor(Header);
@@ -242,24 +285,9 @@ bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
     return false;
   uint32_t Index = PM.addLoop(R, Gate);
 
-  AllocaInst *Iters = local(PM.I64, "vprof.iters");
-  AllocaInst *Results = local(PM.I64, "vprof.results");
-  AllocaInst *HasResult = local(PM.I64, "vprof.hasresult");
-  Constant *Zero = ConstantInt::get(PM.I64, 0);
-  Constant *One = ConstantInt::get(PM.I64, 1);
-
-  IRBuilder<> B(Preheader->getTerminator());
-  B.CreateStore(Zero, Iters);
-  B.CreateStore(Zero, Results);
-  B.CreateStore(Zero, HasResult);
-
-  B.SetInsertPoint(&*Header->getFirstInsertionPt());
-  B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I64, Results),
-                            B.CreateLoad(PM.I64, HasResult)),
-                Results);
-  B.CreateStore(Zero, HasResult);
-  B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I64, Iters), One), Iters);
-
+  // Which blocks set HasResult: LDoctor's post-dominance pruning,
+  // restricted to one iteration.  A loop without any (0*, 0*1?) counts no
+  // results at all: its rate needs only instances and iterations.
   SmallPtrSet<BasicBlock *, 8> Marked;
   for (BasicBlock *BB : Body)
     if (L->contains(BB))
@@ -267,6 +295,31 @@ bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
   for (BasicBlock *BB : Body)
     if (Marked.count(BB) && coveredByOthers(*L, BB, Marked))
       Marked.erase(BB);
+  bool CountResults = !Marked.empty();
+
+  AllocaInst *Iters = local(PM.I64, "vprof.iters");
+  AllocaInst *Results = CountResults ? local(PM.I64, "vprof.results") : nullptr;
+  AllocaInst *HasResult =
+      CountResults ? local(PM.I64, "vprof.hasresult") : nullptr;
+  Constant *Zero = ConstantInt::get(PM.I64, 0);
+  Constant *One = ConstantInt::get(PM.I64, 1);
+
+  ProbeBuilder B(Preheader->getTerminator());
+  B.CreateStore(Zero, Iters);
+  if (CountResults) {
+    B.CreateStore(Zero, Results);
+    B.CreateStore(Zero, HasResult);
+  }
+
+  B.SetInsertPoint(&*Header->getFirstInsertionPt());
+  if (CountResults) {
+    B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I64, Results),
+                              B.CreateLoad(PM.I64, HasResult)),
+                  Results);
+    B.CreateStore(Zero, HasResult);
+  }
+  B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I64, Iters), One), Iters);
+
   for (BasicBlock *BB : Body) {
     if (!Marked.count(BB))
       continue;
@@ -274,16 +327,151 @@ bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
     B.CreateStore(One, HasResult);
   }
 
+  // A nested loop sums its instances in registers while its outermost loop
+  // runs (the thread's counters are touched once per outer instance); an
+  // outermost loop, or an exit that leaves the outermost loop too, counts
+  // the instance directly.
+  Loop *Outer = L;
+  while (Outer->getParentLoop())
+    Outer = Outer->getParentLoop();
+  Accumulator Acc{Index, nullptr, nullptr, nullptr, nullptr};
+  if (Outer != L) {
+    ProbeBuilder E(AllocaPt);
+    auto Zeroed = [&](const char *Name) {
+      AllocaInst *A = local(PM.I64, Name);
+      E.SetInsertPoint(AllocaPt);
+      E.CreateStore(Zero, A);
+      return A;
+    };
+    Acc.Instances = Zeroed("vprof.acc.instances");
+    Acc.Iters = Zeroed("vprof.acc.iters");
+    Acc.Results = CountResults ? Zeroed("vprof.acc.results") : nullptr;
+    Acc.Max = Zeroed("vprof.acc.max");
+    Accumulators.push_back({Outer, Acc});
+  }
+  MDNode *Unlikely = MDBuilder(C.getContext()).createBranchWeights(1, 1u << 20);
+
   SmallVector<BasicBlock *, 4> Exits;
   L->getUniqueExitBlocks(Exits);
   for (BasicBlock *E : Exits) {
-    B.SetInsertPoint(&*E->getFirstInsertionPt());
-    Value *Res = B.CreateAdd(B.CreateLoad(PM.I64, Results),
-                             B.CreateLoad(PM.I64, HasResult));
-    B.CreateCall(PM.ExitFn, {descriptor(B), ConstantInt::get(PM.I32, Index),
-                             B.CreateLoad(PM.I64, Iters), Res});
+    Instruction *At = &*E->getFirstInsertionPt();
+    B.SetInsertPoint(At);
+    Value *It = B.CreateLoad(PM.I64, Iters);
+    Value *Res = CountResults
+                     ? B.CreateAdd(B.CreateLoad(PM.I64, Results),
+                                   B.CreateLoad(PM.I64, HasResult))
+                     : nullptr;
+    if (Outer == L || !Outer->contains(E)) {
+      addCounts(At, Index, One, It, Res, It);
+      continue;
+    }
+    auto Sum = [&](AllocaInst *A, Value *V) {
+      Value *N = B.CreateAdd(B.CreateLoad(PM.I64, A), V);
+      B.CreateStore(N, A);
+      return N;
+    };
+    Value *N = Sum(Acc.Instances, One);
+    Sum(Acc.Iters, It);
+    if (Res)
+      Sum(Acc.Results, Res);
+    Value *Max = B.CreateLoad(PM.I64, Acc.Max);
+    B.CreateStore(B.CreateSelect(B.CreateICmpUGT(It, Max), It, Max), Acc.Max);
+    Instruction *Then = SplitBlockAndInsertIfThen(
+        B.CreateICmpUGE(N, ConstantInt::get(PM.I64, FlushEvery)), At, false,
+        Unlikely);
+    markProbe(*Then);
+    flush(Then, Acc);
   }
   return true;
+}
+
+void FunctionProber::flush(Instruction *At, const Accumulator &A) {
+  ProbeBuilder B(At);
+  Value *N = B.CreateLoad(PM.I64, A.Instances);
+  Value *It = B.CreateLoad(PM.I64, A.Iters);
+  Value *Res = A.Results ? B.CreateLoad(PM.I64, A.Results) : nullptr;
+  Value *Max = B.CreateLoad(PM.I64, A.Max);
+  addCounts(At, A.Index, N, It, Res, Max);
+  B.SetInsertPoint(At);
+  Constant *Zero = ConstantInt::get(PM.I64, 0);
+  for (AllocaInst *X : {A.Instances, A.Iters, A.Results, A.Max})
+    if (X)
+      B.CreateStore(Zero, X);
+}
+
+void FunctionProber::flushAtOuterExits() {
+  for (auto &[Outer, Acc] : Accumulators)
+    for (Instruction *At : OuterExits.lookup(Outer))
+      flush(At, Acc);
+}
+
+/// Before `At`, adds `Instances` instances with `It` iterations and `Res`
+/// results (null: not counted) and a maximum of `Max` iterations to the
+/// thread's counters of loop `Index`, inline:
+///   %b = load __vprof_loop_tls_block (TLS)
+///   br %b == null, attach, count             (weights 1:2^20)
+/// attach: %b2 = __vprof_loop_block(&desc); store %b2 to TLS; br %b2 == null, done, count
+/// count:  c = &b[idx]; c.instances += N; c.iterations += It; c.results += Res;
+///         if (Max > c.max) c.max = Max       (unordered atomics: the writer
+///         may read them from another thread; no RMW: one writer)
+/// One thread-local load, a predicted branch and a few loads/stores; the
+/// runtime is called once per thread and TU.
+void FunctionProber::addCounts(Instruction *At, uint32_t Index,
+                               Value *Instances, Value *It, Value *Res,
+                               Value *MaxV) {
+  LLVMContext &Ctx = C.getContext();
+  BasicBlock *E = At->getParent();
+  BasicBlock *Done = E->splitBasicBlock(At, "vprof.loop.done");
+  E->getTerminator()->eraseFromParent();
+  BasicBlock *Attach = BasicBlock::Create(Ctx, "vprof.loop.attach", &C, Done);
+  BasicBlock *Count = BasicBlock::Create(Ctx, "vprof.loop.count", &C, Done);
+  MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, 1u << 20);
+  Constant *Null = ConstantPointerNull::get(cast<PointerType>(PM.I8Ptr));
+
+  ProbeBuilder B(E);
+  Value *Blk = B.CreateLoad(PM.I8Ptr, PM.Block);
+  B.CreateCondBr(B.CreateICmpEQ(Blk, Null), Attach, Count, Unlikely);
+
+  B.SetInsertPoint(Attach);
+  Value *Got = B.CreateCall(PM.BlockFn, {descriptor(B)});
+  B.CreateStore(Got, PM.Block);
+  B.CreateCondBr(B.CreateICmpEQ(Got, Null), Done, Count, Unlikely);
+
+  B.SetInsertPoint(Count);
+  PHINode *Base = B.CreatePHI(PM.I8Ptr, 2);
+  Base->addIncoming(Blk, E);
+  Base->addIncoming(Got, Attach);
+  constexpr unsigned Fields = sizeof(vp_loop_rt_counter) / sizeof(uint64_t);
+  Value *Ctr = B.CreateInBoundsGEP(
+      PM.I64, B.CreateBitCast(Base, PM.I64->getPointerTo()),
+      ConstantInt::get(PM.I64, uint64_t(Index) * Fields));
+  auto Field = [&](unsigned Offset) {
+    return B.CreateConstInBoundsGEP1_32(PM.I64, Ctr, Offset / sizeof(uint64_t));
+  };
+  auto Load = [&](Value *P) {
+    LoadInst *L = B.CreateAlignedLoad(PM.I64, P, Align(8));
+    L->setAtomic(AtomicOrdering::Unordered);
+    return L;
+  };
+  auto Store = [&](Value *V, Value *P) {
+    StoreInst *S = B.CreateAlignedStore(V, P, Align(8));
+    S->setAtomic(AtomicOrdering::Unordered);
+  };
+  auto Add = [&](unsigned Offset, Value *V) {
+    Value *P = Field(Offset);
+    Store(B.CreateAdd(Load(P), V), P);
+  };
+  Add(offsetof(vp_loop_rt_counter, instances), Instances);
+  Add(offsetof(vp_loop_rt_counter, iterations), It);
+  if (Res)
+    Add(offsetof(vp_loop_rt_counter, results), Res);
+  // A new maximum is rare after the first instances: store only then.
+  Value *MaxP = Field(offsetof(vp_loop_rt_counter, max_iterations));
+  BasicBlock *NewMax = BasicBlock::Create(Ctx, "vprof.loop.max", &C, Done);
+  B.CreateCondBr(B.CreateICmpUGT(MaxV, Load(MaxP)), NewMax, Done);
+  B.SetInsertPoint(NewMax);
+  Store(MaxV, MaxP);
+  B.CreateBr(Done);
 }
 
 /// One call = one iteration: the runtime tracks the recursion depth per
@@ -292,7 +480,7 @@ void FunctionProber::probeRecursion(LoopRecord &R,
                                     ArrayRef<BasicBlock *> Body) {
   uint32_t Index = PM.addLoop(R, Gate);
   AllocaInst *HasResult = local(PM.I64, "vprof.rec.hasresult");
-  IRBuilder<> B(AllocaPt);
+  ProbeBuilder B(AllocaPt);
   B.CreateStore(ConstantInt::get(PM.I64, 0), HasResult);
   B.CreateCall(PM.RecEnterFn,
                {descriptor(B), ConstantInt::get(PM.I32, Index)});
@@ -324,6 +512,17 @@ void FunctionProber::promote() {
 static const char *const ProbedCloneAttr = "vprof-probed-clone";
 static const char *const CloneSuffix = ".vprof_probed";
 static const char *const GatePrefix = "__vprof_loop_gate.";
+
+static const char *const ProbeMD = "vprof.probe";
+
+void markProbe(Instruction &I) {
+  LLVMContext &Ctx = I.getContext();
+  I.setMetadata(Ctx.getMDKindID(ProbeMD), MDNode::get(Ctx, {}));
+}
+
+bool isProbeInstruction(const Instruction &I) {
+  return I.hasMetadataOtherThanDebugLoc() && I.getMetadata(ProbeMD);
+}
 
 bool isProbedClone(const Function &F) {
   return F.hasFnAttribute(ProbedCloneAttr);
@@ -390,7 +589,7 @@ void insertGate(Function &F, const ProbedClone &PC) {
   Entry.getTerminator()->eraseFromParent();
   BasicBlock *Probed = BasicBlock::Create(Ctx, "vprof.probed", &F, Orig);
 
-  IRBuilder<> B(&Entry);
+  ProbeBuilder B(&Entry);
   if (DISubprogram *SP = F.getSubprogram())
     B.SetCurrentDebugLocation(DILocation::get(Ctx, SP->getLine(), 0, SP));
   Value *On = B.CreateICmpNE(B.CreateLoad(B.getInt8Ty(), Gate, "vprof.gate"),
@@ -470,6 +669,7 @@ PreservedAnalyses LoopProbesPass::run(Module &M, ModuleAnalysisManager &MAM) {
       Gate->eraseFromParent();
       continue;
     }
+    Prober.flushAtOuterExits();
     Prober.promote();
     insertGate(*F, PC);
     ++NumProbedFunctions;
@@ -477,7 +677,8 @@ PreservedAnalyses LoopProbesPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   if (PM.empty()) {
     PM.Desc->eraseFromParent();
-    for (FunctionCallee FC : {PM.ExitFn, PM.RecEnterFn, PM.RecExitFn})
+    PM.Block->eraseFromParent();
+    for (FunctionCallee FC : {PM.BlockFn, PM.RecEnterFn, PM.RecExitFn})
       if (auto *Fn = dyn_cast<Function>(FC.getCallee()))
         if (Fn->use_empty())
           Fn->eraseFromParent();

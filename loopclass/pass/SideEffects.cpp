@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vprof/SideEffects.h"
+#include "vprof/LoopProbes.h"
 
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/StringSet.h"
@@ -635,6 +636,8 @@ void SideEffectFinder::visitCall(CallBase &CB, bool InBody) {
 }
 
 void SideEffectFinder::visitInstruction(Instruction &I, bool InBody) {
+  if (isProbeInstruction(I))
+    return; // another vprof pass's counters, not the program's effect
   if (auto *CB = dyn_cast<CallBase>(&I))
     return visitCall(*CB, InBody);
   const Value *Ptr;
@@ -807,14 +810,22 @@ void SideEffectFinder::findLiveOuts() {
     }
   }
 
+  // Chains updated by another pass's probes are its counters (loopclass's
+  // accumulators in its clone), not results of the program.
   SmallPtrSet<PHINode *, 8> Reported;
+  for (auto &[P, Ups] : Updates)
+    if (any_of(Ups, [](Instruction *U) { return isProbeInstruction(*U); }))
+      Reported.insert(P);
   for (BasicBlock *B : L->blocks()) {
     for (Instruction &I : *B) {
+      if (isProbeInstruction(I))
+        continue;
       bool UsedOutside = any_of(I.users(), [&](User *U) {
         // An exit-block phi is outside the loop even though its incoming
         // edge comes from inside: that is how LCSSA values leave the loop.
+        // A probe reading a counter is not a use by the program.
         auto *UI = dyn_cast<Instruction>(U);
-        return UI && !L->contains(UI->getParent());
+        return UI && !L->contains(UI->getParent()) && !isProbeInstruction(*UI);
       });
       if (!UsedOutside)
         continue;

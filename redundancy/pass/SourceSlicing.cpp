@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RedundancyPasses.h"
+#include "vprof/LoopProbes.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Statistic.h"
@@ -342,38 +343,6 @@ void Slicer::visit(Value *V, const Context *C) {
     push(Op, C);
 }
 
-/// True if `V` only feeds another vprof pass's probes (loopclass's counters
-/// in its clone: phis and adds ending in a `__vprof_*` call).  Such values
-/// are not results of the program.
-static bool onlyFeedsProbes(const Value *V,
-                            SmallPtrSetImpl<const Value *> &Seen) {
-  if (!Seen.insert(V).second)
-    return true; // a cycle of counter updates: decided by its other users
-  if (V->use_empty() || Seen.size() > 32)
-    return false;
-  for (const User *U : V->users()) {
-    if (const auto *CB = dyn_cast<CallBase>(U)) {
-      const Function *Callee = CB->getCalledFunction();
-      if (Callee && Callee->getName().startswith("__vprof_"))
-        continue;
-      return false;
-    }
-    if ((isa<PHINode>(U) || isa<BinaryOperator>(U)) &&
-        onlyFeedsProbes(U, Seen))
-      continue;
-    return false;
-  }
-  return true;
-}
-
-/// Side-effect sites of the program, without other passes' probes.
-static bool isProgramSite(const SideEffectSite &S) {
-  if (S.Callee.startswith("__vprof_"))
-    return false;
-  SmallPtrSet<const Value *, 16> Seen;
-  return S.Kind != SiteKind::LiveOut || !onlyFeedsProbes(S.Inst, Seen);
-}
-
 void Slicer::run(Variant V, const LoopSideEffects &E) {
   Var = V;
   Seen.clear();
@@ -381,8 +350,6 @@ void Slicer::run(Variant V, const LoopSideEffects &E) {
   Contexts.push_back(Context{L.getHeader()->getParent(), nullptr, nullptr, 0});
   const Context *Root = &Contexts.front();
   for (const SideEffectSite &S : E.Sites) {
-    if (!isProgramSite(S))
-      continue; // another pass's probe
     Instruction *I = S.Inst;
     if (auto *CB = dyn_cast<CallBase>(I)) {
       // A defined callee is sliced inside; an external one by its
@@ -434,7 +401,8 @@ static bool regionMayWrite(Loop &Region, Value *Ptr, AAResults &AA) {
   MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(getUnderlyingObject(Ptr));
   for (BasicBlock *B : Region.blocks())
     for (Instruction &I : *B)
-      if (I.mayWriteToMemory() && isModSet(AA.getModRefInfo(&I, Loc)))
+      if (I.mayWriteToMemory() && !isProbeInstruction(I) &&
+          isModSet(AA.getModRefInfo(&I, Loc)))
         return true;
   return false;
 }
@@ -450,7 +418,18 @@ static bool isInvariantLoad(LoadInst *LdI, Loop &L, const FunctionAnalyses &FA) 
   MemoryAccess *MA = FA.MSSA->getMemoryAccess(LdI);
   if (!MA)
     return false;
-  MemoryAccess *Clobber = FA.MSSA->getWalker()->getClobberingMemoryAccess(MA);
+  MemorySSAWalker *W = FA.MSSA->getWalker();
+  MemoryAccess *Clobber = W->getClobberingMemoryAccess(MA);
+  // Another pass's counters (loopclass's, in its clone) write only
+  // runtime-owned memory: look past them.
+  MemoryLocation Loc = MemoryLocation::get(LdI);
+  for (unsigned N = 0; N < 16; ++N) {
+    auto *Def = dyn_cast<MemoryDef>(Clobber);
+    if (!Def || !Def->getMemoryInst() ||
+        !isProbeInstruction(*Def->getMemoryInst()))
+      break;
+    Clobber = W->getClobberingMemoryAccess(Def->getDefiningAccess(), Loc);
+  }
   return FA.MSSA->isLiveOnEntryDef(Clobber) ||
          !L.contains(Clobber->getBlock());
 }
@@ -516,7 +495,7 @@ static bool ioEveryIteration(Loop &L, const LoopSideEffects &E,
   BasicBlock *Latch = L.getLoopLatch();
   bool Every = false;
   for (const SideEffectSite &S : E.Sites) {
-    if (!S.InBody || !isProgramSite(S))
+    if (!S.InBody)
       continue;
     if (!ModRefSummary::isIOFunction(S.Callee))
       return false;
@@ -535,7 +514,7 @@ findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
   S.run(CrossLoop, E);
 
   for (const SideEffectSite &Site : E.Sites) {
-    if (!Site.InBody || !isProgramSite(Site) || !L.contains(Site.Inst))
+    if (!Site.InBody || !L.contains(Site.Inst))
       continue;
     LS.SideEffects.push_back(Site.Inst);
     if (FA.LI->getLoopFor(Site.Inst->getParent()) != &L)

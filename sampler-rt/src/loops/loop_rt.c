@@ -5,14 +5,18 @@
  * (struct vp_loop_rt_module, format.h) from a constructor through the weak
  * entry point __vprof_loops_register.  We set the gate byte of the loops
  * whose function is listed in VPROF_LOOP_FUNCTIONS ("f,g", "*" = all); the
- * instrumented clone of such a function then reports each loop instance
- * (__vprof_loop_exit) or each recursive call (__vprof_loop_rec_enter/exit).
+ * instrumented clone of such a function then counts each loop instance
+ * inline, in the calling thread's counter block of its translation unit
+ * (__vprof_loop_block hands the block out once per thread and TU; the probe
+ * keeps it in a thread-local pointer of the TU), and each recursive call
+ * through __vprof_loop_rec_enter/exit.
  *
- * Counters are per thread: each thread owns a block of lazily mapped counter
- * chunks, linked into a lock-free list at its first report, never freed (a
- * finished thread's counts stay until the profile is written).  The probe
- * path touches only the calling thread's memory; nothing runs in the
- * SIGPROF handler.  At write time (exit, terminating signal, flush) the
+ * Counter blocks are per thread and TU, carved from the thread's lazily
+ * mapped arenas, reachable from the thread's record in a lock-free list
+ * (push only), never freed: a finished thread's counts stay until the
+ * profile is written, and its TLS pointer dying with it does not matter.
+ * The probe path touches only the calling thread's memory; nothing runs in
+ * the SIGPROF handler.  At write time (exit, terminating signal, flush) the
  * blocks of all threads are merged into one VP_SEC_LOOP_COUNTS section; that
  * path uses only mmap/munmap and the emit callback (async-signal-safe).
  */
@@ -30,25 +34,17 @@
 #include "rt_hooks.h"
 #include "rt_internal.h"
 
-#define VP_LOOP_CHUNK_SLOTS 1024u /* counter slots per lazily mapped chunk   */
-#define VP_LOOP_MAX_CHUNKS 1024u  /* => at most 1M loops per process        */
 #define VP_LOOP_MAX_MODULES 16384u /* registered translation units           */
 #define VP_LOOP_SELECT_MAX 4096u   /* bytes of VPROF_LOOP_FUNCTIONS kept      */
-
-/* Counters of one loop in one thread.  Written only by the owning thread;
-   read (relaxed) by the writer. */
-struct vp_loop_slot {
-    uint64_t instances;
-    uint64_t iterations;
-    uint64_t results;
-    uint64_t max_iterations;
-    uint64_t current;  /* recursion: calls in the running instance           */
-    uint64_t depth;    /* recursion: current depth                          */
-};
+#define VP_LOOP_ARENA (64u << 10)   /* bytes per counter arena of a thread     */
 
 struct vp_loop_thread {
     struct vp_loop_thread *next;        /* lock-free list, push only         */
-    struct vp_loop_slot *_Atomic chunks[VP_LOOP_MAX_CHUNKS];
+    /* counters of module i, written once by the owner (release), read by the
+       writer (acquire) */
+    struct vp_loop_rt_counter *_Atomic blocks[VP_LOOP_MAX_MODULES];
+    uint8_t *arena;                     /* owner only: free part of the arena */
+    size_t arena_left;
 };
 
 struct vp_loop_module {
@@ -60,7 +56,6 @@ static struct vp_loop_thread *_Atomic vp_loop_threads;
 static struct vp_loop_module vp_loop_modules[VP_LOOP_MAX_MODULES];
 static _Atomic uint32_t vp_loop_module_count; /* slots reserved             */
 static _Atomic uint32_t vp_loop_module_ready; /* slots fully written        */
-static _Atomic uint64_t vp_loop_next_slot;
 static VP_RT_TLS struct vp_loop_thread *vp_loop_self;
 
 static pthread_once_t vp_loop_select_once = PTHREAD_ONCE_INIT;
@@ -117,7 +112,7 @@ VP_RT_EXPORT void __vprof_loops_register(struct vp_loop_rt_module *m)
                   NULL);
         return;
     }
-    m->slot_base = atomic_fetch_add(&vp_loop_next_slot, m->loop_count);
+    m->index = i;
     Dl_info info;
     const char *path = "";
     if (dladdr(m, &info) && info.dli_fname)
@@ -127,7 +122,8 @@ VP_RT_EXPORT void __vprof_loops_register(struct vp_loop_rt_module *m)
         if (vp_loop_select_all || vp_loop_selected(l->function) ||
             vp_loop_selected(l->linkage) || vp_loop_selected(l->container)) {
             m->enabled[j] = 1;
-            __atomic_store_n(l->gate, 1, __ATOMIC_RELAXED);
+            /* release: a thread that sees the gate open sees m->index */
+            __atomic_store_n(l->gate, 1, __ATOMIC_RELEASE);
         }
     }
     vp_loop_modules[i].desc = m;
@@ -138,59 +134,67 @@ VP_RT_EXPORT void __vprof_loops_register(struct vp_loop_rt_module *m)
         expect = i;
 }
 
-/* The calling thread's counter slot for loop `idx` of `m`, or NULL when
-   memory is exhausted (the report is dropped). */
-static struct vp_loop_slot *vp_loop_slot_of(const struct vp_loop_rt_module *m, uint32_t idx)
+/* The calling thread's record, created on its first use; NULL when memory
+   is exhausted. */
+static struct vp_loop_thread *vp_loop_thread_self(void)
 {
     struct vp_loop_thread *t = vp_loop_self;
-    if (!t) {
-        t = vp_loop_map(sizeof *t);
-        if (!t)
-            return NULL;
-        t->next = atomic_load(&vp_loop_threads);
-        while (!atomic_compare_exchange_weak(&vp_loop_threads, &t->next, t))
-            ;
-        vp_loop_self = t;
-    }
-    uint64_t slot = m->slot_base + idx;
-    uint64_t c = slot / VP_LOOP_CHUNK_SLOTS;
-    if (c >= VP_LOOP_MAX_CHUNKS)
+    if (t)
+        return t;
+    t = vp_loop_map(sizeof *t);
+    if (!t)
         return NULL;
-    struct vp_loop_slot *chunk = atomic_load_explicit(&t->chunks[c], memory_order_relaxed);
-    if (!chunk) {
-        chunk = vp_loop_map(VP_LOOP_CHUNK_SLOTS * sizeof *chunk);
-        if (!chunk)
+    t->next = atomic_load(&vp_loop_threads);
+    while (!atomic_compare_exchange_weak(&vp_loop_threads, &t->next, t))
+        ;
+    vp_loop_self = t;
+    return t;
+}
+
+/* The calling thread's counters of module `m` (loop_count of them), or NULL
+   when `m` is not registered or memory is exhausted (its counts are then
+   dropped).  Called by the probes once per thread and translation unit; they
+   keep the answer in the TU's thread-local pointer. */
+VP_RT_EXPORT struct vp_loop_rt_counter *__vprof_loop_block(struct vp_loop_rt_module *m)
+{
+    if (!m || m->version != VP_LOOP_RT_VERSION)
+        return NULL;
+    uint64_t i = m->index;
+    if (i >= atomic_load(&vp_loop_module_ready) || vp_loop_modules[i].desc != m)
+        return NULL;
+    struct vp_loop_thread *t = vp_loop_thread_self();
+    if (!t)
+        return NULL;
+    struct vp_loop_rt_counter *b = atomic_load_explicit(&t->blocks[i], memory_order_relaxed);
+    if (b)
+        return b;
+    size_t size = ((size_t)m->loop_count * sizeof *b + 63) & ~(size_t)63;
+    if (size > t->arena_left) {
+        size_t n = size > VP_LOOP_ARENA ? (size + 4095) & ~(size_t)4095 : VP_LOOP_ARENA;
+        uint8_t *a = vp_loop_map(n);
+        if (!a)
             return NULL;
-        atomic_store_explicit(&t->chunks[c], chunk, memory_order_release);
+        t->arena = a;
+        t->arena_left = n;
     }
-    return &chunk[slot % VP_LOOP_CHUNK_SLOTS];
+    b = (struct vp_loop_rt_counter *)t->arena;
+    t->arena += size;
+    t->arena_left -= size;
+    atomic_store_explicit(&t->blocks[i], b, memory_order_release);
+    return b;
 }
 
 #define VP_LOOP_ADD(field, v) __atomic_store_n(&(field), (field) + (v), __ATOMIC_RELAXED)
 #define VP_LOOP_SET(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
 
-/* One natural-loop instance ended after `iters` header executions, of which
-   `results` had their HasResult flag set. */
-VP_RT_EXPORT void __vprof_loop_exit(struct vp_loop_rt_module *m, uint32_t idx, uint64_t iters,
-                                    uint64_t results)
-{
-    struct vp_loop_slot *s = vp_loop_slot_of(m, idx);
-    if (!s)
-        return;
-    VP_LOOP_ADD(s->instances, 1);
-    VP_LOOP_ADD(s->iterations, iters);
-    VP_LOOP_ADD(s->results, results);
-    if (iters > s->max_iterations)
-        VP_LOOP_SET(s->max_iterations, iters);
-}
-
 /* A call of a recursive function began: one iteration; a new instance when
    no call of it is active in this thread. */
 VP_RT_EXPORT void __vprof_loop_rec_enter(struct vp_loop_rt_module *m, uint32_t idx)
 {
-    struct vp_loop_slot *s = vp_loop_slot_of(m, idx);
-    if (!s)
+    struct vp_loop_rt_counter *b = __vprof_loop_block(m);
+    if (!b || idx >= m->loop_count)
         return;
+    struct vp_loop_rt_counter *s = &b[idx];
     if (s->depth++ == 0) {
         VP_LOOP_ADD(s->instances, 1);
         s->current = 0;
@@ -202,9 +206,10 @@ VP_RT_EXPORT void __vprof_loop_rec_enter(struct vp_loop_rt_module *m, uint32_t i
 VP_RT_EXPORT void __vprof_loop_rec_exit(struct vp_loop_rt_module *m, uint32_t idx,
                                         uint64_t has_result)
 {
-    struct vp_loop_slot *s = vp_loop_slot_of(m, idx);
-    if (!s)
+    struct vp_loop_rt_counter *b = __vprof_loop_block(m);
+    if (!b || idx >= m->loop_count)
         return;
+    struct vp_loop_rt_counter *s = &b[idx];
     VP_LOOP_ADD(s->results, has_result ? 1 : 0);
     if (s->depth == 0) /* entered before a fork reset, or unbalanced (longjmp) */
         return;
@@ -270,20 +275,29 @@ static int vp_loop_write_sections(void *ctx, vp_rt_emit_fn emit)
             c->module = i;
             c->kind = m->loops[j].kind;
             c->static_class = m->loops[j].static_class;
-            uint64_t slot = m->slot_base + j;
-            uint64_t ci = slot / VP_LOOP_CHUNK_SLOTS;
-            if (ci >= VP_LOOP_MAX_CHUNKS)
-                continue;
             for (struct vp_loop_thread *t = atomic_load(&vp_loop_threads); t; t = t->next) {
-                struct vp_loop_slot *chunk =
-                    atomic_load_explicit(&t->chunks[ci], memory_order_acquire);
-                if (!chunk)
+                struct vp_loop_rt_counter *b =
+                    atomic_load_explicit(&t->blocks[i], memory_order_acquire);
+                if (!b)
                     continue;
-                const struct vp_loop_slot *s = &chunk[slot % VP_LOOP_CHUNK_SLOTS];
-                c->instances += __atomic_load_n(&s->instances, __ATOMIC_RELAXED);
-                c->iterations += __atomic_load_n(&s->iterations, __ATOMIC_RELAXED);
-                c->result_iterations += __atomic_load_n(&s->results, __ATOMIC_RELAXED);
-                uint64_t mx = __atomic_load_n(&s->max_iterations, __ATOMIC_RELAXED);
+                const struct vp_loop_rt_counter *s = &b[j];
+                /* The owner may be counting right now (a flush while threads
+                   run): read in the reverse order of the probe's updates and
+                   clamp, so the snapshot keeps results, max <= iterations and
+                   instances > 0 when iterations > 0, as the reader requires. */
+                uint64_t mx = __atomic_load_n(&s->max_iterations, __ATOMIC_ACQUIRE);
+                uint64_t res = __atomic_load_n(&s->results, __ATOMIC_ACQUIRE);
+                uint64_t it = __atomic_load_n(&s->iterations, __ATOMIC_ACQUIRE);
+                uint64_t in = __atomic_load_n(&s->instances, __ATOMIC_ACQUIRE);
+                if (res > it)
+                    res = it;
+                if (mx > it)
+                    mx = it;
+                if (it && !in)
+                    in = 1;
+                c->instances += in;
+                c->iterations += it;
+                c->result_iterations += res;
                 if (mx > c->max_iterations)
                     c->max_iterations = mx;
             }
@@ -306,15 +320,16 @@ static int vp_loop_write_sections(void *ctx, vp_rt_emit_fn emit)
    unwind correctly. */
 static void vp_loop_after_fork_child(void)
 {
+    uint32_t nmod = atomic_load(&vp_loop_module_ready);
     for (struct vp_loop_thread *t = atomic_load(&vp_loop_threads); t; t = t->next)
-        for (uint32_t c = 0; c < VP_LOOP_MAX_CHUNKS; c++) {
-            struct vp_loop_slot *chunk = atomic_load(&t->chunks[c]);
-            if (!chunk)
+        for (uint32_t i = 0; i < nmod; i++) {
+            struct vp_loop_rt_counter *b = atomic_load(&t->blocks[i]);
+            if (!b)
                 continue;
-            for (uint32_t k = 0; k < VP_LOOP_CHUNK_SLOTS; k++) {
-                chunk[k].instances = chunk[k].iterations = 0;
-                chunk[k].results = chunk[k].max_iterations = 0;
-                chunk[k].current = 0;
+            for (uint32_t k = 0; k < vp_loop_modules[i].desc->loop_count; k++) {
+                b[k].instances = b[k].iterations = 0;
+                b[k].results = b[k].max_iterations = 0;
+                b[k].current = 0;
             }
         }
 }

@@ -509,15 +509,31 @@ struct vp_prof_thread {
  * memory, pointers native) and a constructor that passes it to the weak
  * runtime entry point VP_LOOP_RT_REGISTER when the runtime is loaded.  The
  * runtime sets the gate byte of every loop whose function is selected
- * (VPROF_LOOP_FUNCTIONS); the probes then report each loop instance with
- * VP_LOOP_RT_EXIT (natural loops) or each call with VP_LOOP_RT_REC_ENTER /
- * VP_LOOP_RT_REC_EXIT (recursion).  docs/loopclass.md explains the scheme.
+ * (VPROF_LOOP_FUNCTIONS).  The probes count natural-loop instances inline:
+ * each TU has one thread-local pointer to the calling thread's counters of
+ * the TU (struct vp_loop_rt_counter[loop_count], owned by the runtime, never
+ * freed); while it is null the probe calls VP_LOOP_RT_BLOCK once and keeps
+ * the answer.  Recursion is counted per call by VP_LOOP_RT_REC_ENTER /
+ * VP_LOOP_RT_REC_EXIT.  docs/loopclass.md explains the scheme.
  */
-#define VP_LOOP_RT_VERSION 1
+#define VP_LOOP_RT_VERSION 2
 #define VP_LOOP_RT_REGISTER "__vprof_loops_register"   /* (module *)              */
-#define VP_LOOP_RT_EXIT "__vprof_loop_exit"   /* (module *, u32 idx, u64 iters, u64 results) */
+#define VP_LOOP_RT_BLOCK "__vprof_loop_block" /* (module *) -> counter *: this
+                                                 thread's counters, NULL if none */
 #define VP_LOOP_RT_REC_ENTER "__vprof_loop_rec_enter" /* (module *, u32 idx)      */
 #define VP_LOOP_RT_REC_EXIT "__vprof_loop_rec_exit"   /* (module *, u32 idx, u64 has_result) */
+
+/* Counters of one loop in one thread.  The probes update the first four
+   inline (relaxed, no atomic read-modify-write: only the owning thread
+   writes); the writer reads them from any thread. */
+struct vp_loop_rt_counter {
+    uint64_t instances;
+    uint64_t iterations;
+    uint64_t results;          /* iterations whose HasResult flag was set      */
+    uint64_t max_iterations;
+    uint64_t current;          /* recursion: calls in the running instance    */
+    uint64_t depth;            /* recursion: current depth                    */
+};
 
 struct vp_loop_rt_loop {
     uint64_t loop_id;          /* as in .vprof.loops                           */
@@ -538,7 +554,7 @@ struct vp_loop_rt_module {
     const struct vp_loop_rt_loop *loops;
     uint8_t *enabled;          /* loop_count bytes, set by the runtime: 1 for
                                   the loops it selected                        */
-    uint64_t slot_base;        /* runtime-owned: first counter slot            */
+    uint64_t index;            /* runtime-owned: registration number          */
     struct vp_loop_rt_module *next; /* runtime-owned: registration list        */
 };
 

@@ -11,6 +11,7 @@
 #ifndef VPROF_LOOPPROBES_H
 #define VPROF_LOOPPROBES_H
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 namespace llvm {
@@ -19,6 +20,28 @@ class GlobalVariable;
 } // namespace llvm
 
 namespace vprof {
+
+/// Marks `I` as a probe instruction (metadata `!vprof.probe`): the
+/// side-effect analysis ignores probes, so a clone that holds one pass's
+/// probes looks to the next like the program.
+void markProbe(llvm::Instruction &I);
+
+/// True if `I` was inserted by a vprof probe (markProbe).
+bool isProbeInstruction(const llvm::Instruction &I);
+
+/// An IRBuilder inserter that marks every instruction it inserts.
+class ProbeInserter : public llvm::IRBuilderDefaultInserter {
+public:
+  void InsertHelper(llvm::Instruction *I, const llvm::Twine &Name,
+                    llvm::BasicBlock *BB,
+                    llvm::BasicBlock::iterator InsertPt) const override {
+    llvm::IRBuilderDefaultInserter::InsertHelper(I, Name, BB, InsertPt);
+    markProbe(*I);
+  }
+};
+
+/// Builds probe instructions.
+using ProbeBuilder = llvm::IRBuilder<llvm::ConstantFolder, ProbeInserter>;
 
 /// True if `F` is a probe clone (made by makeProbedClone): analyses skip it.
 bool isProbedClone(const llvm::Function &F);
