@@ -19,6 +19,14 @@
 #include "vprof/format.h"
 #include "vprof/stats.h"
 
+/* qsort of possibly empty arrays: an empty array here is often NULL, and
+   qsort's first argument must not be (C11 7.22.5; UBSan checks it). */
+static void qsort_n(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(base, n, size, cmp);
+}
+
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || errlen == 0)
@@ -585,7 +593,7 @@ static int localise(const struct vp_rank_model *m, const struct var_group *g,
         free(o.pcs);
     }
     /* Merge equal (file, line) from different PCs and runs. */
-    qsort(lines, nlines, sizeof *lines, cmp_line);
+    qsort_n(lines, nlines, sizeof *lines, cmp_line);
     size_t w = 0;
     for (size_t r = 0; r < nlines; r++) {
         if (w && cmp_line(&lines[w - 1], &lines[r]) == 0) {
@@ -598,7 +606,7 @@ static int localise(const struct vp_rank_model *m, const struct var_group *g,
         }
     }
     nlines = w;
-    qsort(lines, nlines, sizeof *lines, cmp_line_count);
+    qsort_n(lines, nlines, sizeof *lines, cmp_line_count);
     while (nlines > p->max_lines)
         free(lines[--nlines].file);
     fr->lines = lines;
@@ -792,7 +800,7 @@ static int build_sfuncs(struct state *s)
             s->nsf++;
         }
     }
-    qsort(s->sf, s->nsf, sizeof *s->sf, cmp_sfunc);
+    qsort_n(s->sf, s->nsf, sizeof *s->sf, cmp_sfunc);
     for (size_t k = 0; k < s->nsf; k++) {
         s->sf[k].in_run = malloc((m->nruns ? m->nruns : 1) * sizeof(long));
         if (!s->sf[k].in_run)
@@ -857,11 +865,12 @@ static int build_groups(struct state *s)
             for (size_t v = 0; v < m->runs[i].nvars; v++)
                 if (m->runs[i].vars[v].count + m->runs[i].vars[v].unreadable)
                     all[n++] = &m->runs[i].vars[v];
-    qsort(all, n, sizeof *all, cmp_var_ptr);
+    qsort_n(all, n, sizeof *all, cmp_var_ptr);
     /* run index of each pointer */
     for (size_t a = 0; a < n; a++)
         for (size_t i = 0; i < m->nruns; i++)
-            if (all[a] >= m->runs[i].vars && all[a] < m->runs[i].vars + m->runs[i].nvars)
+            if (m->runs[i].nvars && all[a] >= m->runs[i].vars &&
+                all[a] < m->runs[i].vars + m->runs[i].nvars)
                 run_of[a] = i;
     s->groups = calloc(n ? n : 1, sizeof *s->groups);
     s->var_func = malloc((n ? n : 1) * sizeof *s->var_func);
@@ -1077,7 +1086,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
             goto oom;
         for (size_t k = 0; k < s.nsf; k++)
             by_raw[k] = &res->funcs[k];
-        qsort(by_raw, s.nsf, sizeof *by_raw, cmp_func_raw);
+        qsort_n(by_raw, s.nsf, sizeof *by_raw, cmp_func_raw);
         for (size_t k = 0; k < s.nsf; k++)
             by_raw[k]->raw_rank = k + 1;
         free(by_raw);
@@ -1094,7 +1103,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
         if (!order)
             goto oom;
         memcpy(order, f->var_idx, f->nvars * sizeof *order);
-        qsort(order, f->nvars, sizeof *order, cmp_var_anomaly);
+        qsort_n(order, f->nvars, sizeof *order, cmp_var_anomaly);
         f->top_var = (long)order[0];
         infer_pattern(res, f, order, p->default_discount);
         long lv = f->pattern_var >= 0 ? f->pattern_var
@@ -1110,7 +1119,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
     free(order);
     order = NULL;
 
-    qsort(res->funcs, res->nfuncs, sizeof *res->funcs, cmp_func_result);
+    qsort_n(res->funcs, res->nfuncs, sizeof *res->funcs, cmp_func_result);
     for (size_t k = 0; k < res->nfuncs; k++)
         res->funcs[k].rank = k + 1;
 
@@ -1222,8 +1231,8 @@ int vp_rank_var_dist(const struct vp_rank_model *m, const struct vp_rank_var_res
         set_err(err, errlen, "out of memory");
         return -1;
     }
-    qsort(side[0].x, side[0].n, sizeof(double), cmp_num);
-    qsort(side[1].x, side[1].n, sizeof(double), cmp_num);
+    qsort_n(side[0].x, side[0].n, sizeof(double), cmp_num);
+    qsort_n(side[1].x, side[1].n, sizeof(double), cmp_num);
     out->normal = side[0].x;
     out->n_normal = side[0].n;
     out->slow = side[1].x;
