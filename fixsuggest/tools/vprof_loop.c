@@ -58,6 +58,7 @@ int main(int argc, char **argv)
     struct vp_loopcmd_opts o = {.prog = "vprof-loop", .normal = normal, .buggy = buggy,
                                 .functions = funcs, .color = -1};
     char **normal_cmd = NULL;
+    int rc;
     size_t n_normal_cmd = 0;
     int list = 0, have_top = 0, i;
     for (i = 1; i < argc; i++) {
@@ -69,7 +70,7 @@ int main(int argc, char **argv)
         }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
-            return 0;
+            { rc = 0; goto out; }
         }
         if (!strcmp(a, "--normal")) {
             list = 1;
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
             list = 0;
             if (!val) {
                 fprintf(stderr, "vprof-loop: %s needs a value\n", a);
-                return 2;
+                { rc = 2; goto out; }
             }
             i++;
             if (!strcmp(a, "--top")) {
@@ -93,7 +94,7 @@ int main(int argc, char **argv)
                 unsigned long long t = strtoull(val, &end, 10);
                 if (errno || end == val || *end || val[0] == '-' || t == 0 || t > 1000) {
                     fprintf(stderr, "vprof-loop: --top needs a count 1..1000, not '%s'\n", val);
-                    return 2;
+                    { rc = 2; goto out; }
                 }
                 o.top = (size_t)t;
                 have_top = 1;
@@ -107,7 +108,7 @@ int main(int argc, char **argv)
                             "vprof-loop: --format must be text, json, md, sarif or html, "
                             "not '%s'\n",
                             val);
-                    return 2;
+                    { rc = 2; goto out; }
                 }
             } else if (!strcmp(a, "-o")) {
                 o.output = val;
@@ -117,13 +118,13 @@ int main(int argc, char **argv)
                 char err[512];
                 if (vp_loopcmd_split(val, &normal_cmd, &n_normal_cmd, err, sizeof err) != 0) {
                     fprintf(stderr, "vprof-loop: --normal-run: %s\n", err);
-                    return 2;
+                    { rc = 2; goto out; }
                 }
                 o.normal_cmd = normal_cmd;
             }
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "vprof-loop: unknown option '%s' (see vprof-loop --help)\n", a);
-            return 2;
+            { rc = 2; goto out; }
         } else if (list == 1) {
             normal[o.nnormal++] = a;
         } else if (list == 2) {
@@ -131,38 +132,39 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "vprof-loop: '%s': put the command after -- (vprof-loop [options] "
                             "-- CMD)\n", a);
-            return 2;
+            { rc = 2; goto out; }
         }
     }
     if (i >= argc) {
         fprintf(stderr, "vprof-loop: no command to run (vprof-loop [options] -- CMD [ARGS...])\n");
-        return 2;
+        { rc = 2; goto out; }
     }
     o.cmd = argv + i;
     int ranked = o.rank_json || o.nbuggy || o.nnormal;
     if (o.rank_json && (o.nbuggy || o.nnormal)) {
         fprintf(stderr, "vprof-loop: give --rank or --normal/--buggy, not both\n");
-        return 2;
+        { rc = 2; goto out; }
     }
     if (!o.rank_json && (!o.nbuggy != !o.nnormal)) {
         fprintf(stderr, "vprof-loop: ranking needs both --normal FILE... and --buggy FILE...\n");
-        return 2;
+        { rc = 2; goto out; }
     }
     if (have_top && !ranked) {
         fprintf(stderr, "vprof-loop: --top needs a ranking: --rank FILE or --normal/--buggy\n");
-        return 2;
+        { rc = 2; goto out; }
     }
     if (ranked && !have_top && !o.nfunctions) {
         fprintf(stderr, "vprof-loop: with a ranking, say how many functions: --top N\n");
-        return 2;
+        { rc = 2; goto out; }
     }
     if (!have_top && !o.nfunctions) {
         fprintf(stderr, "vprof-loop: nothing to diagnose: give --top N with a ranking, or "
                         "--function NAME\n");
         usage(stderr);
-        return 2;
+        { rc = 2; goto out; }
     }
-    int rc = vp_loopcmd_run(&o);
+    rc = vp_loopcmd_run(&o);
+out: /* every exit frees what main allocated (clean under LeakSanitizer) */
     for (size_t k = 0; k < n_normal_cmd; k++)
         free(normal_cmd[k]);
     free(normal_cmd);
