@@ -19,8 +19,9 @@ dump .vprof.redund redund.bin
 for s in schema.bin loops.bin redund.bin; do
     [ -s "$s" ] || { echo "seeds: prog has no ${s%.bin} section"; exit 1; }
 done
-VPROF_LOOP_FUNCTIONS='*' "$build/bin/vprof" record -o normal.vprof -- ./prog 20 >/dev/null
-VPROF_LOOP_FUNCTIONS='*' "$build/bin/vprof" record -o buggy.vprof -- ./prog 60 >/dev/null
+VPROF_LOOP_FUNCTIONS='*' "$build/bin/vprof" record -o normal.vprof -- ./prog 100 >/dev/null
+VPROF_LOOP_FUNCTIONS='*' "$build/bin/vprof" record -o buggy.vprof -- ./prog 300 >/dev/null
+VPROF_LOOP_FUNCTIONS='*' "$build/bin/vprof" record -o small.vprof -- ./prog 10 >/dev/null
 "$build/bin/vprof" rank --normal normal.vprof --buggy buggy.vprof --format json -o rank.json
 # A payload of one section of a profile (type $2), for the counts seeds.
 section() {
@@ -63,8 +64,7 @@ while off + 16 <= len(d):
 sys.stdout.buffer.write(out)
 PY
 }
-{ lenpfx redund.bin; cat redund.bin; slim buggy.vprof; } > "$out/redund/section+buggy"
-{ lenpfx redund.bin; cat redund.bin; slim normal.vprof; } > "$out/redund/section+normal"
+{ lenpfx redund.bin; cat redund.bin; slim small.vprof; } > "$out/redund/section+small"
 cp rank.json "$out/rankjson/rank.json"
 printf '{"schema":"vprof-rank/1","functions":[{"name":"f","rank":1e300,"line":-7}]}' \
     > "$out/rankjson/numbers.json"
