@@ -93,6 +93,8 @@ struct vp_rank_run {
     struct vp_rank_var *vars;
     size_t nvars, vars_cap;
     uint64_t value_samples;  /* all value samples read (incl. unreadable)     */
+    uint64_t pc_total;       /* PC samples (weighted) incl. unresolved ones:
+                                the run's length; 0 = sum over funcs[]        */
     uint64_t input_bytes;
     struct vp_rank_symbolizer sym; /* optional; slow runs only                */
 };
@@ -200,7 +202,8 @@ struct vp_rank_func_result {
     size_t raw_rank;         /* 1-based, by raw cost (what a plain profiler says) */
     uint64_t pc_samples, value_ticks; /* summed over slow runs                 */
     double pc_cost_ns, var_cost_ns; /* samples x period, summed over slow runs  */
-    double raw_cost_ns;      /* sum over slow runs of max(pc cost, var cost)  */
+    double raw_cost_ns;      /* sum over slow runs of max(pc cost, excess
+                                variable cost), see var_excess_ns            */
     double calibrated_cost_ns;
     double discount;
     int discounter;          /* enum vp_rank_discounter                        */
@@ -218,6 +221,13 @@ struct vp_rank_func_result {
     uint64_t outside;        /* total of those samples (lines may be truncated) */
     int loc_dim;             /* dimension used for localisation                */
     long loc_var;            /* variable localised, -1 if none                 */
+    /* Inclusive share of each side: value ticks / PC samples, pooled over
+       the normal runs and over the slow runs. */
+    double normal_share, slow_share;
+    double var_excess_ns;    /* variable cost beyond the normal share: sum over
+                                slow runs of max(0, value ticks - normal_share
+                                x PC samples of the run) x period; raw cost is
+                                max(pc cost, this) per slow run (docs/rank.md) */
 };
 
 struct vp_rank_input {

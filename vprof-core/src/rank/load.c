@@ -485,6 +485,7 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
         long f = func_of_pc(&L, L.p->pc_samples[i]->pc);
         if (f == -2)
             goto oom;
+        L.run->pc_total += VP_PC_SAMPLE_WEIGHT(L.p->pc_samples[i]->flags);
         if (f >= 0)
             L.run->funcs[f].pc_samples += VP_PC_SAMPLE_WEIGHT(L.p->pc_samples[i]->flags);
         else

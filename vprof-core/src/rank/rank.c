@@ -622,12 +622,33 @@ oom:
 
 /* ---- pattern inference ---------------------------------------------------- */
 
-static int dim_anomalous(const struct vp_rank_var_result *v, int dim)
+/* The dimension an anomalous variable is anomalous "based on" (vProf 5.2:
+ * the dimension used in calculating its discount): the rejected dimension
+ * with the lowest discount; ValidDiscount clamps distant ones to 0, so ties
+ * go to the larger Hellinger distance (the unclamped anomaly), then to the
+ * order values, deltas, processing cost.  VP_RANK_DIM_SLOW_ONLY for a
+ * slow-only variable, VP_RANK_DIM_NONE if nothing was rejected. */
+static int pattern_dim_of(const struct vp_rank_var_result *v)
 {
-    return v->dims[dim].available && v->dims[dim].rejected;
+    if (v->dim == VP_RANK_DIM_SLOW_ONLY)
+        return VP_RANK_DIM_SLOW_ONLY;
+    int best = VP_RANK_DIM_NONE;
+    for (int d = 0; d < VP_RANK_DIM_COUNT; d++) {
+        const struct vp_rank_dim_result *x = &v->dims[d];
+        if (!x->available || !x->rejected)
+            continue;
+        if (best == VP_RANK_DIM_NONE || x->discount < v->dims[best].discount ||
+            (x->discount == v->dims[best].discount && x->hellinger > v->dims[best].hellinger))
+            best = d;
+    }
+    return best;
 }
 
-/* vProf's four rules, in order, over the function's variables from most to
+/* vProf's four rules, in order, applied to the function's most anomalous
+ * variables: the anomalous ones whose discount is the lowest among its
+ * anomalous variables (ties at that discount are common, ValidDiscount sends
+ * every clearly different variable to 0), each in the dimension it is
+ * anomalous in (pattern_dim_of).  `order` lists the variables from most to
  * least anomalous.  Sets pattern, pattern_var and pattern_dim. */
 static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_result *f,
                           const size_t *order, double default_discount)
@@ -635,41 +656,36 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
     f->pattern = VP_RANK_PAT_NONE;
     f->pattern_var = -1;
     f->pattern_dim = VP_RANK_DIM_NONE;
-    /* 1. a loop/cond variable stays the same abnormally long */
+    double lowest = 2;
     for (size_t i = 0; i < f->nvars; i++) {
         const struct vp_rank_var_result *v = &res->vars[order[i]];
-        if ((v->tags & (VP_TAG_LOOP | VP_TAG_COND)) && dim_anomalous(v, VP_RANK_DIM_PROC)) {
-            f->pattern = VP_RANK_PAT_MISSING_CONSTRAINT;
-            f->pattern_var = (long)order[i];
-            f->pattern_dim = VP_RANK_DIM_PROC;
-            return;
-        }
+        if (v->anomalous && v->discount < lowest)
+            lowest = v->discount;
     }
-    /* 2. a loop variable has abnormal values or deltas */
-    for (size_t i = 0; i < f->nvars; i++) {
-        const struct vp_rank_var_result *v = &res->vars[order[i]];
-        if (!(v->tags & VP_TAG_LOOP))
-            continue;
-        int dv = dim_anomalous(v, VP_RANK_DIM_VALUES), dd = dim_anomalous(v, VP_RANK_DIM_DELTAS);
-        if (dv || dd) {
-            f->pattern = VP_RANK_PAT_SCALABILITY;
-            f->pattern_var = (long)order[i];
-            f->pattern_dim = dv && (!dd || v->dims[0].discount <= v->dims[1].discount)
-                                 ? VP_RANK_DIM_VALUES
-                                 : VP_RANK_DIM_DELTAS;
-            return;
+    for (int rule = 1; rule <= 3; rule++)
+        for (size_t i = 0; i < f->nvars; i++) {
+            const struct vp_rank_var_result *v = &res->vars[order[i]];
+            if (!v->anomalous || v->discount != lowest)
+                continue;
+            int d = pattern_dim_of(v);
+            int pat = VP_RANK_PAT_NONE;
+            /* 1. a loop/cond variable stays the same abnormally long */
+            if (rule == 1 && (v->tags & (VP_TAG_LOOP | VP_TAG_COND)) && d == VP_RANK_DIM_PROC)
+                pat = VP_RANK_PAT_MISSING_CONSTRAINT;
+            /* 2. a loop variable has abnormal values or deltas */
+            else if (rule == 2 && (v->tags & VP_TAG_LOOP) &&
+                     (d == VP_RANK_DIM_VALUES || d == VP_RANK_DIM_DELTAS))
+                pat = VP_RANK_PAT_SCALABILITY;
+            /* 3. a condition variable is abnormal (any dimension, slow-only) */
+            else if (rule == 3 && (v->tags & VP_TAG_COND))
+                pat = VP_RANK_PAT_WRONG_CONSTRAINT;
+            if (pat != VP_RANK_PAT_NONE) {
+                f->pattern = pat;
+                f->pattern_var = (long)order[i];
+                f->pattern_dim = d;
+                return;
+            }
         }
-    }
-    /* 3. a condition variable is abnormal in any dimension */
-    for (size_t i = 0; i < f->nvars; i++) {
-        const struct vp_rank_var_result *v = &res->vars[order[i]];
-        if ((v->tags & VP_TAG_COND) && v->anomalous) {
-            f->pattern = VP_RANK_PAT_WRONG_CONSTRAINT;
-            f->pattern_var = (long)order[i];
-            f->pattern_dim = v->dim;
-            return;
-        }
-    }
     /* 4. the most costly function looks normal and has only non-basic
           variables: default discount, decided by processing cost */
     if (f->raw_rank == 1 && f->discounter == VP_RANK_DISC_VARIABLE &&
@@ -920,6 +936,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
     size_t **func_vars = NULL;
     size_t *func_nvars = NULL;
     long *targets = NULL; /* functions a variable is attributed to */
+    uint64_t *run_ticks = NULL;
     if (!res)
         goto oom;
     res->params = *p;
@@ -1013,6 +1030,16 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
             free(ranks);
             goto oom;
         }
+    /* PC samples (timer periods) of each run, resolved or not: its length. */
+    run_ticks = calloc(m->nruns, sizeof *run_ticks);
+    if (!run_ticks)
+        goto oom;
+    for (size_t i = 0; i < m->nruns; i++) {
+        for (size_t f = 0; f < m->runs[i].nfuncs; f++)
+            run_ticks[i] += m->runs[i].funcs[f].pc_samples;
+        if (m->runs[i].pc_total > run_ticks[i]) /* unresolved PCs count too */
+            run_ticks[i] = m->runs[i].pc_total;
+    }
     for (size_t k = 0; k < s.nsf; k++) {
         struct vp_rank_func_result *f = &res->funcs[k];
         f->name = s.sf[k].name;
@@ -1020,6 +1047,20 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
         f->line = s.sf[k].line;
         f->pattern_var = f->top_var = f->loc_var = -1;
         f->dim = f->pattern_dim = f->loc_dim = VP_RANK_DIM_NONE;
+        /* Share of the normal runs spent with a value sample in one of the
+           function's frames (its inclusive share as unwinding sees it). */
+        uint64_t nvt = 0, nticks = 0, sticks = 0;
+        for (size_t i = 0; i < m->nruns; i++) {
+            long idx = s.sf[k].in_run[i];
+            if (m->runs[i].slow) {
+                sticks += run_ticks[i];
+                continue;
+            }
+            nticks += run_ticks[i];
+            if (idx >= 0)
+                nvt += m->runs[i].funcs[idx].value_ticks;
+        }
+        f->normal_share = nticks ? (double)nvt / (double)nticks : 0;
         for (size_t i = 0; i < m->nruns; i++) {
             const struct vp_rank_run *r = &m->runs[i];
             long idx = s.sf[k].in_run[i];
@@ -1030,10 +1071,20 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
             f->value_ticks += fn->value_ticks;
             f->pc_cost_ns += (double)fn->pc_samples * (double)r->period_ns;
             f->var_cost_ns += (double)fn->value_ticks * (double)r->period_ns;
-            f->raw_cost_ns += run_cost(r, fn);
+            /* The variable-based cost counts only the ticks beyond the
+               function's normal share of this run (docs/rank.md, "Raw
+               cost"): a frame that is on the stack of the same share of
+               both runs gains nothing from unwinding. */
+            double excess = (double)fn->value_ticks - f->normal_share * (double)run_ticks[i];
+            if (excess < 0)
+                excess = 0;
+            f->var_excess_ns += excess * (double)r->period_ns;
+            double pc = (double)fn->pc_samples;
+            f->raw_cost_ns += (pc > excess ? pc : excess) * (double)r->period_ns;
             if (!f->line)
                 f->line = fn->line;
         }
+        f->slow_share = sticks ? (double)f->value_ticks / (double)sticks : 0;
         f->var_idx = func_vars[k];
         f->nvars = func_nvars[k];
         func_vars[k] = NULL;
@@ -1126,6 +1177,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
     free(func_vars);
     free(func_nvars);
     free(targets);
+    free(run_ticks);
     free_state(&s);
     res->model = m;
     *out = res;
@@ -1139,6 +1191,7 @@ fail:
     free(func_vars);
     free(func_nvars);
     free(targets);
+    free(run_ticks);
     free(order);
     free_state(&s);
     vp_rank_result_free(res);

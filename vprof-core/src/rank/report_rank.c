@@ -199,6 +199,9 @@ static int write_json(FILE *out, const struct vp_rank_result *r, size_t top)
         vp_json_kv_uint(j, "value_ticks", f->value_ticks);
         vp_json_kv_double(j, "pc_cost", f->pc_cost_ns / 1e9);
         vp_json_kv_double(j, "var_cost", f->var_cost_ns / 1e9);
+        vp_json_kv_double(j, "var_cost_excess", f->var_excess_ns / 1e9);
+        vp_json_kv_double(j, "normal_share", f->normal_share);
+        vp_json_kv_double(j, "slow_share", f->slow_share);
         if (f->discounter == VP_RANK_DISC_HIST) {
             vp_json_key(j, "hist");
             vp_json_begin_object(j);

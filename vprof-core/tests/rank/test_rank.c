@@ -100,6 +100,68 @@ static void test_raw_cost(void **state)
     vp_rank_model_free(m);
 }
 
+/* Variable cost beyond the normal share: a driver frame that is on the
+ * stack of every sample in both runs ("drv", value ticks = all ticks) gets
+ * no cost from unwinding, while a caller whose share grows ("caller": 20% of
+ * the normal run, 90% of the slow run) keeps the promotion vProf gives it
+ * over its costly callee.  Both have anomalous variables (discount 0). */
+static void add_anomalous(struct vp_rank_run *r, const char *fn, const char *name, int slow)
+{
+    fill(vp_rank_add_var(r, fn, "d.c", name, "int", 2, VP_TAG_ARGS, VP_TYPE_SINT, 4), 300,
+         slow ? g_uniform100_hi : g_uniform100, 0x40);
+}
+
+static void test_var_cost_excess(void **state)
+{
+    (void)state;
+    rng = 21;
+    struct vp_rank_model *m = vp_rank_model_new();
+    struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
+    struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
+    /* normal: 100 ticks; necessary work 80, the slow path 20 */
+    vp_rank_add_func(n, "drv", "d.c", 1, 0, 100);
+    vp_rank_add_func(n, "caller", "d.c", 10, 0, 20);
+    vp_rank_add_func(n, "callee", "d.c", 20, 20, 0);
+    vp_rank_add_func(n, "work", "d.c", 30, 80, 0);
+    /* slow: 1000 ticks; the slow path 900 */
+    vp_rank_add_func(s, "drv", "d.c", 1, 0, 1000);
+    vp_rank_add_func(s, "caller", "d.c", 10, 1, 900);
+    vp_rank_add_func(s, "callee", "d.c", 20, 899, 0);
+    vp_rank_add_func(s, "work", "d.c", 30, 100, 0);
+    add_anomalous(n, "drv", "size", 0);
+    add_anomalous(s, "drv", "size", 1);
+    add_anomalous(n, "caller", "mem", 0);
+    add_anomalous(s, "caller", "mem", 1);
+    /* the callee's variable looks the same in both runs (discount 0.8) */
+    fill(vp_rank_add_var(n, "callee", "d.c", "lsn", "int", 21, 0, VP_TYPE_SINT, 4), 300, g_perm,
+         0x80);
+    fill(vp_rank_add_var(s, "callee", "d.c", "lsn", "int", 21, 0, VP_TYPE_SINT, 4), 300, g_perm,
+         0x80);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *drv = find(r, "drv"), *caller = find(r, "caller");
+    assert_true(drv->discount == 0.0 && caller->discount == 0.0);
+    assert_true(fabs(drv->normal_share - 1.0) < 1e-12 && fabs(drv->slow_share - 1.0) < 1e-12);
+    assert_true(drv->var_cost_ns == 1000.0 * P); /* vProf's variable cost, reported */
+    assert_true(drv->var_excess_ns == 0.0);
+    assert_true(drv->raw_cost_ns == 0.0);        /* no PC samples of its own */
+    assert_true(fabs(caller->normal_share - 0.2) < 1e-12);
+    /* 900 ticks - 0.2 x 1000 expected from the normal share = 700 */
+    assert_true(fabs(caller->var_excess_ns - 700.0 * P) < 1e-3);
+    assert_true(fabs(caller->raw_cost_ns - 700.0 * P) < 1e-3);
+    assert_string_equal(r->funcs[0].name, "caller");
+    assert_true(find(r, "callee")->rank > caller->rank);
+    assert_true(drv->rank > find(r, "callee")->rank);
+    vp_rank_result_free(r);
+    /* Unresolved PC samples lengthen the run: the share uses pc_total. */
+    m->runs[0].pc_total = 200;                   /* drv was on half the normal run */
+    r = run(m);
+    drv = find(r, "drv");
+    assert_true(fabs(drv->normal_share - 0.5) < 1e-12);
+    assert_true(fabs(drv->var_excess_ns - 500.0 * P) < 1e-3);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
 /* Builds normal/slow runs with one function "f" holding variable "v". */
 static struct vp_rank_model *one_var(gen_fn gn, size_t nn, gen_fn gs, size_t ns, uint16_t kind,
                                      uint16_t tags)
@@ -420,6 +482,49 @@ static void test_pattern_order(void **state)
     vp_rank_model_free(m);
 }
 
+/* The rules read each of the most anomalous variables in the dimension it
+ * is anomalous in (vProf: "based on a discount dimension of ..."), not in
+ * every dimension its test rejected.  A loop variable whose values moved
+ * out of the normal range (discount 0) and whose run lengths changed only
+ * somewhat (rejected, discount ~0.5) is a scalability bug, not a missing
+ * constraint; and a condition variable rejected in processing cost with a
+ * higher discount than the function's most anomalous one does not decide. */
+static uint64_t g_runs21(size_t i) { return ((i * 2) / 3) % 50; } /* 0..49 in runs 2,1,2,1 */
+static uint64_t g_shift_runs(size_t i) { return 1000 + g_runs21(i); }
+
+static void test_pattern_deciding_dimension(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m = one_var(g_counter, 2000, g_shift_runs, 2000, VP_TYPE_SINT,
+                                      VP_TAG_LOOP | VP_TAG_COND);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *f = find(r, "f");
+    const struct vp_rank_var_result *v = fvar(r, f, "v");
+    assert_true(v->dims[VP_RANK_DIM_VALUES].discount == 0.0);
+    assert_true(v->dims[VP_RANK_DIM_PROC].rejected);
+    assert_true(v->dims[VP_RANK_DIM_PROC].discount > 0.1);
+    assert_int_equal(f->pattern, VP_RANK_PAT_SCALABILITY);
+    assert_int_equal(f->pattern_dim, VP_RANK_DIM_VALUES);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+
+    /* cond "v" disjoint in values (0) + cond "c" rejected only in
+       processing cost with a partial discount: wrong constraint by "v" */
+    m = one_var(g_uniform100, 2000, g_uniform100_hi, 2000, VP_TYPE_SINT, VP_TAG_COND);
+    fill(vp_rank_add_var(&m->runs[0], "f", "f.c", "c", "int", 12, VP_TAG_COND, VP_TYPE_SINT, 4),
+         2000, g_counter, 0x1000);
+    fill(vp_rank_add_var(&m->runs[1], "f", "f.c", "c", "int", 12, VP_TAG_COND, VP_TYPE_SINT, 4),
+         2000, g_runs21, 0x1000); /* same values 0..49, only the runs differ */
+    r = run(m);
+    f = find(r, "f");
+    const struct vp_rank_var_result *c = fvar(r, f, "c");
+    assert_true(c->anomalous && c->dims[VP_RANK_DIM_PROC].rejected);
+    assert_int_equal(f->pattern, VP_RANK_PAT_WRONG_CONSTRAINT);
+    assert_string_equal(r->vars[f->pattern_var].name, "v");
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
 /* Localisation: slow samples outside the normal range, mapped to lines. */
 static int fake_line(void *ctx, uint64_t pc, const char **file, int *line, const char **func)
 {
@@ -614,6 +719,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_raw_cost),
+        cmocka_unit_test(test_var_cost_excess),
         cmocka_unit_test(test_same_distribution_default),
         cmocka_unit_test(test_disjoint_values_zero),
         cmocka_unit_test(test_partial_overlap_hellinger),
@@ -625,6 +731,7 @@ int main(void)
         cmocka_unit_test(test_hist_discounter),
         cmocka_unit_test(test_patterns_2_3),
         cmocka_unit_test(test_pattern_order),
+        cmocka_unit_test(test_pattern_deciding_dimension),
         cmocka_unit_test(test_localisation),
         cmocka_unit_test(test_multiple_normals_pooled),
         cmocka_unit_test(test_version_mismatch),
