@@ -243,6 +243,10 @@ public:
   DenseMap<Instruction *, SmallVector<Tag, 2>> Tags;
   /// Outside values recorded once per instance, per loop index.
   DenseMap<uint32_t, SmallVector<std::pair<uint32_t, Value *>, 4>> Once;
+  /// Per loop index: the iteration countdown, kept in a register while an
+  /// instance runs (loaded from the slot in the preheader, stored back at
+  /// the exits and around the runtime call).
+  DenseMap<uint32_t, AllocaInst *> Countdown;
 
   bool instrumentInstances(BasicBlock *Header, uint32_t Index);
   void instrumentIterations(BasicBlock *Header, uint32_t Index);
@@ -319,23 +323,31 @@ void FunctionInstrumenter::insertProbes(ArrayRef<BasicBlock *> Copy,
           Work.push_back({&I, T});
     }
     for (auto &[I, T] : Work) {
-      IRBuilder<> Bld(I);
+      if (T.W != Tag::SideEffect && I->isTerminator())
+        continue;
+      // Only while the runtime still takes this kind of value (slot
+      // .recording): an outer loop's copy runs its inner loops' every
+      // iteration, and stops calling once the instance or signature is full.
+      Instruction *Pos = T.W == Tag::SideEffect ? I : I->getNextNode();
+      uint32_t Bits = T.W == Tag::Value ? T.Mode : (uint32_t)VP_RED_MODE_CL;
+      IRBuilder<> Bld(Pos);
+      Value *Rec = Bld.CreateLoad(
+          PM.I32, Bld.CreateConstGEP1_32(PM.I32, PM.slot(Bld, Index), 3));
+      Instruction *Then = SplitBlockAndInsertIfThen(
+          Bld.CreateICmpNE(Bld.CreateAnd(Rec, Bits), Bld.getInt32(0)), Pos,
+          false);
+      Bld.SetInsertPoint(Then);
       if (T.W == Tag::SideEffect) {
         Bld.CreateCall(PM.EffectFn, {PM.desc(Bld), Bld.getInt32(Index)});
-        continue;
-      }
-      if (I->isTerminator())
-        continue;
-      Bld.SetInsertPoint(I->getNextNode());
-      if (T.W == Tag::Range) {
+      } else if (T.W == Tag::Range) {
         Value *Ptr = cast<LoadInst>(I)->getPointerOperand();
         Bld.CreateCall(PM.RangeFn, {PM.desc(Bld), Bld.getInt32(Index),
                                     Bld.getInt32(T.Src), asI64(Bld, Ptr)});
-        continue;
+      } else {
+        Bld.CreateCall(PM.ValueFn, {PM.desc(Bld), Bld.getInt32(Index),
+                                    Bld.getInt32(T.Src), asI64(Bld, I),
+                                    Bld.getInt32(T.Mode)});
       }
-      Bld.CreateCall(PM.ValueFn, {PM.desc(Bld), Bld.getInt32(Index),
-                                  Bld.getInt32(T.Src), asI64(Bld, I),
-                                  Bld.getInt32(T.Mode)});
     }
   }
 }
@@ -403,12 +415,20 @@ bool FunctionInstrumenter::instrumentInstances(BasicBlock *Header,
   for (auto &[Src, V] : Once.lookup(Index))
     B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(Src),
                               asI64(B, V), B.getInt32(VP_RED_MODE_CL)});
+  // The iteration countdown lives in a register for the instance (after the
+  // instance decision, which may have set it).
+  AllocaInst *Cd = new AllocaInst(PM.I32, 0, "vprof.red.cd", AllocaPt);
+  Allocas.push_back(Cd);
+  Countdown[Index] = Cd;
+  B.SetInsertPoint(PT);
+  B.CreateStore(B.CreateLoad(PM.I32, Slot), Cd);
 
   // Exits close a recorded instance.
   for (BasicBlock *E : Exits) {
     Instruction *At = &*E->getFirstInsertionPt();
     B.SetInsertPoint(At);
     Value *S3 = PM.slot(B, Index);
+    B.CreateStore(B.CreateLoad(PM.I32, Cd), S3); // before instance_end sets it
     Value *On = B.CreateLoad(PM.I32, B.CreateConstGEP1_32(PM.I32, S3, 2));
     Instruction *T2 = SplitBlockAndInsertIfThen(
         B.CreateICmpNE(On, B.getInt32(0)), At, false, Unlikely);
@@ -455,7 +475,6 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
         if (auto *CI2 = dyn_cast_or_null<Instruction>(VMap.lookup(&I)))
           Tags[CI2] = It->second; // copies keep every loop's tags
     }
-  insertProbes(Copy, Index);
 
   LLVMContext &Ctx = F.getContext();
   IRBuilder<> B(Ctx);
@@ -496,20 +515,26 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
     }
   }
 
+  // The probes split blocks of the copy: after the exits are rewired.
+  insertProbes(Copy, Index);
+
   // The header's decision.
   Header->getTerminator()->eraseFromParent();
   B.SetInsertPoint(Header);
   if (const DebugLoc &DL = Rest->getFirstNonPHI()->getDebugLoc())
     B.SetCurrentDebugLocation(DL);
   Value *Slot = PM.slot(B, Index);
+  AllocaInst *CdVar = Countdown.lookup(Index);
   BasicBlock *Sample = BasicBlock::Create(Ctx, "vprof.red.sample", &F);
   BasicBlock *Enter = BasicBlock::Create(Ctx, "vprof.red.record", &F);
   MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, 1u << 20);
-  Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, Slot), B.getInt32(1));
-  B.CreateStore(Cd, Slot);
+  Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, CdVar), B.getInt32(1));
+  B.CreateStore(Cd, CdVar);
   B.CreateCondBr(B.CreateICmpSLE(Cd, B.getInt32(0)), Sample, Rest, Unlikely);
   B.SetInsertPoint(Sample);
+  B.CreateStore(Cd, Slot); // the runtime reads and resets the slot
   Value *Rec = B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot});
+  B.CreateStore(B.CreateLoad(PM.I32, Slot), CdVar);
   B.CreateCondBr(B.CreateICmpNE(Rec, B.getInt32(0)), Enter, Rest);
   B.SetInsertPoint(Enter);
   ActiveAdd(1);

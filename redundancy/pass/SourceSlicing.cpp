@@ -89,6 +89,9 @@ private:
       return; // constants never make iterations differ
     if (isa<GlobalValue>(V) || isa<BasicBlock>(V) || isa<MetadataAsValue>(V))
       return; // an address, not a value that varies
+    if (auto *I = dyn_cast<Instruction>(V))
+      if (isProbeInstruction(*I))
+        return; // a gate or another pass's counter, not the program
     if (Seen.insert({V, C}).second)
       Work.push_back({V, C});
   }
@@ -203,6 +206,10 @@ void Slicer::addControlDeps(BasicBlock *BB, const Context *C) {
 void Slicer::addCalleeEffects(Function &Callee, const Context *CC) {
   for (BasicBlock &B : Callee)
     for (Instruction &I : B) {
+      // A gate's call of the probed clone (and its ret) is not the
+      // callee's work: the original body is.
+      if (isProbeInstruction(I))
+        continue;
       if (auto *R = dyn_cast<ReturnInst>(&I)) {
         if (Value *RV = R->getReturnValue())
           push(RV, CC);

@@ -68,8 +68,12 @@ struct vp_red_loop_state {
     int32_t ci_countdown;   /* saved while an instance forces every iteration */
     uint8_t pair_second;    /* the next sampled instance closes a pair       */
     uint8_t staging;        /* index + 1 of the staging buffer, 0 if none    */
-    uint16_t reserved;
+    uint8_t started;        /* the instance countdown got its random phase   */
+    uint8_t reserved;
     uint64_t pairs;         /* pairs started                                 */
+    struct vp_red_rt_slot *slot; /* this thread's slot of the loop (its TU's
+                                  thread-local array), known from the first
+                                  sample call                               */
 };
 
 struct vp_red_thread {
@@ -242,6 +246,14 @@ static struct vp_red_staging *vp_red_instance(struct vp_red_thread *t, uint32_t 
     return s ? &t->staging[s - 1] : NULL;
 }
 
+/* Which values the recording copy of loop `g` still sends (slot.recording). */
+static void vp_red_recording(struct vp_red_thread *t, uint32_t g, int32_t set, int32_t clear)
+{
+    struct vp_red_rt_slot *slot = t->loops[g].slot;
+    if (slot)
+        slot->recording = (slot->recording | set) & ~clear;
+}
+
 static void vp_red_push_frame(struct vp_red_thread *t, uint32_t g, int ci)
 {
     if (t->depth >= VP_RED_STACK) { /* deeper nesting: counted, not recorded */
@@ -253,8 +265,10 @@ static void vp_red_push_frame(struct vp_red_thread *t, uint32_t g, int ci)
     f->ci = (uint32_t)ci;
     f->values = 0;
     f->truncated = 0;
-    if (ci)
+    if (ci) {
         XXH3_64bits_reset(&f->state);
+        vp_red_recording(t, g, VP_RED_MODE_CI, 0);
+    }
 }
 
 /* Header of a loop whose iteration countdown ran out.  Returns 1 when this
@@ -269,6 +283,7 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
         return 0;
     }
     struct vp_red_loop_state *ls = &t->loops[g];
+    ls->slot = slot;
     int no_ci = vp_red_no_ci(g);
     struct vp_red_staging *in = vp_red_instance(t, g);
     if (in) { /* recording the instance: every iteration, and CI by countdown */
@@ -318,6 +333,7 @@ VP_RED_EXPORT void __vprof_red_iter_end(const struct vp_red_rt_module *m, uint32
     t->depth = d - 1;
     if (!f->ci)
         return;
+    vp_red_recording(t, g, 0, VP_RED_MODE_CI);
     if (t->hash_count >= VP_RED_HASH_CAP) {
         t->hash_dropped++;
         return;
@@ -344,6 +360,12 @@ VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
         return;
     }
     struct vp_red_loop_state *ls = &t->loops[g];
+    ls->slot = slot;
+    if (!ls->started) { /* first call on this thread: random phase */
+        ls->started = 1;
+        slot->instance_countdown = vp_red_gap(t, vp_red.instance_rate);
+        return;
+    }
     if (ls->staging) { /* re-entered (recursion) while recording: skip */
         slot->instance_countdown = vp_red_gap(t, vp_red.instance_rate);
         return;
@@ -372,6 +394,7 @@ VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
     if (!vp_red_no_ci(g) && ls->ci_countdown <= 0)
         ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
     slot->instance_active = 1;
+    slot->recording |= VP_RED_MODE_CL;
     slot->iter_countdown = 1;
     slot->instance_countdown = second ? vp_red_gap(t, vp_red.instance_rate) : 1;
 }
@@ -383,6 +406,7 @@ VP_RED_EXPORT void __vprof_red_instance_end(const struct vp_red_rt_module *m,
     uint32_t g = (uint32_t)m->slot_base + idx;
     struct vp_red_thread *t = vp_red_self;
     slot->instance_active = 0;
+    slot->recording &= ~VP_RED_MODE_CL;
     if (!t || g >= VP_RED_MAX_LOOPS)
         return;
     struct vp_red_loop_state *ls = &t->loops[g];
@@ -409,10 +433,12 @@ VP_RED_EXPORT void __vprof_red_instance_end(const struct vp_red_rt_module *m,
     t->inst_count++;
 }
 
-static void vp_red_hash(struct vp_red_frame *f, uint32_t src, uint64_t v)
+static void vp_red_hash(struct vp_red_thread *t, struct vp_red_frame *f, uint32_t src,
+                        uint64_t v)
 {
     if (f->values >= VP_RED_ITER_VALUE_CAP) {
         f->truncated = 1;
+        vp_red_recording(t, f->loop, 0, VP_RED_MODE_CI); /* stop the calls */
         return;
     }
     uint64_t pair[2] = {src, v};
@@ -427,6 +453,9 @@ static void vp_red_append(struct vp_red_thread *t, struct vp_red_staging *in, ui
         in->inst.dropped_values++;
         in->inst.flags |= VP_INSTF_TRUNCATED;
         t->values_dropped++;
+        /* full: the recording copy stops calling for this instance (the
+           drops after this one are not counted; the flag says truncated) */
+        vp_red_recording(t, in->loop, 0, VP_RED_MODE_CL);
         return;
     }
     struct vp_instance_value *e = &in->values[in->inst.value_count++];
@@ -448,7 +477,7 @@ VP_RED_EXPORT void __vprof_red_value(const struct vp_red_rt_module *m, uint32_t 
         while (d > 0 && t->frames[d - 1].loop != g)
             d--;
         if (d > 0 && t->frames[d - 1].ci)
-            vp_red_hash(&t->frames[d - 1], src, v);
+            vp_red_hash(t, &t->frames[d - 1], src, v);
     }
     if (mode & VP_RED_MODE_CL) {
         struct vp_red_staging *in = vp_red_instance(t, g);
@@ -498,7 +527,7 @@ VP_RED_EXPORT void __vprof_red_callee_value(uint32_t src, uint64_t v)
     for (uint32_t i = 0; i < d; i++) {
         struct vp_red_frame *f = &t->frames[i];
         if (f->ci)
-            vp_red_hash(f, src, v);
+            vp_red_hash(t, f, src, v);
         struct vp_red_staging *in = vp_red_instance(t, f->loop);
         if (in && (i == 0 || t->frames[i - 1].loop != f->loop))
             vp_red_append(t, in, src, v);
@@ -597,6 +626,11 @@ static void vp_red_fork_child(void)
     t->tid = (uint32_t)syscall(SYS_gettid);
     for (int s = 0; s < VP_RED_ACTIVE_INSTANCES; s++)
         t->staging[s].loop = ~0u;
+    for (uint32_t g = 0; g < VP_RED_MAX_LOOPS; g++)
+        if (t->loops[g].slot) {
+            t->loops[g].slot->recording = 0;
+            t->loops[g].slot->instance_active = 0;
+        }
     memset(t->loops, 0, sizeof t->loops);
     t->next = NULL;
     atomic_store(&vp_red.threads, t);

@@ -692,7 +692,7 @@ struct vp_redund_source {
  * then both probe sets run in the same clone).  Per thread and loop the probes
  * keep struct vp_red_rt_slot in a thread-local array of the TU.
  */
-#define VP_RED_RT_VERSION 1
+#define VP_RED_RT_VERSION 2
 #define VP_RED_RT_REGISTER "__vprof_red_register"        /* (module *)         */
 #define VP_RED_RT_ITER "__vprof_red_iter_sample"   /* (module *, u32 loop, slot *) -> i32 record */
 #define VP_RED_RT_ITER_END "__vprof_red_iter_end"  /* (module *, u32 loop)     */
@@ -712,7 +712,11 @@ struct vp_red_rt_slot {
     int32_t iter_countdown;    /* iterations until the next runtime call       */
     int32_t instance_countdown;/* instances until the next runtime call        */
     int32_t instance_active;   /* this thread records the current instance     */
-    int32_t reserved;
+    int32_t recording;         /* VP_RED_MODE_* the runtime still takes values
+                                  for: the probes of the recording copy call it
+                                  only for these (cleared at a cap, so an outer
+                                  loop's sampled instance stops paying for the
+                                  inner loops' values once it is full)         */
 };
 
 enum vp_red_rt_loop_flags {
