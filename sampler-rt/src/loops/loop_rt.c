@@ -47,9 +47,22 @@ struct vp_loop_thread {
     size_t arena_left;
 };
 
+/* What the writer needs of a loop, copied at registration: a module can
+   be dlclose'd before the profile is written, and then its descriptor, its
+   strings and dladdr's file name are unmapped (tests/stress/dlopen.sh). */
+struct vp_loop_snap {
+    uint64_t loop_id;
+    uint8_t kind;
+    uint8_t static_class;
+    uint8_t enabled;
+};
+
 struct vp_loop_module {
-    struct vp_loop_rt_module *desc;
-    const char *path;                   /* dladdr at registration            */
+    struct vp_loop_rt_module *desc;     /* identity only: never dereferenced
+                                           after registration              */
+    const struct vp_loop_snap *loops;   /* runtime-owned copy (mmap)         */
+    uint32_t loop_count;                /* of `loops`; 0 if the copy failed  */
+    const char *path;                   /* dladdr at registration, copied    */
 };
 
 static struct vp_loop_thread *_Atomic vp_loop_threads;
@@ -117,17 +130,31 @@ VP_RT_EXPORT void __vprof_loops_register(struct vp_loop_rt_module *m)
     const char *path = "";
     if (dladdr(m, &info) && info.dli_fname)
         path = info.dli_fname;
-    for (uint32_t j = 0; j < m->loop_count; j++) {
+    size_t plen = strlen(path) + 1;
+    struct vp_loop_snap *snap =
+        vp_loop_map((size_t)m->loop_count * sizeof(struct vp_loop_snap) + plen);
+    if (!snap) /* no copy, no counts: the gates stay shut, the probes off */
+        vp_rt_log("out of memory registering loop probes; they stay off", NULL);
+    for (uint32_t j = 0; snap && j < m->loop_count; j++) {
         const struct vp_loop_rt_loop *l = &m->loops[j];
+        snap[j].loop_id = l->loop_id;
+        snap[j].kind = l->kind;
+        snap[j].static_class = l->static_class;
         if (vp_loop_select_all || vp_loop_selected(l->function) ||
             vp_loop_selected(l->linkage) || vp_loop_selected(l->container)) {
             m->enabled[j] = 1;
+            snap[j].enabled = 1;
             /* release: a thread that sees the gate open sees m->index */
             __atomic_store_n(l->gate, 1, __ATOMIC_RELEASE);
         }
     }
+    char *pcopy = snap ? (char *)(snap + m->loop_count) : NULL;
+    if (pcopy)
+        memcpy(pcopy, path, plen);
     vp_loop_modules[i].desc = m;
-    vp_loop_modules[i].path = path;
+    vp_loop_modules[i].loops = snap;
+    vp_loop_modules[i].loop_count = snap ? m->loop_count : 0;
+    vp_loop_modules[i].path = pcopy;
     /* publish in order: the writer reads [0, ready) */
     uint32_t expect = i;
     while (!atomic_compare_exchange_weak(&vp_loop_module_ready, &expect, i + 1))
@@ -232,9 +259,9 @@ static int vp_loop_write_sections(void *ctx, vp_rt_emit_fn emit)
     uint32_t nrec = 0, threads = 0;
     size_t strings = 1;
     for (uint32_t i = 0; i < nmod; i++) {
-        const struct vp_loop_rt_module *m = vp_loop_modules[i].desc;
+        const struct vp_loop_module *m = &vp_loop_modules[i];
         for (uint32_t j = 0; j < m->loop_count; j++)
-            nrec += m->enabled[j] != 0;
+            nrec += m->loops[j].enabled != 0;
         strings += strlen(vp_loop_path(i)) + 1; /* upper bound, deduplicated below */
     }
     for (struct vp_loop_thread *t = atomic_load(&vp_loop_threads); t; t = t->next)
@@ -253,7 +280,7 @@ static int vp_loop_write_sections(void *ctx, vp_rt_emit_fn emit)
     uint32_t used = 1; /* str[0] = "" */
     uint32_t r = 0;
     for (uint32_t i = 0; i < nmod; i++) {
-        const struct vp_loop_rt_module *m = vp_loop_modules[i].desc;
+        const struct vp_loop_module *m = &vp_loop_modules[i];
         const char *path = vp_loop_path(i);
         uint32_t off = 0;
         for (uint32_t k = 0; k < i && !off; k++) /* same path as an earlier module */
@@ -268,7 +295,7 @@ static int vp_loop_write_sections(void *ctx, vp_rt_emit_fn emit)
         mods[i].path = off;
         mods[i].loop_count = m->loop_count;
         for (uint32_t j = 0; j < m->loop_count; j++) {
-            if (!m->enabled[j])
+            if (!m->loops[j].enabled)
                 continue;
             struct vp_loop_count *c = &recs[r++];
             c->loop_id = m->loops[j].loop_id;
@@ -326,7 +353,7 @@ static void vp_loop_after_fork_child(void)
             struct vp_loop_rt_counter *b = atomic_load(&t->blocks[i]);
             if (!b)
                 continue;
-            for (uint32_t k = 0; k < vp_loop_modules[i].desc->loop_count; k++) {
+            for (uint32_t k = 0; k < vp_loop_modules[i].loop_count; k++) {
                 b[k].instances = b[k].iterations = 0;
                 b[k].results = b[k].max_iterations = 0;
                 b[k].current = 0;
