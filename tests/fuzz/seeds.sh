@@ -19,9 +19,9 @@ dump .vprof.redund redund.bin
 for s in schema.bin loops.bin redund.bin; do
     [ -s "$s" ] || { echo "seeds: prog has no ${s%.bin} section"; exit 1; }
 done
-VPROF_LOOP_FUNCTIONS='*' "$build/bin/vprof" record -o normal.vprof -- ./prog 100 >/dev/null
-VPROF_LOOP_FUNCTIONS='*' "$build/bin/vprof" record -o buggy.vprof -- ./prog 300 >/dev/null
-VPROF_LOOP_FUNCTIONS='*' "$build/bin/vprof" record -o small.vprof -- ./prog 10 >/dev/null
+VPROF_LOOP_FUNCTIONS='*' "$build/bin/vprof" record -F 10000 -o normal.vprof -- ./prog 300 >/dev/null
+VPROF_LOOP_FUNCTIONS='*' "$build/bin/vprof" record -F 10000 -o buggy.vprof -- ./prog 1000 >/dev/null
+VPROF_RED_ITER_RATE=2 VPROF_LOOP_FUNCTIONS='*' "$build/bin/vprof" record -o small.vprof -- ./prog 100 >/dev/null
 "$build/bin/vprof" rank --normal normal.vprof --buggy buggy.vprof --format json -o rank.json
 # A payload of one section of a profile (type $2), for the counts seeds.
 section() {
