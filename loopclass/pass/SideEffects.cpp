@@ -218,7 +218,9 @@ uint8_t ModRefSummary::computeDefinition(const Function &F) const {
   for (const Instruction &I : instructions(F)) {
     if (E & WE_Other)
       break;
-    if (isa<LoadInst>(I))
+    // A gate's call of its probed clone, or a probe's counter store, is not
+    // the function's effect (else every probed function would write).
+    if (isa<LoadInst>(I) || isProbeInstruction(I))
       continue;
     const auto *CB = dyn_cast<CallBase>(&I);
     if (!CB) {

@@ -45,6 +45,9 @@ struct LoopSources {
   std::vector<SourceInfo> Sources;
   /// In-body side-effect instructions (probed to count writes per instance).
   std::vector<llvm::Instruction *> SideEffects;
+  /// Their line:column, for -vprof-print-sources (taken before the IR
+  /// changes).
+  std::vector<std::pair<unsigned, unsigned>> SideEffectLocs;
   bool IVSource = false;       ///< a cross-iteration source is an IV of the loop
   unsigned IVLine = 0;
   bool IOEveryIteration = false;

@@ -154,6 +154,8 @@ void printLoopSources(raw_ostream &OS, const LoopSources &LS) {
   if (LS.IVSource)
     OS << "vprof-sources:   no cross-iteration redundancy: IV source at line "
        << LS.IVLine << "\n";
+  for (auto [Line, Col] : LS.SideEffectLocs)
+    OS << "vprof-side-effect: " << Line << ":" << Col << "\n";
   for (const SourceInfo &S : LS.Sources) {
     OS << "vprof-source: " << S.Line << ":" << S.Column << " "
        << sourceKindName(S.Kind);

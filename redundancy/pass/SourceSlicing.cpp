@@ -524,6 +524,8 @@ findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
     if (!Site.InBody || !L.contains(Site.Inst))
       continue;
     LS.SideEffects.push_back(Site.Inst);
+    const DebugLoc &DL = Site.Inst->getDebugLoc();
+    LS.SideEffectLocs.push_back({DL ? DL.getLine() : 0, DL ? DL.getCol() : 0});
     if (FA.LI->getLoopFor(Site.Inst->getParent()) != &L)
       LS.SideEffectInInner = true;
   }
