@@ -317,6 +317,27 @@ static void vp_rt_debug_report(const char *path)
     vp_rt_log("debug: ", line);
 }
 
+/* Whether the final name may be replaced: nothing there, an empty file, a
+   vprof profile (an earlier run's), or a symlink (rename replaces the link
+   itself, never what it points to).  Never a user's file that happens to
+   have the name (docs/hardening.md); `vprof record` checks the same before
+   the run, this covers races and the .<pid>/.exec<N> names.  Signal path
+   safe: open/fstat/read/close. */
+static int vp_rt_replaceable(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT || errno == ELOOP;
+    struct stat st;
+    char magic[8];
+    int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+             (st.st_size == 0 ||
+              (read(fd, magic, sizeof magic) == (ssize_t)sizeof magic &&
+               memcmp(magic, VP_PROFILE_MAGIC, sizeof magic) == 0));
+    close(fd);
+    return ok;
+}
+
 /* Writes the whole profile (everything sampled so far) to this image's file
    name (see vp_rt_output_name; `reason` VP_RT_WRITE_EXEC adds ".exec<N>").
    Returns 0, or -1 (a write already in progress, or an I/O error, reported
@@ -361,7 +382,11 @@ int vp_rt_write_profile(int reason)
             vp_rt_out_flush(o);
             if (close(fd) != 0)
                 o->err = 1;
-            if (o->err || rename(tmp, final) != 0) {
+            if (!o->err && !vp_rt_replaceable(final)) {
+                vp_rt_log("not replacing a file that is not a vprof profile; no profile "
+                          "written: ", final);
+                unlink(tmp);
+            } else if (o->err || rename(tmp, final) != 0) {
                 vp_rt_log("cannot write the profile: ", final);
                 unlink(tmp);
             } else {

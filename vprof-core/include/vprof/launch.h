@@ -28,6 +28,7 @@
 #define VPROF_LAUNCH_H
 
 #include <limits.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <time.h>
@@ -51,6 +52,9 @@ struct vp_launch_opts {
        message has no prefix and no newline.  NULL: warnings are dropped. */
     void (*warn)(void *ctx, const char *msg);
     void *warn_ctx;
+    /* 0: refuse (VP_LAUNCH_USAGE) when `output` exists and is not a vprof
+       profile (nor an empty file); 1: remove it first (--force). */
+    int force;
 };
 
 struct vp_launch_result {
@@ -60,6 +64,8 @@ struct vp_launch_result {
     int have_index;           /* a variable index was built and used            */
     char exe[PATH_MAX];       /* CMD's executable as resolved                   */
     char output[PATH_MAX];    /* absolute path of the profile                   */
+    uint64_t start_ns;        /* CLOCK_REALTIME just before CMD started (tells a
+                                 profile written during the run from an older one) */
 };
 
 enum vp_launch_status {

@@ -41,15 +41,19 @@ struct record_opts {
     long long depth;      /* --depth, -1 = runtime default     */
     long long max_samples;/* --max-samples, 0 = runtime default */
     char **cmd;           /* CMD and its arguments             */
+    int force;            /* --force: replace a non-profile -o */
 };
 
 static void record_usage(FILE *out)
 {
-    fputs("usage: vprof record [-o FILE] [-F HZ] [--depth N] [--max-samples N] -- CMD [ARGS...]\n"
+    fputs("usage: vprof record [-o FILE] [-F HZ] [--depth N] [--max-samples N] [--force] -- CMD "
+          "[ARGS...]\n"
           "  run CMD, sampling its PCs and the values of the variables vprof-cc chose\n"
           "  to watch.  -o FILE: profile to write (default vprof.out; processes CMD forks\n"
           "  write FILE.<pid>).  -F HZ: samples per second of CPU time per thread.\n"
           "  --depth N: callers recorded per sample.  --max-samples N: buffer size.\n"
+          "  An existing FILE is replaced only if it is a vprof profile (or empty);\n"
+          "  --force replaces any other file.\n"
           "  The exit status is CMD's (128+N, or the same signal, if CMD was killed).\n",
           out);
 }
@@ -75,6 +79,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
         {"freq", required_argument, NULL, 'F'},
         {"depth", required_argument, NULL, 'd'},
         {"max-samples", required_argument, NULL, 'm'},
+        {"force", no_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -114,6 +119,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
                         optarg);
                 return 2;
             }
+            break;
+        case 'f':
+            o->force = 1;
             break;
         case 'h':
             record_usage(stdout);
@@ -166,7 +174,8 @@ static size_t count_child_profiles(const char *output, time_t since)
 
 /// Reads the profile back and prints the one-line summary.  Returns 0 if the
 /// profile is valid and was written by this run, else 1.
-static int summarize(const char *shown, const char *output, pid_t root, time_t start)
+static int summarize(const char *shown, const char *output, pid_t root, time_t start,
+                     uint64_t start_ns)
 {
     struct vp_profile *p;
     char err[1024];
@@ -180,9 +189,17 @@ static int summarize(const char *shown, const char *output, pid_t root, time_t s
         return 1;
     }
     if (p->hdr.root_pid != (uint32_t)root) {
-        fprintf(stderr, "vprof: %s is from an earlier run (root pid %u, this run %d): no "
-                        "profile was written (%s)\n",
-                shown, p->hdr.root_pid, (int)root, why);
+        if (p->hdr.end_ns >= start_ns)
+            /* written while we ran: another process wrote the same path
+               (two `vprof record -o same` at once; the last rename wins) */
+            fprintf(stderr, "vprof: %s was replaced by the profile of another run writing the "
+                            "same path at the same time (root pid %u, this run %d); this "
+                            "run's profile is lost\n",
+                    shown, p->hdr.root_pid, (int)root);
+        else
+            fprintf(stderr, "vprof: %s is from an earlier run (root pid %u, this run %d): no "
+                            "profile was written (%s)\n",
+                    shown, p->hdr.root_pid, (int)root, why);
         vp_profile_close(p);
         return 1;
     }
@@ -253,6 +270,7 @@ int vp_cmd_record(int argc, char **argv)
     lo.depth = o.depth;
     lo.max_samples = o.max_samples;
     lo.warn = print_warning;
+    lo.force = o.force;
     struct vp_launch_result r;
     char err[2048];
     rc = vp_launch_run(&lo, &r, err, sizeof err);
@@ -260,7 +278,7 @@ int vp_cmd_record(int argc, char **argv)
         fprintf(stderr, "vprof: record: %s\n", err);
         return rc == VP_LAUNCH_USAGE ? 2 : 1;
     }
-    int ok = summarize(o.output, r.output, r.pid, r.start);
+    int ok = summarize(o.output, r.output, r.pid, r.start, r.start_ns);
     if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
         return ok == 0 ? 0 : 1;
     return pass_through(r.status);

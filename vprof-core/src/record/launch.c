@@ -462,6 +462,49 @@ static int run_child(const struct vp_launch_opts *o, const char *exe, const char
     return status;
 }
 
+/// The profile path may be replaced when nothing is there, an empty file,
+/// a vprof profile (an earlier run) or a symlink (the runtime's rename
+/// replaces the link itself and never writes through it).  Anything else (a
+/// source file given to -o by mistake, a directory, a device) is refused
+/// unless `force`, which removes it first (never a directory).  The runtime
+/// checks the same before its final rename.  Returns 0 or -1 with `err` set.
+static int check_output(const char *path, int force, char *err, size_t errlen)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        snprintf(err, errlen, "cannot check the output %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (S_ISLNK(st.st_mode))
+        return 0;
+    if (S_ISREG(st.st_mode)) {
+        if (st.st_size == 0)
+            return 0;
+        char magic[8];
+        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        int ours = fd >= 0 && read(fd, magic, sizeof magic) == (ssize_t)sizeof magic &&
+                   memcmp(magic, VP_PROFILE_MAGIC, sizeof magic) == 0;
+        if (fd >= 0)
+            close(fd);
+        if (ours)
+            return 0;
+    }
+    const char *what = S_ISREG(st.st_mode)   ? "a file that is not a vprof profile"
+                       : S_ISDIR(st.st_mode) ? "a directory"
+                                             : "not a regular file";
+    if (force && !S_ISDIR(st.st_mode)) {
+        if (unlink(path) == 0)
+            return 0;
+        snprintf(err, errlen, "cannot remove %s: %s", path, strerror(errno));
+        return -1;
+    }
+    snprintf(err, errlen, "%s is %s: not overwriting it (choose another -o%s)", path, what,
+             S_ISDIR(st.st_mode) ? "" : ", or --force to replace it");
+    return -1;
+}
+
 static void remove_tmpdir(char *dir)
 {
     if (!dir)
@@ -520,6 +563,26 @@ int vp_launch_run(const struct vp_launch_opts *o, struct vp_launch_result *r, ch
         }
     }
 
+    if (check_output(r->output, o->force, err, errlen) != 0) {
+        free(exe);
+        return VP_LAUNCH_USAGE;
+    }
+    /* The dynamic loader ignores LD_PRELOAD paths in a setuid/setgid
+       program (AT_SECURE) and the runtime refuses them on its own
+       (VPROF_ALLOW_SETUID=1 to override): say so instead of a bare "no
+       profile was written".  Root running its own setuid-root file gets no
+       AT_SECURE, so only a set-id bit for another identity counts. */
+    struct stat xst;
+    if (stat(exe, &xst) == 0 &&
+        (((xst.st_mode & S_ISUID) && xst.st_uid != geteuid()) ||
+         ((xst.st_mode & S_ISGID) && xst.st_gid != getegid())))
+        warnf(o,
+              "%s is set-user-ID or set-group-ID: the dynamic loader does not preload the "
+              "runtime into it (and the runtime refuses such programs unless "
+              "VPROF_ALLOW_SETUID=1), so no profile will be written; profile a copy "
+              "without the set-ID bit",
+              exe);
+
     char *dir = make_tmpdir();
     if (!dir)
         warnf(o, "cannot create a temporary directory (%s): no variable index; PC profiling "
@@ -531,6 +594,9 @@ int vp_launch_run(const struct vp_launch_opts *o, struct vp_launch_result *r, ch
     }
 
     r->start = time(NULL);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    r->start_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     int status = run_child(o, exe, rt, r->output, r->have_index ? index_path : NULL, &r->pid,
                            err, errlen);
     remove_tmpdir(dir);
