@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -162,6 +163,17 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
 {
     vp_rt.real_sigaction =
         (int (*)(int, const struct sigaction *, struct sigaction *))vp_rt_real("sigaction");
+    /* A set-user-ID / set-group-ID (or file-capability) process: its
+       environment came from a less privileged user, so do nothing at all:
+       no timers, no files, no environment changes (the interposers pass
+       through while vp_rt.active is 0).  The dynamic loader normally does
+       not preload us into such a process anyway; this covers a runtime
+       installed where it does.  VPROF_ALLOW_SETUID=1 overrides. */
+    if (getauxval(AT_SECURE)) {
+        const char *allow = getenv("VPROF_ALLOW_SETUID");
+        if (!allow || strcmp(allow, "1") != 0)
+            return;
+    }
     vp_rt.pid = getpid();
     vp_rt.ppid = getppid();
     vp_rt.start_ns = vp_rt_now_ns(CLOCK_REALTIME);
