@@ -42,6 +42,8 @@
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <map>
+
 #define DEBUG_TYPE "vprof-redundancy"
 
 using namespace llvm;
@@ -692,8 +694,24 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
     }
     if (!PM.Entries.empty()) {
       PM.createSlots();
-      // Callee probes first, in the original functions, before any clone
-      // copies them.
+      // Without loopclass's clone, make ours now: the analysis ran on the
+      // original, whose values VMap takes into the clone.  Before the callee
+      // probes go into the originals, so that no clone copies them (they
+      // belong to the callers' slices, not to the clone's own loops).
+      std::map<Target *, ValueToValueMapTy> VMaps;
+      for (Target *T : Probed) {
+        ValueToValueMapTy &VMap = VMaps[T];
+        if (T->Gate)
+          continue;
+        ProbedClone Own = makeProbedClone(*T->Orig, VMap);
+        T->Analysed = Own.Clone;
+        T->Gate = Own.Gate;
+        T->OwnClone = true;
+        ++NumOwnClones;
+        for (size_t K : T->Loops)
+          PM.Entries[Results[K].ProbeIndex].Gate = T->Gate;
+      }
+      // Callee probes, in the original functions only.
       DenseSet<Value *> CalleeDone;
       for (const LoopSources &LS : Results)
         if (LS.ProbeIndex != ~0u)
@@ -704,18 +722,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
                 insertCalleeProbe(PM, I, S.Id);
 
       for (Target *T : Probed) {
-        // Without loopclass's clone, make it now: the analysis ran on the
-        // original, whose values VMap takes into the clone.
-        ValueToValueMapTy VMap;
-        if (!T->Gate) {
-          ProbedClone Own = makeProbedClone(*T->Orig, VMap);
-          T->Analysed = Own.Clone;
-          T->Gate = Own.Gate;
-          T->OwnClone = true;
-          ++NumOwnClones;
-          for (size_t K : T->Loops)
-            PM.Entries[Results[K].ProbeIndex].Gate = T->Gate;
-        }
+        ValueToValueMapTy &VMap = VMaps[T];
         Function *Fn = T->Analysed;
         auto Map = [&](Value *V) -> Value * {
           if (VMap.empty())
