@@ -3,7 +3,7 @@
 // Analyses every loop (SourceSlicing.cpp) and instruments it with LDoctor's
 // sampled record-and-compare (paper section 3.2.4): each loop gets a
 // recording copy of its body; a per-thread countdown in the header sends one
-// iteration in ~1000 into the copy (cross-iteration) and one in ~100
+// iteration in ~1000 into the copy (cross-iteration) and one in ~1000
 // instances, with the instance after it, through it for all iterations
 // (cross-loop).  The probes live in the gated clone of the function
 // (loopclass's clone when it exists), so an unselected function pays only

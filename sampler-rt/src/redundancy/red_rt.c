@@ -47,7 +47,7 @@
 #define VP_RED_INSTANCE_RANGES 16      /* range sources per instance           */
 #define VP_RED_ARENA (16u << 20)       /* finished instances per thread (bytes) */
 #define VP_RED_DEFAULT_ITER_RATE 1000
-#define VP_RED_DEFAULT_INSTANCE_RATE 100
+#define VP_RED_DEFAULT_INSTANCE_RATE 1000 /* LDoctor: 100; see docs/redundancy.md */
 
 struct vp_red_frame {
     uint32_t loop;          /* global loop number                            */
