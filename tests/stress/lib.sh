@@ -80,6 +80,7 @@ stress_compare() {
         [ "$REC_STATUS" = hang ] && { cat "$work/rec.err" >&2; stress_fail "vprof record: hang (no exit within ${STRESS_TIMEOUT}s)"; }
         [ "$REC_STATUS" = "$PLAIN_STATUS" ] || { cat "$work/rec.err" >&2; stress_fail "vprof record: status '$REC_STATUS', plain '$PLAIN_STATUS'"; }
         diff -u "$work/plain.out" "$work/rec.out" >&2 || stress_fail "vprof record: the target's output changed"
+        echo "outcome[$STRESS_NAME] record: $REC_STATUS (= plain), same output, no hang"
         ;;
     esac
     case " $runs " in *" loop "*)
@@ -102,6 +103,7 @@ stress_compare() {
         [ "$LOOP_STATUS" = "$PLAIN_STATUS" ] || { cat "$work/loop.err" >&2; stress_fail "vprof-loop: workload status '$LOOP_STATUS', plain '$PLAIN_STATUS'"; }
         grep -v -E '^vprof(-loop)?: ' "$work/loop.err" >"$work/loop.out"
         diff -u "$work/plain.out" "$work/loop.out" >&2 || stress_fail "vprof-loop: the target's output changed"
+        echo "outcome[$STRESS_NAME] vprof-loop --function $hot: $LOOP_STATUS (= plain), same output, no hang"
         ;;
     esac
     return 0
