@@ -218,6 +218,12 @@ static int vp_red_read_instances(const struct vp_profile *prof, const struct vp_
     memcpy(&h, x->data, sizeof h);
     if (h.version != VP_INSTANCES_VERSION || h.header_size != sizeof h)
         return vp_red_fail(err, errlen, "%s: instances: bad header", prof->path);
+    /* Every record takes at least its fixed part: a larger count is a lie
+       (and would size the allocation below from the file alone). */
+    if (h.instance_count > (x->size - sizeof h) / sizeof(struct vp_instance))
+        return vp_red_fail(err, errlen, "%s: instances: %llu records cannot fit in %llu bytes",
+                           prof->path, (unsigned long long)h.instance_count,
+                           (unsigned long long)(x->size - sizeof h));
     r->instances_dropped = h.dropped_instances;
     r->values_dropped = h.dropped_values;
     const struct vp_instance **v = malloc((h.instance_count + 1) * sizeof *v);
