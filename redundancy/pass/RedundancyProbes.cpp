@@ -262,7 +262,15 @@ private:
 
   void demote(Loop &L);
   void insertProbes(ArrayRef<BasicBlock *> Copy, uint32_t Index);
-  Loop *instrumentable(LoopInfo &LI, BasicBlock *Header);
+};
+
+/// Fresh loop information of `F` (the instrumentation changes the CFG) and
+/// the instrumentable loop `Header` heads (null if none).
+struct LoopView {
+  DominatorTree DT;
+  LoopInfo LI;
+  Loop *L;
+  LoopView(Function &F, BasicBlock *Header);
 };
 } // namespace
 
@@ -357,7 +365,7 @@ void FunctionInstrumenter::insertProbes(ArrayRef<BasicBlock *> Copy,
 /// The loop `Header` heads, if its blocks can be cloned: simplified form
 /// (preheader, dedicated exits), no EH pads, tokens, invokes or indirect
 /// branches.  Null otherwise.
-Loop *FunctionInstrumenter::instrumentable(LoopInfo &LI, BasicBlock *Header) {
+static Loop *instrumentable(LoopInfo &LI, BasicBlock *Header) {
   Loop *L = LI.getLoopFor(Header);
   if (!L || L->getHeader() != Header)
     return nullptr;
@@ -373,6 +381,9 @@ Loop *FunctionInstrumenter::instrumentable(LoopInfo &LI, BasicBlock *Header) {
   }
   return L;
 }
+
+LoopView::LoopView(Function &F, BasicBlock *Header)
+    : DT(F), LI(DT), L(instrumentable(LI, Header)) {}
 
 /// The loop shape after instrumentation:
 ///   preheader:  if (--slot.instance_countdown <= 0) instance_sample();
@@ -392,9 +403,8 @@ Loop *FunctionInstrumenter::instrumentable(LoopInfo &LI, BasicBlock *Header) {
 /// Returns false if the loop cannot be instrumented.
 bool FunctionInstrumenter::instrumentInstances(BasicBlock *Header,
                                                uint32_t Index) {
-  DominatorTree DT(F);
-  LoopInfo LI(DT);
-  Loop *L = instrumentable(LI, Header);
+  LoopView V(F, Header);
+  Loop *L = V.L;
   if (!L)
     return false;
   BasicBlock *Preheader = L->getLoopPreheader();
@@ -444,9 +454,8 @@ bool FunctionInstrumenter::instrumentInstances(BasicBlock *Header,
 /// copy of the body (so an outer copy contains the inner decision and copy).
 void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
                                                 uint32_t Index) {
-  DominatorTree DT(F);
-  LoopInfo LI(DT);
-  Loop *L = instrumentable(LI, Header);
+  LoopView V(F, Header);
+  Loop *L = V.L;
   assert(L && "phase 1 accepted the loop; phase 2 keeps its shape");
   if (!L)
     return;
