@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# bench/fuzz/run.sh [BUILD] [SECONDS] [TARGET...]: the long fuzzing run of
+# every reader (docs/hardening.md).  Builds nothing: BUILD (default
+# build) must have been built (the fuzz targets are part of `all`).
+# Seeds come from tests/fuzz/seeds.sh (real files) plus, for the profile
+# reader, vprof-core's synthetic seed generator.  One target at a time,
+# SECONDS each (default 600), corpora kept in BUILD/bench-fuzz/<target>/
+# so a later run continues from them.  Prints one result line per target:
+#   target seconds executions exec/s coverage features corpus crashes
+# and leaves libFuzzer's log and any crashing input next to the corpus.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+src=$PWD
+build=$(cd "${1:-build}" && pwd); secs=${2:-600}; shift 2 2>/dev/null || shift $#
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(profile schema looptable redund rankjson)
+out=$build/bench-fuzz
+mkdir -p "$out"
+bash "$src/tests/fuzz/seeds.sh" "$build" "$src" "$out/seeds" >/dev/null || { echo "seeds failed"; exit 1; }
+if [ ! -d "$out/seeds/profile" ]; then
+    "$build/bin/profile_fuzz_seeds" "$out/seeds/profile" "$out/profile-work-unused" >/dev/null
+fi
+printf '%-10s %7s %12s %8s %6s %8s %8s %7s\n' target seconds executions exec/s cov ft corpus crashes
+status=0
+for t in "${targets[@]}"; do
+    fz=$build/tests/fuzz/fuzz_$t
+    [ "$t" = profile ] && fz=$build/vprof-core/tests/profile/profile_fuzz
+    [ -x "$fz" ] || { echo "$t: no fuzzer at $fz"; status=1; continue; }
+    mkdir -p "$out/$t/corpus" "$out/$t/crashes"
+    # -fork: a crash is recorded and fuzzing goes on (-ignore_crashes), so
+    # one run counts every distinct crash instead of stopping at the first.
+    "$fz" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+        -artifact_prefix="$out/$t/crashes/" "$out/$t/corpus" "$out/seeds/$t" \
+        >"$out/$t/log" 2>&1
+    execs=$(grep -oE 'exec/s:? [0-9]+' "$out/$t/log" | tail -1 | grep -oE '[0-9]+')
+    total=$(grep -oE '^#[0-9]+' "$out/$t/log" | tail -1 | tr -d '#')
+    cov=$(grep -oE 'cov: [0-9]+' "$out/$t/log" | tail -1 | grep -oE '[0-9]+')
+    ft=$(grep -oE 'ft: [0-9]+' "$out/$t/log" | tail -1 | grep -oE '[0-9]+')
+    corpus=$(ls "$out/$t/corpus" | wc -l)
+    crashes=$(ls "$out/$t/crashes" | wc -l)
+    [ "$crashes" -eq 0 ] || status=1
+    printf '%-10s %7s %12s %8s %6s %8s %8s %7s\n' "$t" "$secs" "${total:-?}" "${execs:-?}" \
+        "${cov:-?}" "${ft:-?}" "$corpus" "$crashes"
+done
+exit $status
