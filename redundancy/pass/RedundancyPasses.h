@@ -53,6 +53,7 @@ struct LoopSources {
   bool IOEveryIteration = false;
   bool SideEffectInInner = false;
   bool Probed = false;
+  bool Recursion = false;      ///< a recursive function, one call an iteration
   uint32_t ProbeIndex = ~0u;
 };
 
@@ -73,6 +74,11 @@ LoopSources findLoopSources(
     llvm::Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
     llvm::function_ref<llvm::PostDominatorTree &(llvm::Function &)> PDTOf,
     llvm::DenseMap<llvm::Value *, uint32_t> &CalleeIds);
+
+/// The sources of the directly recursive function `F`, one call being one
+/// iteration: its arguments and its reads of memory outside its frame, for
+/// the cross-iteration variant only.
+LoopSources findRecursionSources(llvm::Function &F);
 
 /// The analysis + instrumentation + section pass (one module pass, so that
 /// the instruction pointers of the analysis stay valid for the probes).

@@ -578,6 +578,85 @@ static void insertCalleeProbe(ProbeModule &PM, Instruction *I, uint32_t Id) {
   B.CreateCall(PM.CalleeFn, {B.getInt32(Id), asI64(B, I)});
 }
 
+/// Per-call sampling of a directly recursive function (LDoctor 3.2.4,
+/// "Handling recursive functions"), one call being one iteration:
+///   entry:   rec = --slot.iter_countdown <= 0 && iter_sample(); if (rec)
+///            value(arg) for each argument source
+///   sources: if (rec) value(load)
+///   returns: if (rec) iter_end()
+/// The call's signature is its arguments and the memory it reads; calls
+/// with equal signatures repeat work (memoization).  A sampled call's
+/// recursive calls decide for themselves (the runtime's frame stack keeps
+/// them apart).  Only cross-iteration: no instance pairs for recursion.
+static void instrumentRecursion(ProbeModule &PM, Function &F,
+                                const LoopSources &LS,
+                                function_ref<Value *(Value *)> Map) {
+  LLVMContext &Ctx = F.getContext();
+  MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, 1u << 20);
+  uint32_t Index = LS.ProbeIndex;
+  BasicBlock &Entry = F.getEntryBlock();
+  auto *Rec = new AllocaInst(PM.I32, 0, "vprof.red.rec", &*Entry.begin());
+  auto Recording = [&](Instruction *Before) {
+    IRBuilder<> B(Before);
+    return SplitBlockAndInsertIfThen(
+        B.CreateICmpNE(B.CreateLoad(PM.I32, Rec), B.getInt32(0)), Before,
+        false);
+  };
+  auto SendValue = [&](IRBuilder<> &B, const SourceInfo &S, Value *V) {
+    B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(S.Id),
+                              asI64(B, V), B.getInt32(VP_RED_MODE_CI)});
+  };
+
+  // Loads and returns first, while the blocks are as analysed.
+  SmallVector<ReturnInst *, 4> Returns;
+  for (BasicBlock &BB : F)
+    if (auto *RI = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Returns.push_back(RI);
+  for (const SourceInfo &S : LS.Sources) {
+    if (S.CI != VP_SRCD_RECORD)
+      continue;
+    auto *LdI = dyn_cast<LoadInst>(Map(S.V));
+    if (!LdI || !canRecord(LdI))
+      continue;
+    Instruction *Then = Recording(LdI->getNextNode());
+    IRBuilder<> B(Then);
+    SendValue(B, S, LdI);
+  }
+  for (ReturnInst *RI : Returns) {
+    Instruction *Then = Recording(RI);
+    IRBuilder<> B(Then);
+    B.CreateCall(PM.IterEndFn, {PM.desc(B), B.getInt32(Index)});
+  }
+
+  // The entry's decision, after the static allocas.
+  BasicBlock::iterator At = Entry.begin();
+  while (isa<AllocaInst>(&*At))
+    ++At;
+  IRBuilder<> B(&*At);
+  B.CreateStore(B.getInt32(0), Rec);
+  Value *Slot = PM.slot(B, Index);
+  Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, Slot), B.getInt32(1));
+  B.CreateStore(Cd, Slot);
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      B.CreateICmpSLE(Cd, B.getInt32(0)), &*At, false, Unlikely);
+  B.SetInsertPoint(Then);
+  Value *On = B.CreateICmpNE(
+      B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot}),
+      B.getInt32(0));
+  B.CreateStore(B.CreateZExt(On, PM.I32), Rec);
+  Instruction *Args = SplitBlockAndInsertIfThen(On, Then, false);
+  B.SetInsertPoint(Args);
+  for (const SourceInfo &S : LS.Sources)
+    if (S.CI == VP_SRCD_RECORD)
+      if (auto *A = dyn_cast<Argument>(S.V); A && canRecord(A))
+        SendValue(B, S, F.getArg(A->getArgNo()));
+
+  if (!F.hasOptNone()) {
+    DominatorTree DT(F);
+    PromoteMemToReg({Rec}, DT);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // The pass.
 // ---------------------------------------------------------------------------
@@ -611,10 +690,17 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
       Originals.push_back(&F);
 
   for (Function *F : Originals) {
-    if (isDirectlyRecursive(*F))
-      Ids.assign(loopSourceOf(nullptr, *F)); // the loop table's ordinals
+    // A directly recursive function is a loop whose iterations are calls
+    // (its id comes first, as in the loop table).
+    bool Recursive = isDirectlyRecursive(*F);
+    LoopSource RecSrc;
+    uint64_t RecId = 0;
+    if (Recursive) {
+      RecSrc = loopSourceOf(nullptr, *F);
+      RecId = Ids.assign(RecSrc);
+    }
     auto &OrigLI = FAM.getResult<LoopAnalysis>(*F);
-    if (OrigLI.empty())
+    if (OrigLI.empty() && !Recursive)
       continue;
     // Ids on the original, in preorder, as the loop table does.
     struct Item {
@@ -638,6 +724,17 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
     ProbedClone PC = findProbedClone(*F);
     Target T{F, PC ? PC.Clone : F, PC.Gate, false, {}, {}};
     Function &A = *T.Analysed;
+    if (Recursive) {
+      LoopSources LS = findRecursionSources(A);
+      LS.LoopId = RecId;
+      LS.Function = RecSrc.Function;
+      LS.File = RecSrc.File;
+      LS.Line = RecSrc.Line;
+      LS.Recursion = true;
+      T.Loops.push_back(Results.size());
+      T.Headers.push_back(nullptr);
+      Results.push_back(std::move(LS));
+    }
     FunctionAnalyses FA{&FAM.getResult<DominatorTreeAnalysis>(A),
                         &FAM.getResult<PostDominatorTreeAnalysis>(A),
                         &FAM.getResult<LoopAnalysis>(A),
@@ -739,12 +836,24 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
           Value *M2 = VMap.lookup(V);
           return M2 ? M2 : V;
         };
+        // The recursion's per-call probes first: the loops' recording
+        // copies then copy them too.
+        for (size_t i = 0; i != T->Loops.size(); ++i) {
+          LoopSources &LS = Results[T->Loops[i]];
+          if (!LS.Recursion)
+            continue;
+          instrumentRecursion(PM, *Fn, LS, Map);
+          LS.Probed = true;
+          ++NumProbedLoops;
+        }
         FunctionInstrumenter FI(PM, *Fn);
         std::vector<std::pair<unsigned, size_t>> Order; // deepest first
         {
           DominatorTree DT(*Fn);
           LoopInfo LI(DT);
           for (size_t i = 0; i != T->Loops.size(); ++i) {
+            if (!T->Headers[i])
+              continue; // the recursion
             auto *H = cast<BasicBlock>(Map(T->Headers[i]));
             T->Headers[i] = H;
             Loop *L = LI.getLoopFor(H);
@@ -755,6 +864,8 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
         }
         for (size_t i = 0; i != T->Loops.size(); ++i) {
           LoopSources &LS = Results[T->Loops[i]];
+          if (LS.Recursion)
+            continue;
           uint32_t Idx = LS.ProbeIndex;
           bool CIOn = !LS.IVSource;
           for (SourceInfo &S : LS.Sources) {
@@ -786,6 +897,8 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
                          [](auto &A, auto &B) { return A.first > B.first; });
         for (size_t i = 0; i != T->Loops.size(); ++i) {
           LoopSources &LS = Results[T->Loops[i]];
+          if (LS.Recursion)
+            continue;
           if (FI.instrumentInstances(T->Headers[i], LS.ProbeIndex)) {
             LS.Probed = true;
             ++NumProbedLoops;
@@ -793,7 +906,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
         }
         for (auto &[Depth, i] : Order) {
           LoopSources &LS = Results[T->Loops[i]];
-          if (LS.Probed)
+          if (LS.Probed && !LS.Recursion)
             FI.instrumentIterations(T->Headers[i], LS.ProbeIndex);
         }
         FI.promote();

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RedundancyPasses.h"
+#include "llvm/IR/InstIterator.h"
 #include "vprof/LoopProbes.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -632,6 +633,60 @@ const char *decisionName(vp_redund_decision D) {
     return "unsupported";
   }
   return "?";
+}
+
+} // namespace vprof
+
+namespace vprof {
+
+/// True if `LdI` only feeds its own update, `*p = *p + c` (a statistics
+/// counter such as `calls++`): the count is the call's side effect, not an
+/// input of its work, and it differs in every call.
+static bool isCounterUpdate(LoadInst *LdI) {
+  if (!LdI->hasOneUse())
+    return false;
+  auto *Op = dyn_cast<BinaryOperator>(LdI->user_back());
+  if (!Op || !Op->hasOneUse() || !isa<Constant>(Op->getOperand(1)) ||
+      (Op->getOpcode() != Instruction::Add &&
+       Op->getOpcode() != Instruction::Sub))
+    return false;
+  auto *St = dyn_cast<StoreInst>(Op->user_back());
+  return St && St->getValueOperand() == Op &&
+         St->getPointerOperand() == LdI->getPointerOperand();
+}
+
+LoopSources findRecursionSources(Function &F) {
+  LoopSources LS;
+  auto Add = [&](Value *V, vp_redund_source_kind K) {
+    SourceInfo SI;
+    SI.V = V;
+    SI.Kind = K;
+    std::tie(SI.Line, SI.Column) = locationOf(V);
+    SI.Function = functionNameOf(V);
+    SI.Id = LS.Sources.size();
+    Type *Ty = V->getType();
+    bool Recordable = Ty->isPointerTy() ||
+                      ((Ty->isIntegerTy() || Ty->isFloatingPointTy()) &&
+                       Ty->getPrimitiveSizeInBits() <= 64);
+    SI.CI = Recordable ? VP_SRCD_RECORD : VP_SRCD_UNSUPPORTED;
+    SI.CL = VP_SRCD_NONE;
+    LS.Sources.push_back(std::move(SI));
+    ++NumSources;
+  };
+  for (Argument &A : F.args())
+    Add(&A, VP_SRC_OUTSIDE);
+  for (Instruction &I : instructions(F)) {
+    auto *LdI = dyn_cast<LoadInst>(&I);
+    if (!LdI || isProbeInstruction(I))
+      continue;
+    // The frame is private to the call (at -O0 the arguments live there).
+    if (isa<AllocaInst>(getUnderlyingObject(LdI->getPointerOperand())))
+      continue;
+    if (isCounterUpdate(LdI))
+      continue;
+    Add(LdI, VP_SRC_LOAD);
+  }
+  return LS;
 }
 
 } // namespace vprof
