@@ -22,6 +22,7 @@
 #include "vprof/profile.h"
 #include "vprof/redundancy.h"
 #include "vprof/symbols.h"
+#include "vprof/outfile.h"
 
 #define MAX_QUOTED_LINES 12
 
@@ -599,7 +600,7 @@ static int write_report(struct ctx *c)
         size_t n = strlen(o->output) + 32;
         tmp = xcalloc(n, 1);
         snprintf(tmp, n, "%s.tmp.%ld", o->output, (long)getpid());
-        if (!(out = fopen(tmp, "w"))) {
+        if (!(out = vp_fopen_new(tmp))) {
             msg(c, "%s: %s", tmp, strerror(errno));
             free(tmp);
             return -1;

@@ -67,7 +67,29 @@ for i in 1 2 3; do
 done
 stress_no_temp "$work"
 
-# 6. Profiles from another vprof version, another word size, another byte
+# 6. The reports' atomic writes ("OUT.tmp.<pid>", a predictable name in a
+#    possibly shared directory): a symlink planted at that name (the
+#    command is exec'd by a shell that knows its pid) is never followed:
+#    the command fails, the file it points to keeps its content.
+echo secret > victim3
+cp same.vprof ok.vprof
+for cmd in "export --folded ok.vprof -o planted.out" "export --pprof ok.vprof -o planted.out" \
+           "rank --normal ok.vprof --buggy ok.vprof --format json -o planted.out"; do
+    # shellcheck disable=SC2016,SC2086
+    bash -c 'ln -s "$1" "planted.out.tmp.$$"; shift; exec "$@"' _ "$work/victim3" "$VPROF" $cmd \
+        >/dev/null 2>planted.err
+    rc=$?
+    [ "$(cat victim3)" = secret ] || stress_fail "vprof ${cmd%% *} wrote through a planted symlink"
+    [ $rc -ne 0 ] && grep -q 'File exists' planted.err ||
+        { cat planted.err >&2; stress_fail "vprof ${cmd%% *}: status $rc with a planted temporary name"; }
+    echo "  vprof $cmd: refused the planted temporary name, victim intact"
+    rm -f planted.out.tmp.* planted.out
+done
+"$VPROF_LOOP" --function hot --format json -o planted.out -- ./prog >/dev/null 2>&1 ||
+    stress_fail "vprof-loop -o failed"
+rm -f planted.out
+
+# 7. Profiles from another vprof version, another word size, another byte
 #    order, or cut short: refused with the file and offset named.
 cp same.vprof ok.vprof
 patch_at() { python3 -c 'import sys; f=open(sys.argv[1],"r+b"); f.seek(int(sys.argv[2])); f.write(bytes.fromhex(sys.argv[3]))' "$@"; }

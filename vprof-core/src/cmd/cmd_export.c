@@ -13,6 +13,7 @@
 #include "cmd/commands.h"
 #include "vprof/export.h"
 #include "vprof/profile.h"
+#include "vprof/outfile.h"
 
 static void export_usage(FILE *out)
 {
@@ -49,7 +50,7 @@ int vp_cmd_write_text(const char *cmd, const char *outpath,
         return 1;
     }
     snprintf(tmp, len, "%s.tmp.%ld", outpath, (long)getpid());
-    FILE *out = fopen(tmp, "w");
+    FILE *out = vp_fopen_new(tmp);
     if (!out) {
         fprintf(stderr, "vprof %s: %s: %s\n", cmd, tmp, strerror(errno));
         free(tmp);

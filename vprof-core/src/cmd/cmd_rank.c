@@ -11,6 +11,7 @@
 #include "cmd/commands.h"
 #include "vprof/progress.h"
 #include "vprof/rank.h"
+#include "vprof/outfile.h"
 
 static void rank_usage(FILE *out)
 {
@@ -173,7 +174,7 @@ int vp_cmd_rank(int argc, char **argv)
             goto done;
         }
         snprintf(tmp, len, "%s.tmp.%ld", outpath, (long)getpid());
-        out = fopen(tmp, "w");
+        out = vp_fopen_new(tmp);
         if (!out) {
             fprintf(stderr, "vprof rank: %s: %s\n", tmp, strerror(errno));
             goto done;

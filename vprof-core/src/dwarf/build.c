@@ -29,6 +29,7 @@
 #include "vprof/index.h"
 #include "symbols/decl_file.h"
 #include "vprof/symbols.h"
+#include "vprof/outfile.h"
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -1044,7 +1045,7 @@ static int write_index(const struct builder *b, const struct vp_coverage *cov,
         return -1;
     }
     snprintf(tmp, tl, "%s.tmp.%ld", out_path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
+    FILE *f = vp_fopen_new(tmp);
     if (!f) {
         set_err(err, errlen, "%s: %s", tmp, strerror(errno));
         goto done;

@@ -18,6 +18,7 @@
 #include "export/export_internal.h"
 #include "profile.pb-c.h"
 #include "vprof/symbols.h"
+#include "vprof/outfile.h"
 
 typedef Perftools__Profiles__Profile PProfile;
 typedef Perftools__Profiles__Sample PSample;
@@ -335,7 +336,7 @@ static int write_atomic(const char *path, const uint8_t *data, size_t n, char *e
         return -1;
     }
     snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
+    FILE *f = vp_fopen_new(tmp);
     if (!f) {
         set_err(err, errlen, "%s: %s", tmp, strerror(errno));
         free(tmp);
