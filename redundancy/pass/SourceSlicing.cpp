@@ -119,6 +119,11 @@ private:
         Todo.append(I->op_begin(), I->op_end());
     }
   }
+  /// True if `I`, outside the loop, is computed before it (its block
+  /// dominates the header) rather than on the way out.
+  bool definedBefore(Instruction *I) const {
+    return FA.DT->properlyDominates(I->getParent(), L.getHeader());
+  }
   void addSource(Value *V, vp_redund_source_kind K, unsigned Depth) {
     auto It = Sources.insert({V, Found{K, Depth}}).first;
     It->second.In[Var] = true;
@@ -286,10 +291,12 @@ void Slicer::visit(Value *V, const Context *C) {
   auto *I = dyn_cast<Instruction>(V);
   if (!I)
     return;
-  if (!C->Depth && !L.contains(I)) {
+  if (!C->Depth && !L.contains(I) && definedBefore(I)) {
     addSource(I, VP_SRC_OUTSIDE, 0); // defined before the loop
     return;
   }
+  // (Computed on the way out, e.g. the message of an error exit: its
+  // inputs are what the loop produced.)
   addControlDeps(I->getParent(), C);
 
   if (auto *P = dyn_cast<PHINode>(I)) {
@@ -571,6 +578,16 @@ findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
     }
     // Cross-loop: values from before the loop once per instance; an affine
     // walk over unwritten memory as its address range.
+    // A source computed on the way out (after the last iteration) has no
+    // value in the iterations, and none in the preheader either.
+    if (auto *I = dyn_cast<Instruction>(V);
+        I && !SI.Depth && !L.contains(I) &&
+        !FA.DT->properlyDominates(I->getParent(), L.getHeader())) {
+      SI.CI = SI.CL = VP_SRCD_NONE;
+      LS.Sources.push_back(std::move(SI));
+      ++NumSources;
+      continue;
+    }
     if (Found.In[CrossLoop]) {
       SI.CL = VP_SRCD_RECORD;
       if (auto *I = dyn_cast<Instruction>(V); !I || (!SI.Depth && !L.contains(I)))
