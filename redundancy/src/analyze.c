@@ -36,7 +36,8 @@ static int vp_red_read_blob(const char *path, const uint8_t *blob, size_t avail,
     memcpy(&h, blob, sizeof h);
     if (h.magic != VP_REDUND_MAGIC || h.version != VP_REDUND_VERSION ||
         h.header_size != sizeof h || h.total_size > avail || h.total_size < sizeof h ||
-        h.strings_offset > h.total_size || h.strings_size > h.total_size - h.strings_offset ||
+        h.strings_offset > h.total_size || h.strings_offset < sizeof h || /* no underflow below */
+        h.strings_size > h.total_size - h.strings_offset ||
         (uint64_t)h.loop_count * sizeof(struct vp_redund_loop) +
                 (uint64_t)h.source_count * sizeof(struct vp_redund_source) >
             h.strings_offset - sizeof h)
