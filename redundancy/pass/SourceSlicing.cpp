@@ -410,12 +410,13 @@ void Slicer::run(Variant V, const LoopSideEffects &E) {
   }
 }
 
-/// True if some instruction of `Region` may write the memory `Ptr` points
+/// True if some instruction of `Blocks` may write the memory `Ptr` points
 /// into (any offset: the whole underlying object).
-static bool regionMayWrite(Loop &Region, Value *Ptr, AAResults &AA) {
+template <typename BlockRange>
+static bool regionMayWrite(BlockRange &&Blocks, Value *Ptr, AAResults &AA) {
   MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(getUnderlyingObject(Ptr));
-  for (BasicBlock *B : Region.blocks())
-    for (Instruction &I : *B)
+  for (BasicBlock &B : Blocks)
+    for (Instruction &I : B)
       if (I.mayWriteToMemory() && !isProbeInstruction(I) &&
           isModSet(AA.getModRefInfo(&I, Loc)))
         return true;
@@ -450,17 +451,18 @@ static bool isInvariantLoad(LoadInst *LdI, Loop &L, const FunctionAnalyses &FA) 
 }
 
 /// The load's address is an affine recurrence of `L` over memory that the
-/// outermost loop around `L` never writes: the addresses of one instance are
-/// determined by its first and last, and so are the values read.
+/// loop's function never writes: the addresses of one instance are
+/// determined by its first and last, and so are the values read.  (Not
+/// only the outermost loop: consecutive instances may be in different
+/// calls, and a buffer the function fills before the loop, such as a
+/// local array refilled on every call, has new contents at the same
+/// addresses.)
 static bool isAffineRangeLoad(LoadInst *LdI, Loop &L, const FunctionAnalyses &FA) {
   Value *Ptr = LdI->getPointerOperand();
   const auto *AR = dyn_cast<SCEVAddRecExpr>(FA.SE->getSCEV(Ptr));
   if (!AR || AR->getLoop() != &L || !AR->isAffine())
     return false;
-  Loop *Outer = &L;
-  while (Outer->getParentLoop())
-    Outer = Outer->getParentLoop();
-  return !regionMayWrite(*Outer, Ptr, *FA.AA);
+  return !regionMayWrite(*L.getHeader()->getParent(), Ptr, *FA.AA);
 }
 
 /// A loop-carried value that ScalarEvolution sees as an affine recurrence of
@@ -603,6 +605,29 @@ findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
     LS.Sources.push_back(std::move(SI));
     ++NumSources;
   }
+  // Where a walk starts is already in its range (first address): an
+  // outside pointer that is only the start of a recorded range would
+  // make every instance differ when a scan restarts one element further
+  // (strend(pos), strend(pos + 1): MySQL#15811), though it re-reads the
+  // same memory.
+  SmallVector<const SCEV *, 4> RangeStarts;
+  for (const SourceInfo &SI : LS.Sources)
+    if (SI.CL == VP_SRCD_RANGE)
+      if (auto *LdI = dyn_cast<LoadInst>(SI.V))
+        if (auto *AR = dyn_cast<SCEVAddRecExpr>(
+                FA.SE->getSCEV(LdI->getPointerOperand())))
+          RangeStarts.push_back(AR->getStart());
+  for (SourceInfo &SI : LS.Sources) {
+    if (SI.CL != VP_SRCD_ONCE || !FA.SE->isSCEVable(SI.V->getType()))
+      continue;
+    const SCEV *V = FA.SE->getSCEV(SI.V);
+    if (any_of(RangeStarts, [&](const SCEV *Start) {
+          return V->getType() == Start->getType() &&
+                 isa<SCEVConstant>(FA.SE->getMinusSCEV(Start, V));
+        }))
+      SI.CL = VP_SRCD_NONE;
+  }
+
   if (LS.IVSource) {
     ++NumIVLoops;
     for (SourceInfo &SI : LS.Sources)

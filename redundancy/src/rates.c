@@ -189,7 +189,7 @@ static size_t vp_red_union_ids(const struct vp_instance *a, const struct vp_inst
 
 double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instance *b)
 {
-    double sum = 0, weight = 0;
+    double sum = 0;
     size_t used = 0;
     uint32_t *ids = malloc((a->value_count + b->value_count + 1) * sizeof *ids);
     uint64_t *sa = malloc((a->value_count + 1) * sizeof *sa);
@@ -200,18 +200,12 @@ double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instanc
         free(sb);
         return -1.0;
     }
-    /* Each source weighs as many values as its longer sequence: the same as
-       comparing the instances' whole value sequences (LDoctor), so the
-       array an instance reads outweighs a scalar argument next to it (a
-       scan restarted one element further: strend, indexOf). */
     size_t n = vp_red_union_ids(a, b, ids);
     for (size_t i = 0; i < n; i++) {
-        size_t na = vp_red_seq(a, ids[i], sa), nb = vp_red_seq(b, ids[i], sb);
-        double d = vp_red_normalised_distance(sa, na, sb, nb);
+        double d = vp_red_normalised_distance(sa, vp_red_seq(a, ids[i], sa), sb,
+                                              vp_red_seq(b, ids[i], sb));
         if (d >= 0) {
-            double w = (double)(na > nb ? na : nb);
-            sum += d * w;
-            weight += w;
+            sum += d;
             used++;
         }
     }
@@ -222,14 +216,10 @@ double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instanc
         for (uint32_t i = 0; i < both[k]->range_count; i++) {
             if (k == 1 && vp_red_range_of(a, r[i].src))
                 continue; /* already compared from a's side */
-            const struct vp_instance_range *ra = vp_red_range_of(a, r[i].src);
-            const struct vp_instance_range *rb = vp_red_range_of(b, r[i].src);
-            double d = vp_red_range_distance(ra, rb);
+            double d = vp_red_range_distance(vp_red_range_of(a, r[i].src),
+                                             vp_red_range_of(b, r[i].src));
             if (d >= 0) {
-                uint64_t na = ra ? ra->count : 0, nb = rb ? rb->count : 0;
-                double w = (double)(na > nb ? na : nb);
-                sum += d * w;
-                weight += w;
+                sum += d;
                 used++;
             }
         }
@@ -237,5 +227,5 @@ double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instanc
     free(ids);
     free(sa);
     free(sb);
-    return used && weight > 0 ? sum / weight : -1.0;
+    return used ? sum / (double)used : -1.0;
 }

@@ -120,10 +120,8 @@ double vp_red_range_distance(const struct vp_instance_range *a,
 double vp_red_ci_rate(uint64_t *sigs, size_t n, uint64_t *distinct);
 
 /* Mean normalised distance over the sources of two instances (each a
- * vp_instance record followed by its values and ranges), each source
- * weighted by the length of its longer sequence (as if the instances' whole
- * value sequences were compared).  Returns -1 when no source has values in
- * either instance (the pair is not compared). */
+ * vp_instance record followed by its values and ranges).  Returns -1 when
+ * no source has values in either instance (the pair is not compared). */
 double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instance *b);
 
 #ifdef __cplusplus
