@@ -631,19 +631,6 @@ static int write_report(struct ctx *c)
     return rc;
 }
 
-static void remove_tmpdir(char *dir)
-{
-    if (!dir)
-        return;
-    char path[PATH_MAX];
-    static const char *const names[] = {"slow.vprof", "normal.vprof"};
-    for (size_t i = 0; i < 2; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        unlink(path);
-    }
-    rmdir(dir);
-    free(dir);
-}
 
 /* The redundancy analysis' verdicts for one loop; measured only when the
    run sampled its iterations or instances. */
@@ -781,15 +768,12 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     }
 
     /* 4. the probed runs */
-    const char *base = getenv("TMPDIR");
-    char tdir[PATH_MAX];
-    snprintf(tdir, sizeof tdir, "%s/vprof-loop.XXXXXX", base && base[0] == '/' ? base : "/tmp");
-    if (!mkdtemp(tdir)) {
+    c.tmpdir = vp_launch_mkdtemp("vprof-loop");
+    if (!c.tmpdir) {
         msg(&c, "cannot create a temporary directory: %s", strerror(errno));
         status = VP_LOOPCMD_NOTHING;
         goto done;
     }
-    c.tmpdir = xstrdup(tdir);
     int wstatus = 0, code = VP_LOOPCMD_NOTHING;
     int failed = probed_run(&c, o->cmd, "slow", probe, &slow, &wstatus, &code);
     if (failed < 0) {
@@ -938,7 +922,7 @@ done:
     free_strv(c.slow_profiles, c.nslow);
     free_strv(c.normal_profiles, c.nnormal);
     free_strv(c.rank_names, c.nrank_names);
-    remove_tmpdir(c.tmpdir);
+    vp_launch_rmtemp(c.tmpdir);
     vp_lr_free(&c.rep);
     return status;
 }

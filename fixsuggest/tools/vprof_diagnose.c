@@ -12,7 +12,6 @@
  * 2 usage or input error).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -81,18 +80,6 @@ static int record(char **argv, const char *out, const char *label)
     return 0;
 }
 
-static void remove_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *de;
-        while ((de = readdir(d)))
-            if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-                unlinkat(dirfd(d), de->d_name, 0);
-        closedir(d);
-    }
-    rmdir(dir);
-}
 
 static void free_words(char **v, size_t n)
 {
@@ -173,10 +160,9 @@ int main(int argc, char **argv)
     }
 
     int status = 1;
-    const char *base = getenv("TMPDIR");
-    char dir[PATH_MAX], npath[PATH_MAX + 16], bpath[PATH_MAX + 16];
-    snprintf(dir, sizeof dir, "%s/vprof-diagnose.XXXXXX", base && base[0] == '/' ? base : "/tmp");
-    if (!mkdtemp(dir)) {
+    char npath[PATH_MAX + 16], bpath[PATH_MAX + 16];
+    char *dir = vp_launch_mkdtemp("vprof-diagnose");
+    if (!dir) {
         fprintf(stderr, "vprof-diagnose: cannot create a temporary directory: %s\n",
                 strerror(errno));
         goto out;
@@ -224,7 +210,7 @@ int main(int argc, char **argv)
     vp_rank_result_free(res);
     vp_rank_model_free(m);
 out_dir:
-    remove_dir(dir);
+    vp_launch_rmtemp(dir);
 out:
     free_words(ncmd, nn);
     free_words(bcmd, nb);

@@ -90,6 +90,16 @@ int vp_launch_run(const struct vp_launch_opts *o, struct vp_launch_result *r, ch
 /* Finds `name` like execvp does: as given if it contains '/', else in each
  * PATH directory (an empty entry is the current directory).  Returns a
  * malloc'ed path, or NULL with errno set (ENOENT, EACCES, ENOMEM). */
+/* A private temporary directory "<$TMPDIR, or /tmp>/<prefix>.XXXXXX"
+ * (mkdtemp: mode 0700, a fresh name).  Returns a malloc'd path, or NULL with
+ * errno set. */
+char *vp_launch_mkdtemp(const char *prefix);
+
+/* Remove a directory made by vp_launch_mkdtemp with every file in it (the
+ * profiles of forked children included) and free `dir`.  NULL is a no-op.
+ * Can't fail visibly: what cannot be removed is left. */
+void vp_launch_rmtemp(char *dir);
+
 char *vp_launch_resolve(const char *name);
 
 /* The runtime library next to the running executable:

@@ -276,18 +276,20 @@ static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
 
 /* ---- the run ------------------------------------------------------------ */
 
-static char *make_tmpdir(void)
+char *vp_launch_mkdtemp(const char *prefix)
 {
     const char *base = getenv("TMPDIR");
     if (!base || base[0] != '/')
         base = "/tmp";
-    size_t n = strlen(base) + 32;
+    size_t n = strlen(base) + strlen(prefix) + 16;
     char *dir = malloc(n);
     if (!dir)
         return NULL;
-    snprintf(dir, n, "%s/vprof-record.XXXXXX", base);
+    snprintf(dir, n, "%s/%s.XXXXXX", base, prefix);
     if (!mkdtemp(dir)) {
+        int e = errno;
         free(dir);
+        errno = e;
         return NULL;
     }
     return dir;
@@ -505,12 +507,13 @@ static int check_output(const char *path, int force, char *err, size_t errlen)
     return -1;
 }
 
-static void remove_tmpdir(char *dir)
+void vp_launch_rmtemp(char *dir)
 {
     if (!dir)
         return;
-    /* The index file and any leftover of the builder's atomic write; the
-       directory is ours alone (mkdtemp, mode 0700). */
+    /* Ours alone (mkdtemp, mode 0700): only files we or the target's
+       runtime wrote (index, profiles, children's profiles, temp files of
+       atomic writes).  unlinkat never follows a symlink. */
     DIR *d = opendir(dir);
     if (d) {
         struct dirent *de;
@@ -583,7 +586,7 @@ int vp_launch_run(const struct vp_launch_opts *o, struct vp_launch_result *r, ch
               "without the set-ID bit",
               exe);
 
-    char *dir = make_tmpdir();
+    char *dir = vp_launch_mkdtemp("vprof-record");
     if (!dir)
         warnf(o, "cannot create a temporary directory (%s): no variable index; PC profiling "
                  "still works", strerror(errno));
@@ -599,7 +602,7 @@ int vp_launch_run(const struct vp_launch_opts *o, struct vp_launch_result *r, ch
     r->start_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     int status = run_child(o, exe, rt, r->output, r->have_index ? index_path : NULL, &r->pid,
                            err, errlen);
-    remove_tmpdir(dir);
+    vp_launch_rmtemp(dir);
     free(exe);
     if (status < 0)
         return status == -2 ? VP_LAUNCH_USAGE : VP_LAUNCH_FAILED;
