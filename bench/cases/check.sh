@@ -9,11 +9,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$here" || exit 2
 cases=${*:-$(for t in */truth.json; do dirname "$t"; done)}
 fail=0
+logs=$(mktemp -d)   # build logs of failed cases are kept here
 printf '%-26s %-6s %8s %8s  %s\n' case run wall_s user_s result
 for c in $cases; do
     c=${c%/}
-    if ! make -s -C "$c" CC="$CC" CFLAGS="$CFLAGS" >"/tmp/vprof-case-$c.build" 2>&1; then
-        printf '%-26s %-6s %8s %8s  %s\n' "$c" build - - "FAIL (see /tmp/vprof-case-$c.build)"; fail=1; continue
+    if ! make -s -C "$c" CC="$CC" CFLAGS="$CFLAGS" >"$logs/$c.build" 2>&1; then
+        printf '%-26s %-6s %8s %8s  %s\n' "$c" build - - "FAIL (see $logs/$c.build)"; fail=1; continue
     fi
     for run in normal slow; do
         args=$(python3 -c "import json,shlex,sys; print(' '.join(shlex.quote(a) for a in json.load(open(sys.argv[1]))['${run}_args']))" "$c/truth.json")
@@ -27,4 +28,5 @@ for c in $cases; do
         rm -f "$out" "$tf"
     done
 done
+[ "$fail" = 0 ] && rm -rf "$logs"
 exit $fail
