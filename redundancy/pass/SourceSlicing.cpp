@@ -458,6 +458,13 @@ static bool isInvariantLoad(LoadInst *LdI, Loop &L, const FunctionAnalyses &FA) 
 /// local array refilled on every call, has new contents at the same
 /// addresses.)
 static bool isAffineRangeLoad(LoadInst *LdI, Loop &L, const FunctionAnalyses &FA) {
+  // Only inside an enclosing loop (LDoctor's setting: the instances
+  // compared run in one outer instance).  The instances of an outermost
+  // loop are in different calls, between which other code may rewrite
+  // the memory at the same addresses (a page buffer checksummed after
+  // every write): equal ranges would claim equal values.
+  if (!L.getParentLoop())
+    return false;
   Value *Ptr = LdI->getPointerOperand();
   const auto *AR = dyn_cast<SCEVAddRecExpr>(FA.SE->getSCEV(Ptr));
   if (!AR || AR->getLoop() != &L || !AR->isAffine())
@@ -605,17 +612,18 @@ findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
     LS.Sources.push_back(std::move(SI));
     ++NumSources;
   }
-  // Where a walk starts is already in its range (first address): an
-  // outside pointer that is only the start of a recorded range would
-  // make every instance differ when a scan restarts one element further
-  // (strend(pos), strend(pos + 1): MySQL#15811), though it re-reads the
-  // same memory.
+  // Where an affine walk starts is already in what it reads (a range's
+  // first address, or the values read from there on): an outside pointer
+  // that starts such a walk would make every instance differ when a scan
+  // restarts one element further (strend(pos), strend(pos + 1):
+  // MySQL#15811), though it re-reads the same memory.
   SmallVector<const SCEV *, 4> RangeStarts;
   for (const SourceInfo &SI : LS.Sources)
-    if (SI.CL == VP_SRCD_RANGE)
-      if (auto *LdI = dyn_cast<LoadInst>(SI.V))
+    if (SI.CL == VP_SRCD_RANGE || SI.CL == VP_SRCD_RECORD)
+      if (auto *LdI = dyn_cast<LoadInst>(SI.V); LdI && L.contains(LdI))
         if (auto *AR = dyn_cast<SCEVAddRecExpr>(
-                FA.SE->getSCEV(LdI->getPointerOperand())))
+                FA.SE->getSCEV(LdI->getPointerOperand()));
+            AR && AR->getLoop() == &L && AR->isAffine())
           RangeStarts.push_back(AR->getStart());
   for (SourceInfo &SI : LS.Sources) {
     if (SI.CL != VP_SRCD_ONCE || !FA.SE->isSCEVable(SI.V->getType()))

@@ -10,5 +10,5 @@ const char *strend(const char *s) {
   return s - 1;
 }
 // CHECK-LABEL: vprof-sources: strend range-start.c:8:3
-// CHECK-DAG: vprof-source: 8:{{[0-9]+}} load ci=iv cl=range
+// CHECK-DAG: vprof-source: 8:{{[0-9]+}} load ci=iv cl=record
 // CHECK-DAG: vprof-source: 7:0 outside ci=- cl=-
