@@ -204,8 +204,8 @@ def evaluate(truth, rank, report, loopj):
         else:
             false.append(where)
     r['false'], r['benign'], r['unlisted'] = false, benign, unlisted
-    if false:
-        r['problems'].append('false categories: ' + '; '.join(false))
+    for f in false:
+        r['problems'].append('false category: ' + f)
     r['loop'] = True
     return r
 
@@ -329,6 +329,43 @@ def fmt_list(v):
     return ', '.join(v) if v else '—'
 
 
+KNOWN_MISSES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'known-misses.json')
+
+
+def load_known_misses(path=KNOWN_MISSES):
+    """The mismatches we know of and have not fixed yet (bench/known-misses.json):
+    each names a case, the start of the problem text, the issue that owns it and
+    why.  They are reported, never hidden, but do not fail the run, so the exit
+    status says whether anything *new* broke."""
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return json.load(f)['misses']
+
+
+def apply_known_misses(results, misses=None):
+    """Moves problems matched by a known miss out of r['problems'] into
+    r['known']; returns (matched, unseen known misses)."""
+    misses = load_known_misses() if misses is None else misses
+    used, matched = set(), []
+    for r in results:
+        keep = []
+        for p in r.get('problems', []):
+            k = next((i for i, m in enumerate(misses)
+                      if m['case'] == r['case'] and p.startswith(m['problem'])), None)
+            if k is None:
+                keep.append(p)
+                continue
+            used.add(k)
+            r.setdefault('known', []).append(p)
+            matched.append((r['case'], p, misses[k]['reason']))
+        if 'problems' in r:
+            r['problems'] = keep
+    ran = {r['case'] for r in results}
+    unseen = [m for i, m in enumerate(misses) if i not in used and m['case'] in ran]
+    return matched, unseen
+
+
 def accuracy_table(results, tools):
     loop_built = tools.loop is not None
     rows = ['| case | vprof rank | plain rank | pattern (truth) | loop categories (truth) | fixes (truth) | false categories | match |',
@@ -339,7 +376,7 @@ def accuracy_table(results, tools):
         if 'error' in r:
             rows.append(f'| {r["case"]} | error | | | | | | **FAIL**: {r["error"]} |')
             continue
-        ok = not r['problems']
+        ok = not r['problems'] and not r.get('known')
         tot['match'] += ok
         if r.get('build_note'):
             r['case'] += ' ‡'
@@ -500,6 +537,12 @@ def main():
         print('\n## Overhead (median ratio to the plain run over interleaved rounds, wall / cpu)\n\n' + oh)
         for n in notes:
             print('note: ' + n)
+    known, unseen = apply_known_misses(results)
+    for case, problem, why in known:
+        print(f'known miss: {case}: {problem} -- {why}')
+    for k in unseen:
+        print(f'note: known miss no longer seen (remove it from bench/known-misses.json): '
+              f'{k["case"]}: {k["problem"]}')
     failing = [r for r in results if 'error' in r or r.get('problems')]
     if failing:
         print('\nCases that do not match their truth:')
