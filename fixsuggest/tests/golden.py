@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """fixsuggest.golden: every output format of vprof-loop on golden_prog.c,
 compared byte for byte with golden/expected.* after normalising what varies
-between runs and machines: the work directory, the repository root, and the
-PC-sample counts and shares (sampling is statistical).  The program is built without the redundancy probes, whose
+between runs and machines: the work directory, the repository root, loop ids
+(hashes of absolute paths), and the PC-sample counts and shares (sampling is statistical).  The program is built without the redundancy probes, whose
 sampling is random.  sarif_validate.py checks the SARIF output against the
 official schema.
 
@@ -27,6 +27,9 @@ def normalise(text, work, root):
     text = re.sub(r'"(total_samples|samples|share)": [0-9.e+-]+', r'"\1": N', text)
     text = re.sub(r"by share of its [0-9,]+ PC samples", "by share of its N PC samples", text)
     text = re.sub(r"\| [0-9.]+% \|", "| N% |", text)
+    # loop ids hash the absolute source path (loopclass LoopIds.h), which
+    # differs between checkouts
+    text = re.sub(r'"loop_id": "[0-9a-f]{16}"', '"loop_id": "@ID@"', text)
     return text
 
 
