@@ -251,6 +251,21 @@ static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_res
     }
 }
 
+/* A growth factor as a person reads it: "1,765x", "12x", "1.5x", "0.055x"
+   (never "1.76e+03x"). */
+static void fmt_ratio(char *buf, size_t n, double x)
+{
+    if (x >= 99.5) {
+        char c[32];
+        vp_fix_commas(c, sizeof c, (uint64_t)(x + 0.5));
+        snprintf(buf, n, "%sx", c);
+    } else if (x >= 9.95) {
+        snprintf(buf, n, "%.0fx", x);
+    } else {
+        snprintf(buf, n, "%.2gx", x);
+    }
+}
+
 static void growth(const struct vp_fix_input *in, struct vp_fix_result *r)
 {
     const struct vp_fix_counts *s = &in->slow, *n = &in->normal;
@@ -264,10 +279,13 @@ static void growth(const struct vp_fix_input *in, struct vp_fix_result *r)
     cat(r->growth, sizeof r->growth, "normal run: %s %s per %s (%s %ss); slow run: %s (%s %ss)",
         navg, unit(in->kind, 1), instance_word(in->kind), ninst, instance_word(in->kind), savg,
         sinst, instance_word(in->kind));
-    if (n->avg_iterations > 0 && n->iterations > 0)
-        cat(r->growth, sizeof r->growth, ": %.3gx the %s per %s, %.3gx the total work",
-            s->avg_iterations / n->avg_iterations, unit(in->kind, 1), instance_word(in->kind),
-            (double)s->iterations / (double)n->iterations);
+    if (n->avg_iterations > 0 && n->iterations > 0) {
+        char per[32], total[32];
+        fmt_ratio(per, sizeof per, s->avg_iterations / n->avg_iterations);
+        fmt_ratio(total, sizeof total, (double)s->iterations / (double)n->iterations);
+        cat(r->growth, sizeof r->growth, ": %s the %s per %s, %s the total work", per,
+            unit(in->kind, 1), instance_word(in->kind), total);
+    }
     cat(r->growth, sizeof r->growth, ".");
 }
 

@@ -110,6 +110,23 @@ static void test_redundancy(void **state)
     expect(&r, VP_FIX_CAT_ZERO_STAR, (int[]){VP_FIX_DELETE_LOOP}, 1);
 }
 
+/* Growth factors read as a person writes them, never in %g's exponent form
+   ("1.76e+03x" was printed for the bundled example). */
+static void test_growth_ratio(void **state)
+{
+    struct vp_fix_result r;
+    struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 1, 8824, 8824, 0);
+    in.normal = (struct vp_fix_counts){1, 1, 5, 5, 5, 5.0};
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.growth, ": 1,765x the iterations per instance, 1,765x the total work"));
+    in.normal = (struct vp_fix_counts){1, 1, 8000, 8000, 8000, 8000.0};
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.growth, ": 1.1x the iterations per instance"));
+    in.normal = (struct vp_fix_counts){1, 1, 400, 400, 400, 400.0};
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.growth, ": 22x the iterations per instance"));
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -163,6 +180,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resultless),
+        cmocka_unit_test(test_growth_ratio),
         cmocka_unit_test(test_redundancy),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_split),
