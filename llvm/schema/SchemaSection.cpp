@@ -12,6 +12,7 @@
 #include "Schema.h"
 
 #include "vprof/DebugInfoUtils.h"
+#include "vprof/SectionBlob.h"
 #include "vprof/format.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -169,28 +170,6 @@ void sortSchemaEntries(std::vector<SchemaEntry> &Entries) {
                    });
 }
 
-namespace {
-/// The blob's string table: offset 0 is "", each distinct string stored once.
-class StringTable {
-public:
-  StringTable() : Data(1, '\0') {}
-  uint32_t add(StringRef S) {
-    if (S.empty())
-      return 0;
-    auto It = Offsets.try_emplace(S, static_cast<uint32_t>(Data.size()));
-    if (It.second) {
-      Data.append(S.begin(), S.end());
-      Data.push_back('\0');
-    }
-    return It.first->second;
-  }
-  const std::string &data() const { return Data; }
-
-private:
-  StringMap<uint32_t> Offsets;
-  std::string Data;
-};
-} // namespace
 
 /// \p V in little-endian byte order, whatever the host (format.h).
 template <typename T> static T le(T V) {
@@ -199,7 +178,7 @@ template <typename T> static T le(T V) {
 
 std::vector<uint8_t> serialiseSchema(ArrayRef<SchemaEntry> Entries,
                                      StringRef CompDir) {
-  StringTable Strings;
+  BlobStringTable Strings;
   uint32_t CompDirOff = Strings.add(CompDir);
   std::vector<vp_schema_entry> Records;
   std::vector<uint32_t> Users; // string offsets, per entry contiguous
@@ -259,16 +238,9 @@ std::vector<uint8_t> serialiseSchema(ArrayRef<SchemaEntry> Entries,
 }
 
 GlobalVariable *emitSchemaSection(Module &M, ArrayRef<uint8_t> Blob) {
-  Constant *Init = ConstantDataArray::get(M.getContext(), Blob);
-  auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
-                                GlobalValue::PrivateLinkage, Init,
-                                SchemaGlobalName);
-  GV->setSection(VP_SCHEMA_SECTION);
-  GV->setAlignment(Align(8));
-  // llvm.used (not just llvm.compiler.used): the ELF backend then marks the
-  // section SHF_GNU_RETAIN, which keeps it under `ld --gc-sections`.
-  appendToUsed(M, {GV});
-  return GV;
+  return emitSectionBlob(
+      M, StringRef(reinterpret_cast<const char *>(Blob.data()), Blob.size()),
+      SchemaGlobalName, VP_SCHEMA_SECTION);
 }
 
 /// Tag bits as the comma list used in text output ("none" for no bits).

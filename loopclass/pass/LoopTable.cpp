@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoopclassPasses.h"
+#include "vprof/SectionBlob.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
@@ -28,37 +29,11 @@ static cl::opt<bool>
 
 namespace vprof {
 
-namespace {
-/// The blob's string table: "\0" first, each string once.
-class StringTable {
-  std::string Data{'\0'};
-  StringMap<uint32_t> Offsets;
-
-public:
-  uint32_t add(StringRef S) {
-    if (S.empty())
-      return 0;
-    auto It = Offsets.find(S);
-    if (It != Offsets.end())
-      return It->second;
-    uint32_t Off = Data.size();
-    Data.append(S.begin(), S.end());
-    Data.push_back('\0');
-    Offsets[S] = Off;
-    return Off;
-  }
-  const std::string &data() const { return Data; }
-};
-
-template <typename T> void append(std::string &Blob, const T &V) {
-  Blob.append(reinterpret_cast<const char *>(&V), sizeof(V));
-}
-} // namespace
 
 /// Serialises the loop table.  Little-endian host layout: the passes only run
 /// on x86-64 / AArch64 Linux hosts (ARCHITECTURE.md).
 static std::string buildBlob(const std::vector<LoopRecord> &Loops) {
-  StringTable Strings;
+  BlobStringTable Strings;
   std::string Entries, Sites;
   uint32_t SiteCount = 0;
   for (const LoopRecord &R : Loops) {
@@ -78,7 +53,7 @@ static std::string buildBlob(const std::vector<LoopRecord> &Loops) {
     E.first_site = SiteCount;
     E.site_count = R.Sites.size();
     E.end_line = R.EndLine;
-    append(Entries, E);
+    appendRecord(Entries, E);
     for (const SiteRecord &S : R.Sites) {
       vp_loop_site VS;
       std::memset(&VS, 0, sizeof(VS));
@@ -87,7 +62,7 @@ static std::string buildBlob(const std::vector<LoopRecord> &Loops) {
       VS.kind = static_cast<uint8_t>(S.Kind);
       VS.in_body = S.InBody;
       VS.callee = Strings.add(S.Callee);
-      append(Sites, VS);
+      appendRecord(Sites, VS);
       ++SiteCount;
     }
   }
@@ -105,7 +80,7 @@ static std::string buildBlob(const std::vector<LoopRecord> &Loops) {
   H.total_size = Total;
 
   std::string Blob;
-  append(Blob, H);
+  appendRecord(Blob, H);
   Blob += Entries;
   Blob += Sites;
   Blob += Strings.data();
@@ -145,15 +120,7 @@ PreservedAnalyses LoopTablePass::run(Module &M, ModuleAnalysisManager &MAM) {
     return PreservedAnalyses::all();
 
   std::string Blob = buildBlob(Info.Loops);
-  LLVMContext &Ctx = M.getContext();
-  Constant *Init = ConstantDataArray::getRaw(Blob, Blob.size(),
-                                             Type::getInt8Ty(Ctx));
-  auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
-                                GlobalValue::PrivateLinkage, Init,
-                                "__vprof_loops_table");
-  GV->setSection(VP_LOOPS_SECTION);
-  GV->setAlignment(Align(8));
-  appendToCompilerUsed(M, {GV});
+  emitSectionBlob(M, Blob, "__vprof_loops_table", VP_LOOPS_SECTION);
   PreservedAnalyses PA = PreservedAnalyses::all();
   return PA;
 }

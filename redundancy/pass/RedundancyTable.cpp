@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RedundancyPasses.h"
+#include "vprof/SectionBlob.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
@@ -24,30 +25,6 @@ using namespace llvm;
 
 namespace vprof {
 
-namespace {
-/// The blob's string table: "\0" first, each string once.
-class StringTable {
-  std::string Data{'\0'};
-  StringMap<uint32_t> Offsets;
-
-public:
-  uint32_t add(StringRef S) {
-    if (S.empty())
-      return 0;
-    auto [It, New] = Offsets.insert({S, (uint32_t)Data.size()});
-    if (New) {
-      Data.append(S.begin(), S.end());
-      Data.push_back('\0');
-    }
-    return It->second;
-  }
-  const std::string &data() const { return Data; }
-};
-
-template <typename T> void append(std::string &Blob, const T &V) {
-  Blob.append(reinterpret_cast<const char *>(&V), sizeof(V));
-}
-} // namespace
 
 static uint16_t loopFlags(const LoopSources &LS) {
   uint16_t F = 0;
@@ -74,7 +51,7 @@ static uint16_t loopFlags(const LoopSources &LS) {
 
 /// Little-endian host layout, as the loop table (ARCHITECTURE.md).
 static std::string buildBlob(const std::vector<LoopSources> &Loops) {
-  StringTable Strings;
+  BlobStringTable Strings;
   std::string Entries, Sources;
   uint32_t SourceCount = 0;
   for (const LoopSources &LS : Loops) {
@@ -89,7 +66,7 @@ static std::string buildBlob(const std::vector<LoopSources> &Loops) {
     E.flags = loopFlags(LS);
     E.side_effects = std::min<size_t>(LS.SideEffects.size(), 0xffff);
     E.iv_line = LS.IVLine;
-    append(Entries, E);
+    appendRecord(Entries, E);
     for (const SourceInfo &S : LS.Sources) {
       vp_redund_source R;
       std::memset(&R, 0, sizeof(R));
@@ -101,7 +78,7 @@ static std::string buildBlob(const std::vector<LoopSources> &Loops) {
       R.ci = S.CI;
       R.cl = S.CL;
       R.function = Strings.add(S.Function);
-      append(Sources, R);
+      appendRecord(Sources, R);
       ++SourceCount;
     }
   }
@@ -117,7 +94,7 @@ static std::string buildBlob(const std::vector<LoopSources> &Loops) {
   uint32_t Total = (H.strings_offset + H.strings_size + 7) & ~7u;
   H.total_size = Total;
   std::string Blob;
-  append(Blob, H);
+  appendRecord(Blob, H);
   Blob += Entries;
   Blob += Sources;
   Blob += Strings.data();
@@ -129,14 +106,7 @@ void emitRedundancySection(Module &M, const std::vector<LoopSources> &Loops) {
   if (Loops.empty())
     return;
   std::string Blob = buildBlob(Loops);
-  Constant *Init = ConstantDataArray::getRaw(Blob, Blob.size(),
-                                             Type::getInt8Ty(M.getContext()));
-  auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
-                                GlobalValue::PrivateLinkage, Init,
-                                "__vprof_redund_table");
-  GV->setSection(VP_REDUND_SECTION);
-  GV->setAlignment(Align(8));
-  appendToCompilerUsed(M, {GV});
+  emitSectionBlob(M, Blob, "__vprof_redund_table", VP_REDUND_SECTION);
 }
 
 void printLoopSources(raw_ostream &OS, const LoopSources &LS) {
