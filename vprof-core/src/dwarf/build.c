@@ -27,19 +27,11 @@
 
 #include "dwarf/dwarf_internal.h"
 #include "vprof/index.h"
+#include "util/err.h"
 #include "symbols/decl_file.h"
 #include "vprof/symbols.h"
 #include "vprof/outfile.h"
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* Growable array helper: ensure room for one more element. */
 #define GROW(arr, n, cap)                                                        \
@@ -857,13 +849,13 @@ static int do_module(struct builder *b, const char *path, char *err, size_t errl
     int rc = -1;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        set_err(err, errlen, "%s: %s", path, strerror(errno));
+        vp_set_err(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
     }
     Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     Dwarf *dw = NULL;
     if (!elf || elf_kind(elf) != ELF_K_ELF) {
-        set_err(err, errlen, "%s: not an ELF file", path);
+        vp_set_err(err, errlen, "%s: not an ELF file", path);
         goto out;
     }
     b->sv = NULL;
@@ -941,7 +933,7 @@ static int do_module(struct builder *b, const char *path, char *err, size_t errl
     rc = 0;
     goto out;
 oom:
-    set_err(err, errlen, "%s: out of memory building the PC index", path);
+    vp_set_err(err, errlen, "%s: out of memory building the PC index", path);
     rc = -1;
 out:
     users_reset(b);
@@ -1007,7 +999,7 @@ static int write_index(const struct builder *b, const struct vp_coverage *cov,
     PLACE(coverage_size, coverage_off, sizeof *cov, 1);
 #undef PLACE
     if (off > UINT32_MAX) {
-        set_err(err, errlen, "%s: index would exceed 4 GiB", out_path);
+        vp_set_err(err, errlen, "%s: index would exceed 4 GiB", out_path);
         return -1;
     }
     h.magic = VP_INDEX_MAGIC;
@@ -1016,7 +1008,7 @@ static int write_index(const struct builder *b, const struct vp_coverage *cov,
     h.file_size = off;
     unsigned char *buf = calloc(1, off);
     if (!buf) {
-        set_err(err, errlen, "%s: out of memory", out_path);
+        vp_set_err(err, errlen, "%s: out of memory", out_path);
         return -1;
     }
     memcpy(buf, &h, sizeof h);
@@ -1040,25 +1032,25 @@ static int write_index(const struct builder *b, const struct vp_coverage *cov,
     char *tmp = malloc(tl);
     int rc = -1;
     if (!tmp) {
-        set_err(err, errlen, "%s: out of memory", out_path);
+        vp_set_err(err, errlen, "%s: out of memory", out_path);
         free(buf);
         return -1;
     }
     snprintf(tmp, tl, "%s.tmp.%ld", out_path, (long)getpid());
     FILE *f = vp_fopen_new(tmp);
     if (!f) {
-        set_err(err, errlen, "%s: %s", tmp, strerror(errno));
+        vp_set_err(err, errlen, "%s: %s", tmp, strerror(errno));
         goto done;
     }
     bool ok = fwrite(buf, 1, off, f) == off;
     ok = (fclose(f) == 0) && ok;
     if (!ok) {
-        set_err(err, errlen, "%s: write failed: %s", tmp, strerror(errno));
+        vp_set_err(err, errlen, "%s: write failed: %s", tmp, strerror(errno));
         unlink(tmp);
         goto done;
     }
     if (rename(tmp, out_path) != 0) {
-        set_err(err, errlen, "%s: %s", out_path, strerror(errno));
+        vp_set_err(err, errlen, "%s: %s", out_path, strerror(errno));
         unlink(tmp);
         goto done;
     }
@@ -1107,7 +1099,7 @@ int vp_index_build_opts(const char *const *elf_paths, size_t n, const char *out_
     int rc = -1;
     b.globals_everywhere = opts && (opts->flags & VP_INDEX_GLOBALS_EVERYWHERE);
     if (strbuf_init(&b.strs) != 0 || strbuf_init(&b.vstrs) != 0) {
-        set_err(err, errlen, "%s: out of memory", out_path);
+        vp_set_err(err, errlen, "%s: out of memory", out_path);
         goto out;
     }
     for (size_t i = 0; i < n; i++) {

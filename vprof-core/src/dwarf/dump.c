@@ -18,16 +18,8 @@
 #include <string.h>
 
 #include "vprof/index.h"
+#include "util/err.h"
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static const char *op_name(unsigned code)
 {
@@ -90,7 +82,7 @@ static int check_array(const struct vp_index_header *h, uint64_t off, uint64_t c
                        size_t errlen)
 {
     if (off % 8 != 0 || off > h->file_size || count * elem > h->file_size - off) {
-        set_err(err, errlen, "%s: offset %" PRIu64 ": %s array (%" PRIu64 " x %" PRIu64
+        vp_set_err(err, errlen, "%s: offset %" PRIu64 ": %s array (%" PRIu64 " x %" PRIu64
                              " bytes) outside the file",
                 path, off, what, count, elem);
         return -1;
@@ -102,7 +94,7 @@ int vp_index_dump(FILE *out, const char *index_path, char *err, size_t errlen)
 {
     FILE *f = fopen(index_path, "rb");
     if (!f) {
-        set_err(err, errlen, "%s: %s", index_path, strerror(errno));
+        vp_set_err(err, errlen, "%s: %s", index_path, strerror(errno));
         return -1;
     }
     unsigned char *buf = NULL;
@@ -114,7 +106,7 @@ int vp_index_dump(FILE *out, const char *index_path, char *err, size_t errlen)
             if (!nb) {
                 free(buf);
                 fclose(f);
-                set_err(err, errlen, "%s: out of memory", index_path);
+                vp_set_err(err, errlen, "%s: out of memory", index_path);
                 return -1;
             }
             buf = nb;
@@ -128,17 +120,17 @@ int vp_index_dump(FILE *out, const char *index_path, char *err, size_t errlen)
     int rc = -1;
     struct vp_index_header h;
     if (len < sizeof h) {
-        set_err(err, errlen, "%s: offset 0: file too short for an index header", index_path);
+        vp_set_err(err, errlen, "%s: offset 0: file too short for an index header", index_path);
         goto out;
     }
     memcpy(&h, buf, sizeof h);
     if (h.magic != VP_INDEX_MAGIC || h.version != VP_INDEX_VERSION ||
         h.header_size < sizeof h) {
-        set_err(err, errlen, "%s: offset 0: not a vprof PC index (magic/version)", index_path);
+        vp_set_err(err, errlen, "%s: offset 0: not a vprof PC index (magic/version)", index_path);
         goto out;
     }
     if (h.file_size != len) {
-        set_err(err, errlen, "%s: file_size %" PRIu64 " but the file has %zu bytes", index_path,
+        vp_set_err(err, errlen, "%s: file_size %" PRIu64 " but the file has %zu bytes", index_path,
                 h.file_size, len);
         goto out;
     }
@@ -169,13 +161,13 @@ int vp_index_dump(FILE *out, const char *index_path, char *err, size_t errlen)
     const struct vp_prof_var *vars = NULL;
     const char *vstrs = "";
     if (h.vartab_size < sizeof vt) {
-        set_err(err, errlen, "%s: offset %u: variable table too short", index_path, h.vartab_off);
+        vp_set_err(err, errlen, "%s: offset %u: variable table too short", index_path, h.vartab_off);
         goto out;
     }
     memcpy(&vt, buf + h.vartab_off, sizeof vt);
     if ((uint64_t)sizeof vt + (uint64_t)vt.var_count * sizeof *vars + vt.strings_size >
         h.vartab_size) {
-        set_err(err, errlen, "%s: offset %u: variable table counts exceed its size", index_path,
+        vp_set_err(err, errlen, "%s: offset %u: variable table counts exceed its size", index_path,
                 h.vartab_off);
         goto out;
     }
@@ -188,7 +180,7 @@ int vp_index_dump(FILE *out, const char *index_path, char *err, size_t errlen)
         const char *p = str_at(strs, h.strings_size, m->path);
         if (!p || m->build_id_len > sizeof m->build_id ||
             (uint64_t)m->first_range + m->range_count > h.range_count) {
-            set_err(err, errlen, "%s: module %u: bad path, build-id or range span", index_path,
+            vp_set_err(err, errlen, "%s: module %u: bad path, build-id or range span", index_path,
                     mi);
             goto out;
         }
@@ -199,14 +191,14 @@ int vp_index_dump(FILE *out, const char *index_path, char *err, size_t errlen)
         for (uint32_t ri = m->first_range; ri < m->first_range + m->range_count; ri++) {
             const struct vp_index_range *r = &ranges[ri];
             if ((uint64_t)r->first_recipe + r->recipe_count > h.refs_count) {
-                set_err(err, errlen, "%s: range %u: recipe refs out of bounds", index_path, ri);
+                vp_set_err(err, errlen, "%s: range %u: recipe refs out of bounds", index_path, ri);
                 goto out;
             }
             fprintf(out, "range 0x%" PRIx64 " 0x%" PRIx64, r->lo, r->hi);
             for (uint32_t k = 0; k < r->recipe_count; k++) {
                 uint32_t ref = refs[r->first_recipe + k];
                 if (ref >= h.recipe_count) {
-                    set_err(err, errlen, "%s: range %u: recipe %u out of bounds", index_path,
+                    vp_set_err(err, errlen, "%s: range %u: recipe %u out of bounds", index_path,
                             ri, ref);
                     goto out;
                 }
@@ -214,7 +206,7 @@ int vp_index_dump(FILE *out, const char *index_path, char *err, size_t errlen)
                 if (rc_->op_count == 0 || rc_->op_count > VP_RECIPE_MAX_OPS ||
                     (uint64_t)rc_->first_op + rc_->op_count > h.op_count ||
                     rc_->var_id >= vt.var_count) {
-                    set_err(err, errlen, "%s: recipe %u: bad ops or variable id", index_path,
+                    vp_set_err(err, errlen, "%s: recipe %u: bad ops or variable id", index_path,
                             ref);
                     goto out;
                 }

@@ -13,16 +13,8 @@
 
 #include "dwarf/dwarf_internal.h"
 #include "vprof/symbols.h"
+#include "util/err.h"
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 void vp_dwarf_schema_free(struct vp_dwarf_var *vars, size_t n)
 {
@@ -55,13 +47,13 @@ int vp_dwarf_schema_parse(const void *data, size_t size, const char *path,
     do {                                                                          \
         char why_[256];                                                           \
         snprintf(why_, sizeof why_, __VA_ARGS__);                                 \
-        set_err(err, errlen, "%s: " VP_SCHEMA_SECTION " offset %zu: %s", path, off, \
+        vp_set_err(err, errlen, "%s: " VP_SCHEMA_SECTION " offset %zu: %s", path, off, \
                 why_);                                                            \
         goto fail;                                                                \
     } while (0)
 
     if (size % 8 != 0) {
-        set_err(err, errlen, "%s: " VP_SCHEMA_SECTION " size %zu is not a multiple of 8", path,
+        vp_set_err(err, errlen, "%s: " VP_SCHEMA_SECTION " size %zu is not a multiple of 8", path,
                 size);
         return -1;
     }
@@ -175,7 +167,7 @@ int vp_dwarf_schema_parse(const void *data, size_t size, const char *path,
     *nout = n;
     return 0;
 oom:
-    set_err(err, errlen, "%s: out of memory reading " VP_SCHEMA_SECTION, path);
+    vp_set_err(err, errlen, "%s: out of memory reading " VP_SCHEMA_SECTION, path);
 fail:
     vp_dwarf_schema_free(vars, n);
     return -1;
@@ -188,7 +180,7 @@ int vp_dwarf_schema_read(Elf *elf, const char *path, struct vp_dwarf_var **vars,
     *vars = NULL;
     *n = 0;
     if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
-        set_err(err, errlen, "%s: cannot read section names: %s", path, elf_errmsg(-1));
+        vp_set_err(err, errlen, "%s: cannot read section names: %s", path, elf_errmsg(-1));
         return -1;
     }
     Elf_Scn *scn = NULL;
@@ -204,12 +196,12 @@ int vp_dwarf_schema_read(Elf *elf, const char *path, struct vp_dwarf_var **vars,
             continue;
         found = 1;
         if (sh.sh_type == SHT_NOBITS) {
-            set_err(err, errlen, "%s: " VP_SCHEMA_SECTION " has no contents", path);
+            vp_set_err(err, errlen, "%s: " VP_SCHEMA_SECTION " has no contents", path);
             goto fail;
         }
         Elf_Data *d = elf_getdata(scn, NULL);
         if (!d || (!d->d_buf && d->d_size)) {
-            set_err(err, errlen, "%s: cannot read " VP_SCHEMA_SECTION ": %s", path,
+            vp_set_err(err, errlen, "%s: cannot read " VP_SCHEMA_SECTION ": %s", path,
                     elf_errmsg(-1));
             goto fail;
         }
@@ -221,7 +213,7 @@ int vp_dwarf_schema_read(Elf *elf, const char *path, struct vp_dwarf_var **vars,
         struct vp_dwarf_var *m = realloc(all, (nall + nv + 1) * sizeof *m);
         if (!m) {
             vp_dwarf_schema_free(v, nv);
-            set_err(err, errlen, "%s: out of memory", path);
+            vp_set_err(err, errlen, "%s: out of memory", path);
             goto fail;
         }
         all = m;

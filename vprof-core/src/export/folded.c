@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE /* qsort_r */
 #include "vprof/export.h"
+#include "util/err.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -14,15 +15,6 @@
 #include "export/export_internal.h"
 #include "vprof/symbols.h"
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 struct folder {
     const struct vp_profile *p;
@@ -207,7 +199,7 @@ int vp_export_fold(const struct vp_profile *p, struct vp_export_folded *out, cha
     vp_resolver_free(F.res);
     return 0;
 oom:
-    set_err(err, errlen, "%s: out of memory while folding stacks", p->path ? p->path : "profile");
+    vp_set_err(err, errlen, "%s: out of memory while folding stacks", p->path ? p->path : "profile");
     free(order);
     for (size_t i = 0; i < F.nname; i++)
         free(F.name[i]);

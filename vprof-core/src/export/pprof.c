@@ -6,6 +6,7 @@
  * each profile module one Mapping.
  */
 #include "vprof/export.h"
+#include "util/err.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -29,15 +30,6 @@ typedef Perftools__Profiles__Line PLine;
 typedef Perftools__Profiles__Label PLabel;
 typedef Perftools__Profiles__ValueType PValueType;
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* Growable array of pointers to protobuf messages, each malloc'ed. */
 struct vec {
@@ -332,20 +324,20 @@ static int write_atomic(const char *path, const uint8_t *data, size_t n, char *e
     size_t len = strlen(path) + 32;
     char *tmp = malloc(len);
     if (!tmp) {
-        set_err(err, errlen, "%s: out of memory", path);
+        vp_set_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
     snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
     FILE *f = vp_fopen_new(tmp);
     if (!f) {
-        set_err(err, errlen, "%s: %s", tmp, strerror(errno));
+        vp_set_err(err, errlen, "%s: %s", tmp, strerror(errno));
         free(tmp);
         return -1;
     }
     int bad = fwrite(data, 1, n, f) != n;
     bad |= fclose(f) != 0;
     if (bad || rename(tmp, path) != 0) {
-        set_err(err, errlen, "%s: %s", bad ? tmp : path, strerror(errno));
+        vp_set_err(err, errlen, "%s: %s", bad ? tmp : path, strerror(errno));
         unlink(tmp);
         free(tmp);
         return -1;
@@ -461,13 +453,13 @@ int vp_export_pprof(const struct vp_profile *p, const struct vp_profile *base, c
         goto oom;
     perftools__profiles__profile__pack(&prof, packed);
     if (gzip(packed, n, &gz, &gzlen)) {
-        set_err(err, errlen, "%s: compression failed", path);
+        vp_set_err(err, errlen, "%s: compression failed", path);
         goto out;
     }
     rc = write_atomic(path, gz, gzlen, err, errlen);
     goto out;
 oom:
-    set_err(err, errlen, "%s: out of memory", path);
+    vp_set_err(err, errlen, "%s: out of memory", path);
 out:
     free(packed);
     free(gz);

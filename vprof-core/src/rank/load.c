@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE /* qsort_r */
 #include "vprof/rank.h"
+#include "util/err.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -18,15 +19,6 @@
 #include "vprof/profile.h"
 #include "vprof/symbols.h"
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- PC -> run function index, memoised (open addressing) -------------- */
 
@@ -457,16 +449,16 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
     struct loader L = {0};
     char perr[512];
     if (vp_profile_open(path, &L.p, perr, sizeof perr) != 0) {
-        set_err(err, errlen, "%s", perr);
+        vp_set_err(err, errlen, "%s", perr);
         return -1;
     }
     if (L.p->pc_count == 0 && L.p->value_count == 0) {
-        set_err(err, errlen, "%s: no samples (no PC and no value samples)", path);
+        vp_set_err(err, errlen, "%s: no samples (no PC and no value samples)", path);
         vp_profile_close(L.p);
         return -1;
     }
     if ((uint64_t)L.p->value_count >= UINT32_MAX) {
-        set_err(err, errlen, "%s: more than 2^32 value samples are not supported", path);
+        vp_set_err(err, errlen, "%s: more than 2^32 value samples are not supported", path);
         vp_profile_close(L.p);
         return -1;
     }
@@ -496,7 +488,7 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
     loader_free_maps(&L);
     if (L.run->nfuncs == 0) {
         const char *why = vp_resolver_error(L.res);
-        set_err(err, errlen, "%s: no sample resolves to a function%s%s", path, why ? ": " : "",
+        vp_set_err(err, errlen, "%s: no sample resolves to a function%s%s", path, why ? ": " : "",
                 why ? why : "");
         vp_resolver_free(L.res);
         vp_profile_close(L.p);
@@ -527,7 +519,7 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
     }
     return 0;
 oom:
-    set_err(err, errlen, "%s: out of memory", path);
+    vp_set_err(err, errlen, "%s: out of memory", path);
     loader_free_maps(&L);
     if (L.res)
         vp_resolver_free(L.res);

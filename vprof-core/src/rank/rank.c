@@ -10,6 +10,7 @@
  * Everything iterates sorted arrays, so output is byte-for-byte stable.
  */
 #include "vprof/rank.h"
+#include "util/err.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -27,15 +28,6 @@ static void qsort_n(void *base, size_t n, size_t size, int (*cmp)(const void *, 
         qsort(base, n, size, cmp);
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 void vp_rank_params_default(struct vp_rank_params *p)
 {
@@ -753,12 +745,12 @@ static int check_inputs(const struct vp_rank_model *m, char *err, size_t errlen)
         for (size_t f = 0; f < r->nfuncs; f++)
             pcs += r->funcs[f].pc_samples + r->funcs[f].value_ticks;
         if (pcs == 0) {
-            set_err(err, errlen, "%s: no samples attributed to any function", r->label);
+            vp_set_err(err, errlen, "%s: no samples attributed to any function", r->label);
             return -1;
         }
     }
     if (!nslow || !nnormal) {
-        set_err(err, errlen, "need at least one normal and one buggy profile");
+        vp_set_err(err, errlen, "need at least one normal and one buggy profile");
         return -1;
     }
     /* Each normal run must share function names with the slow runs. */
@@ -776,7 +768,7 @@ static int check_inputs(const struct vp_rank_model *m, char *err, size_t errlen)
                     common = strcmp(s->funcs[f].name, n->funcs[g].name) == 0;
         }
         if (!common) {
-            set_err(err, errlen,
+            vp_set_err(err, errlen,
                     "%s: no function names in common with the buggy profile(s): "
                     "profiles of unrelated programs?",
                     n->label);
@@ -943,7 +935,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
     if (build_sfuncs(&s) || build_groups(&s))
         goto oom;
     if (s.nsf == 0) {
-        set_err(err, errlen, "the buggy profile(s) have no samples in any known function");
+        vp_set_err(err, errlen, "the buggy profile(s) have no samples in any known function");
         goto fail;
     }
 
@@ -1183,7 +1175,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
     *out = res;
     return 0;
 oom:
-    set_err(err, errlen, "out of memory");
+    vp_set_err(err, errlen, "out of memory");
 fail:
     if (func_vars)
         for (size_t k = 0; k < s.nsf; k++)
@@ -1258,7 +1250,7 @@ int vp_rank_var_dist(const struct vp_rank_model *m, const struct vp_rank_var_res
 {
     memset(out, 0, sizeof *out);
     if (dim != VP_RANK_DIM_VALUES && dim != VP_RANK_DIM_DELTAS && dim != VP_RANK_DIM_PROC) {
-        set_err(err, errlen, "no distribution for dimension %d", dim);
+        vp_set_err(err, errlen, "no distribution for dimension %d", dim);
         return -1;
     }
     /* A key with the result's strings, for the same matching as build_groups. */
@@ -1281,7 +1273,7 @@ int vp_rank_var_dist(const struct vp_rank_model *m, const struct vp_rank_var_res
     if (side[0].oom || side[1].oom) {
         free(side[0].x);
         free(side[1].x);
-        set_err(err, errlen, "out of memory");
+        vp_set_err(err, errlen, "out of memory");
         return -1;
     }
     qsort_n(side[0].x, side[0].n, sizeof(double), cmp_num);

@@ -3,6 +3,7 @@
  * distance, on sorted arrays of order keys.  See vprof/stats.h.
  */
 #include "vprof/stats.h"
+#include "util/err.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -12,15 +13,6 @@
 
 const double vp_stats_ad_sig[VP_STATS_AD_LEVELS] = {0.25, 0.1, 0.05, 0.025, 0.01, 0.005, 0.001};
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 uint64_t vp_stats_key_double(double v)
 {
@@ -142,20 +134,20 @@ int vp_stats_anderson_ksamp_keys(const uint64_t *const *sorted, const size_t *n,
                                  struct vp_stats_ad *out, char *err, size_t errlen)
 {
     if (k < 2) {
-        set_err(err, errlen, "anderson_ksamp needs at least two samples");
+        vp_set_err(err, errlen, "anderson_ksamp needs at least two samples");
         return -1;
     }
     double N = 0;
     for (size_t i = 0; i < k; i++) {
         if (n[i] == 0) {
-            set_err(err, errlen, "anderson_ksamp: sample %zu has no observations", i);
+            vp_set_err(err, errlen, "anderson_ksamp: sample %zu has no observations", i);
             return -1;
         }
         N += (double)n[i];
     }
     if (N < 4) {
         /* scipy: N=2 raises, N=3 divides by zero and returns NaN */
-        set_err(err, errlen, "anderson_ksamp needs at least 4 observations, got %.0f", N);
+        vp_set_err(err, errlen, "anderson_ksamp needs at least 4 observations, got %.0f", N);
         return -1;
     }
     size_t *pos = calloc(k, sizeof *pos);
@@ -163,7 +155,7 @@ int vp_stats_anderson_ksamp_keys(const uint64_t *const *sorted, const size_t *n,
     if (!pos || !inner) {
         free(pos);
         free(inner);
-        set_err(err, errlen, "out of memory");
+        vp_set_err(err, errlen, "out of memory");
         return -1;
     }
 
@@ -208,7 +200,7 @@ int vp_stats_anderson_ksamp_keys(const uint64_t *const *sorted, const size_t *n,
     if (distinct < 2) {
         free(pos);
         free(inner);
-        set_err(err, errlen, "anderson_ksamp needs more than one distinct observation");
+        vp_set_err(err, errlen, "anderson_ksamp needs more than one distinct observation");
         return -1;
     }
     double a2akn = 0, H = 0;
@@ -237,7 +229,7 @@ int vp_stats_anderson_ksamp_keys(const uint64_t *const *sorted, const size_t *n,
     double d = (2 * h + 6) * kk * kk - 4 * h * kk;
     double sigmasq = (a * N * N * N + b * N * N + c * N + d) / ((N - 1.0) * (N - 2.0) * (N - 3.0));
     if (!(sigmasq > 0)) {
-        set_err(err, errlen, "anderson_ksamp: variance is not positive");
+        vp_set_err(err, errlen, "anderson_ksamp: variance is not positive");
         return -1;
     }
     out->statistic = (a2akn - (kk - 1)) / sqrt(sigmasq);
@@ -250,7 +242,7 @@ int vp_stats_anderson_ksamp(const double *const *samples, const size_t *n, size_
                             struct vp_stats_ad *out, char *err, size_t errlen)
 {
     if (k < 2) {
-        set_err(err, errlen, "anderson_ksamp needs at least two samples");
+        vp_set_err(err, errlen, "anderson_ksamp needs at least two samples");
         return -1;
     }
     size_t total = 0;
@@ -261,7 +253,7 @@ int vp_stats_anderson_ksamp(const double *const *samples, const size_t *n, size_
     if (!keys || !ptrs) {
         free(keys);
         free(ptrs);
-        set_err(err, errlen, "out of memory");
+        vp_set_err(err, errlen, "out of memory");
         return -1;
     }
     uint64_t *tmp = keys + total;
@@ -271,7 +263,7 @@ int vp_stats_anderson_ksamp(const double *const *samples, const size_t *n, size_
             if (isnan(samples[i][j])) {
                 free(keys);
                 free(ptrs);
-                set_err(err, errlen, "anderson_ksamp: sample %zu contains NaN", i);
+                vp_set_err(err, errlen, "anderson_ksamp: sample %zu contains NaN", i);
                 return -1;
             }
             keys[off + j] = vp_stats_key_double(samples[i][j]);

@@ -9,6 +9,7 @@
  * points into one table owned by the symtab.
  */
 #include "vprof/symbols.h"
+#include "util/err.h"
 #include "symbols/decl_file.h"
 
 #include <dwarf.h>
@@ -50,15 +51,6 @@ struct vp_symtab {
     struct strtab strs;
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ------------------------------------------------------------------ */
 /* Paths and strings                                                   */
@@ -484,7 +476,7 @@ int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_i
     elf_version(EV_CURRENT);
     struct vp_symtab *st = calloc(1, sizeof *st);
     if (!st) {
-        set_err(err, errlen, "%s: out of memory", elf_path);
+        vp_set_err(err, errlen, "%s: out of memory", elf_path);
         return -1;
     }
     st->fd = -1;
@@ -493,19 +485,19 @@ int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_i
         goto oom;
     st->fd = open(elf_path, O_RDONLY | O_CLOEXEC);
     if (st->fd < 0) {
-        set_err(err, errlen, "%s: %s", elf_path, strerror(errno));
+        vp_set_err(err, errlen, "%s: %s", elf_path, strerror(errno));
         goto fail;
     }
     st->elf = elf_begin(st->fd, ELF_C_READ_MMAP, NULL);
     if (!st->elf || elf_kind(st->elf) != ELF_K_ELF) {
-        set_err(err, errlen, "%s: not an ELF file", elf_path);
+        vp_set_err(err, errlen, "%s: not an ELF file", elf_path);
         goto fail;
     }
     if (build_id_len > 0) {
         const void *id = NULL;
         ssize_t idlen = dwelf_elf_gnu_build_id(st->elf, &id);
         if (idlen <= 0) {
-            set_err(err, errlen, "%s: no build-id note, cannot check it against the recorded one",
+            vp_set_err(err, errlen, "%s: no build-id note, cannot check it against the recorded one",
                     elf_path);
             goto fail;
         }
@@ -513,7 +505,7 @@ int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_i
             char a[80], b[80];
             hex(a, sizeof a, id, (size_t)idlen);
             hex(b, sizeof b, build_id, build_id_len);
-            set_err(err, errlen,
+            vp_set_err(err, errlen,
                     "%s: build-id differs from the recorded one (file %s, recorded %s): "
                     "the binary changed since recording",
                     elf_path, a, b);
@@ -536,7 +528,7 @@ int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_i
     *out = st;
     return 0;
 oom:
-    set_err(err, errlen, "%s: out of memory", elf_path);
+    vp_set_err(err, errlen, "%s: out of memory", elf_path);
 fail:
     vp_symtab_close(st);
     return -1;
