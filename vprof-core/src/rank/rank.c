@@ -407,6 +407,17 @@ static size_t *run_ranks(const struct vp_rank_run *r)
 
 static const struct vp_rank_result *g_sort_result; /* qsort has no context arg */
 
+/* The final tie-break of every function order: name, file, line. */
+static int cmp_func_key(const struct vp_rank_func_result *a, const struct vp_rank_func_result *b)
+{
+    int c = strcmp(a->name, b->name);
+    if (c)
+        return c;
+    if ((c = strcmp(a->file, b->file)))
+        return c;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
 static int cmp_func_result(const void *pa, const void *pb)
 {
     const struct vp_rank_func_result *a = pa, *b = pb;
@@ -415,11 +426,7 @@ static int cmp_func_result(const void *pa, const void *pb)
         return c;
     if ((c = cmp_double_desc(a->raw_cost_ns, b->raw_cost_ns)))
         return c;
-    if ((c = strcmp(a->name, b->name)))
-        return c;
-    if ((c = strcmp(a->file, b->file)))
-        return c;
-    return (a->line > b->line) - (a->line < b->line);
+    return cmp_func_key(a, b);
 }
 
 static int cmp_func_raw(const void *pa, const void *pb)
@@ -427,13 +434,7 @@ static int cmp_func_raw(const void *pa, const void *pb)
     const struct vp_rank_func_result *a = *(const struct vp_rank_func_result *const *)pa;
     const struct vp_rank_func_result *b = *(const struct vp_rank_func_result *const *)pb;
     int c = cmp_double_desc(a->raw_cost_ns, b->raw_cost_ns);
-    if (c)
-        return c;
-    if ((c = strcmp(a->name, b->name)))
-        return c;
-    if ((c = strcmp(a->file, b->file)))
-        return c;
-    return (a->line > b->line) - (a->line < b->line);
+    return c ? c : cmp_func_key(a, b);
 }
 
 /* Most anomalous first: lower discount, anomalous before not, lower p-value
