@@ -10,6 +10,7 @@
 
 #include "LoopclassPasses.h"
 #include "vprof/LoopProbes.h"
+#include "vprof/RuntimeRefs.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
@@ -71,8 +72,8 @@ public:
 private:
   StructType *LoopTy;
   std::vector<Constant *> Entries;
-  StringMap<Constant *> Strings;
-  Constant *string(StringRef S);
+  RuntimeStrings Strings{M, "__vprof_loop_str"};
+  Constant *string(StringRef S) { return Strings.get(S); }
   FunctionCallee weakFunction(StringRef Name, FunctionType *FTy);
 };
 
@@ -111,26 +112,9 @@ ProbeModule::ProbeModule(Module &M) : M(M), Ctx(M.getContext()) {
 }
 
 FunctionCallee ProbeModule::weakFunction(StringRef Name, FunctionType *FTy) {
-  FunctionCallee FC = M.getOrInsertFunction(Name, FTy);
-  if (auto *Fn = dyn_cast<Function>(FC.getCallee()))
-    if (Fn->isDeclaration())
-      Fn->setLinkage(GlobalValue::ExternalWeakLinkage);
-  return FC;
+  return declareWeakRuntimeFunction(M, Name, FTy);
 }
 
-Constant *ProbeModule::string(StringRef S) {
-  auto It = Strings.find(S);
-  if (It != Strings.end())
-    return It->second;
-  Constant *Init = ConstantDataArray::getString(Ctx, S);
-  auto *GV = new GlobalVariable(M, Init->getType(), true,
-                                GlobalValue::PrivateLinkage, Init,
-                                "__vprof_loop_str");
-  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  Constant *Ptr = ConstantExpr::getPointerCast(GV, I8Ptr);
-  Strings[S] = Ptr;
-  return Ptr;
-}
 
 uint32_t ProbeModule::addLoop(const LoopRecord &R, GlobalVariable *Gate) {
   Entries.push_back(ConstantStruct::get(

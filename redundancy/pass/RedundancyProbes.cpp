@@ -13,6 +13,7 @@
 
 #include "RedundancyPasses.h"
 #include "vprof/LoopIds.h"
+#include "vprof/RuntimeRefs.h"
 #include "vprof/LoopProbes.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -88,11 +89,11 @@ struct ProbeModule {
     uint32_t Flags;
   };
   std::vector<Entry> Entries;
-  StringMap<Constant *> Strings;
+  RuntimeStrings Strings{M, "__vprof_red_str"};
 
   explicit ProbeModule(Module &M);
   FunctionCallee weak(StringRef Name, Type *Ret, ArrayRef<Type *> Args);
-  Constant *string(StringRef S);
+  Constant *string(StringRef S) { return Strings.get(S); }
   void createSlots();
   Value *slot(IRBuilder<> &B, uint32_t Loop);
   Value *desc(IRBuilder<> &B) { return B.CreatePointerCast(Desc, I8Ptr); }
@@ -133,25 +134,9 @@ ProbeModule::ProbeModule(Module &M) : M(M), Ctx(M.getContext()) {
 
 FunctionCallee ProbeModule::weak(StringRef Name, Type *Ret,
                                  ArrayRef<Type *> Args) {
-  FunctionCallee FC =
-      M.getOrInsertFunction(Name, FunctionType::get(Ret, Args, false));
-  if (auto *Fn = dyn_cast<Function>(FC.getCallee()))
-    if (Fn->isDeclaration())
-      Fn->setLinkage(GlobalValue::ExternalWeakLinkage);
-  return FC;
+  return declareWeakRuntimeFunction(M, Name, FunctionType::get(Ret, Args, false));
 }
 
-Constant *ProbeModule::string(StringRef S) {
-  auto It = Strings.find(S);
-  if (It != Strings.end())
-    return It->second;
-  Constant *Init = ConstantDataArray::getString(Ctx, S);
-  auto *GV = new GlobalVariable(M, Init->getType(), true,
-                                GlobalValue::PrivateLinkage, Init,
-                                "__vprof_red_str");
-  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  return Strings[S] = ConstantExpr::getPointerCast(GV, I8Ptr);
-}
 
 /// Per thread, per loop: struct vp_red_rt_slot.  Both countdowns start at 1
 /// so the first iteration and instance ask the runtime for a random gap.
