@@ -39,6 +39,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
@@ -441,6 +442,17 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
                                                 uint32_t Index) {
   LoopView V(F, Header);
   Loop *L = V.L;
+  if (!L) {
+    // An inner loop's copy that leaves this loop directly (a `return` in
+    // the inner loop) does so through its iteration-end block, which lies
+    // outside this loop: the exit is no longer dedicated.  Split it again;
+    // the exit probes of phase 1 stay in the old exit blocks, after the new
+    // ones, so leaving through either path still ends the instance.
+    Loop *Raw = V.LI.getLoopFor(Header);
+    if (Raw && Raw->getHeader() == Header && Raw->getLoopPreheader() &&
+        formDedicatedExitBlocks(Raw, &V.DT, &V.LI, nullptr, false))
+      L = instrumentable(V.LI, Header);
+  }
   assert(L && "phase 1 accepted the loop; phase 2 keeps its shape");
   if (!L)
     return;
