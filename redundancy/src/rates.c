@@ -12,7 +12,7 @@ void vp_red_params_default(struct vp_red_params *p)
 {
     p->ci_threshold = 2.0;
     p->cl_threshold = 0.5;
-    p->pair_bound = 0.5;
+    p->pair_bound = 0.05;
 }
 
 size_t vp_red_edit_distance(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
@@ -45,16 +45,29 @@ size_t vp_red_edit_distance(const uint64_t *a, size_t na, const uint64_t *b, siz
     return d;
 }
 
-/* (dist - (long - short)) / short, LDoctor's normalisation. */
-static double vp_red_normalise(size_t dist, size_t na, size_t nb)
+/* LDoctor's normalisation split in two: the changed values dist - (long -
+ * short), clamped to [0, short], and the comparable values, short.  A source
+ * with values on one side only counts as one changed value out of one. */
+struct vp_red_change {
+    double changed, comparable;
+};
+
+static struct vp_red_change vp_red_change_of(size_t dist, size_t na, size_t nb)
 {
     size_t lo = na < nb ? na : nb, hi = na < nb ? nb : na;
     if (hi == 0)
-        return -1.0;
+        return (struct vp_red_change){0, 0};
     if (lo == 0)
-        return 1.0;
-    double v = (double)(dist - (hi - lo)) / (double)lo;
-    return v < 0 ? 0 : v > 1 ? 1 : v;
+        return (struct vp_red_change){1, 1};
+    double v = dist > hi - lo ? (double)(dist - (hi - lo)) : 0;
+    return (struct vp_red_change){v > (double)lo ? (double)lo : v, (double)lo};
+}
+
+/* (dist - (long - short)) / short; -1 when both are empty. */
+static double vp_red_normalise(size_t dist, size_t na, size_t nb)
+{
+    struct vp_red_change c = vp_red_change_of(dist, na, nb);
+    return c.comparable > 0 ? c.changed / c.comparable : -1.0;
 }
 
 double vp_red_normalised_distance(const uint64_t *a, size_t na, const uint64_t *b,
@@ -97,21 +110,27 @@ static size_t vp_red_range_edit(uint64_t a0, size_t na, uint64_t b0, size_t nb, 
     return matched < none ? matched : none;
 }
 
-double vp_red_range_distance(const struct vp_instance_range *a,
-                             const struct vp_instance_range *b)
+static struct vp_red_change vp_red_range_change(const struct vp_instance_range *a,
+                                               const struct vp_instance_range *b)
 {
     size_t na = a ? a->count : 0, nb = b ? b->count : 0;
-    if (na == 0 && nb == 0)
-        return -1.0;
     if (na == 0 || nb == 0)
-        return 1.0;
+        return vp_red_change_of(vp_red_max(na, nb), na, nb);
     int64_t sa = vp_red_stride(a), sb = vp_red_stride(b);
     int64_t s = sa ? sa : sb;
     if ((sa && sb && sa != sb) || (na > 1 && sa == 0) || (nb > 1 && sb == 0))
-        return 1.0; /* not the same walk: treated as sharing nothing */
+        return vp_red_change_of(vp_red_max(na, nb), na, nb); /* not the same walk:
+                                                                nothing shared */
     if (s == 0) /* two single reads: any stride; they match when equal */
         s = a->first != b->first ? (int64_t)(b->first - a->first) : 1;
-    return vp_red_normalise(vp_red_range_edit(a->first, na, b->first, nb, s), na, nb);
+    return vp_red_change_of(vp_red_range_edit(a->first, na, b->first, nb, s), na, nb);
+}
+
+double vp_red_range_distance(const struct vp_instance_range *a,
+                             const struct vp_instance_range *b)
+{
+    struct vp_red_change c = vp_red_range_change(a, b);
+    return c.comparable > 0 ? c.changed / c.comparable : -1.0;
 }
 
 static int vp_red_cmp_u64(const void *x, const void *y)
@@ -189,8 +208,7 @@ static size_t vp_red_union_ids(const struct vp_instance *a, const struct vp_inst
 
 double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instance *b)
 {
-    double sum = 0;
-    size_t used = 0;
+    struct vp_red_change sum = {0, 0};
     uint32_t *ids = malloc((a->value_count + b->value_count + 1) * sizeof *ids);
     uint64_t *sa = malloc((a->value_count + 1) * sizeof *sa);
     uint64_t *sb = malloc((b->value_count + 1) * sizeof *sb);
@@ -202,12 +220,17 @@ double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instanc
     }
     size_t n = vp_red_union_ids(a, b, ids);
     for (size_t i = 0; i < n; i++) {
-        double d = vp_red_normalised_distance(sa, vp_red_seq(a, ids[i], sa), sb,
-                                              vp_red_seq(b, ids[i], sb));
-        if (d >= 0) {
-            sum += d;
-            used++;
+        size_t na = vp_red_seq(a, ids[i], sa), nb = vp_red_seq(b, ids[i], sb);
+        size_t d = vp_red_edit_distance(sa, na, sb, nb);
+        if (d == SIZE_MAX) { /* out of memory: not compared */
+            free(ids);
+            free(sa);
+            free(sb);
+            return -1.0;
         }
+        struct vp_red_change c = vp_red_change_of(d, na, nb);
+        sum.changed += c.changed;
+        sum.comparable += c.comparable;
     }
     /* Range sources: every range of either instance. */
     const struct vp_instance *both[2] = {a, b};
@@ -216,16 +239,14 @@ double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instanc
         for (uint32_t i = 0; i < both[k]->range_count; i++) {
             if (k == 1 && vp_red_range_of(a, r[i].src))
                 continue; /* already compared from a's side */
-            double d = vp_red_range_distance(vp_red_range_of(a, r[i].src),
-                                             vp_red_range_of(b, r[i].src));
-            if (d >= 0) {
-                sum += d;
-                used++;
-            }
+            struct vp_red_change c =
+                vp_red_range_change(vp_red_range_of(a, r[i].src), vp_red_range_of(b, r[i].src));
+            sum.changed += c.changed;
+            sum.comparable += c.comparable;
         }
     }
     free(ids);
     free(sa);
     free(sb);
-    return used ? sum / (double)used : -1.0;
+    return sum.comparable > 0 ? sum.changed / sum.comparable : -1.0;
 }

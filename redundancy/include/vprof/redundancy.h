@@ -31,8 +31,9 @@ struct vp_red_params {
     double ci_threshold; /* redundant when sampled / distinct >= this (2.0)  */
     double cl_threshold; /* redundant when redundant / compared pairs >= this
                             (0.5)                                            */
-    double pair_bound;   /* a pair is redundant when its mean normalised
-                            distance is < this (0.5): more repeated than new  */
+    double pair_bound;   /* a pair is redundant when its pooled normalised
+                            distance is < this (0.05): at most 1 in 20 of its
+                            comparable values is new (docs/redundancy.md)     */
 };
 
 /* Fills the defaults above.  Can't fail. */
@@ -70,7 +71,7 @@ struct vp_red_loop_result {
     uint64_t sampled_instances;
     uint64_t pairs_compared;
     uint64_t pairs_redundant;
-    double mean_pair_distance;  /* over compared pairs, -1 if none            */
+    double mean_pair_distance;  /* pooled, over compared pairs, -1 if none    */
     double cl_rate;             /* redundant / compared pairs                 */
     int cl_redundant;
     enum vp_red_writes cl_writes;
@@ -119,9 +120,12 @@ double vp_red_range_distance(const struct vp_instance_range *a,
  * sorted in place. */
 double vp_red_ci_rate(uint64_t *sigs, size_t n, uint64_t *distinct);
 
-/* Mean normalised distance over the sources of two instances (each a
- * vp_instance record followed by its values and ranges).  Returns -1 when
- * no source has values in either instance (the pair is not compared). */
+/* Pooled normalised distance of two instances (each a vp_instance record
+ * followed by its values and ranges): LDoctor's per-source numerator
+ * dist - (long - short) summed over the sources, over the sum of their
+ * shorter lengths (a source with values on one side only: 1 over 1), i.e.
+ * the share of the comparable values that changed.  Returns -1 when no
+ * source has values in either instance (the pair is not compared). */
 double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instance *b);
 
 #ifdef __cplusplus

@@ -118,10 +118,34 @@ static void pair_distance(void **state)
     struct vp_instance *a = instance(p, 3, &k, 1), *b = instance(q, 4, &k, 1);
     struct vp_instance *c = instance(z, 3, &k, 1), *e = instance(NULL, 0, NULL, 0);
     assert_true(vp_red_pair_distance(a, b) == 0.0);
-    assert_true(vp_red_pair_distance(a, c) == 0.5); /* source 0 differs, 1 same */
+    /* pooled: source 0 changes 3 of 3 values, source 1 keeps its 1 */
+    assert_true(vp_red_pair_distance(a, c) == 0.75);
     assert_true(vp_red_pair_distance(e, e) == -1.0);
+    /* one side empty: 1 changed of 1 per source */
     assert_true(vp_red_pair_distance(a, e) == 1.0);
-    free(a), free(b), free(c), free(e);
+    /* a long repeated source outweighs a changed scalar (indexOf: the
+       scanned text repeats, the length argument differs): 1 of 21 */
+    uint64_t t20[20], u20[21], k2 = 43;
+    for (int i = 0; i < 20; i++)
+        t20[i] = u20[i] = (uint64_t)i * 7;
+    u20[20] = 99;
+    struct vp_instance *f = instance(t20, 20, &k, 1), *g = instance(u20, 21, &k2, 1);
+    assert_true(vp_red_pair_distance(f, g) == 1.0 / 21.0);
+    /* similar but distinct text: 4 of 20 values substituted -> 0.2, above
+       the default pair bound */
+    for (int i = 0; i < 20; i += 5)
+        u20[i] = 1000 + (uint64_t)i;
+    struct vp_instance *h = instance(t20, 20, NULL, 0), *j = instance(u20, 20, NULL, 0);
+    assert_true(vp_red_pair_distance(h, j) == 0.2);
+    struct vp_red_params prm;
+    vp_red_params_default(&prm);
+    assert_true(vp_red_pair_distance(f, g) < prm.pair_bound);
+    assert_false(vp_red_pair_distance(h, j) < prm.pair_bound);
+    /* length-1 sequences of the same source */
+    struct vp_instance *o1 = instance(&k, 1, NULL, 0), *o2 = instance(&k2, 1, NULL, 0);
+    assert_true(vp_red_pair_distance(o1, o1) == 0.0);
+    assert_true(vp_red_pair_distance(o1, o2) == 1.0);
+    free(a), free(b), free(c), free(e), free(f), free(g), free(h), free(j), free(o1), free(o2);
 }
 
 int main(void)
