@@ -637,6 +637,17 @@ static int pattern_dim_of(const struct vp_rank_var_result *v)
     return best;
 }
 
+/* Whether an anomalous variable can decide a pattern.  A pointer to a
+ * non-basic type is compared by processing cost only (vProf 4.2); when it
+ * was sampled only in the slow run there is no normal processing cost to
+ * compare with, only the fact that the slow run reached code holding some
+ * object: it still counts as anomalous for the discount, but it carries no
+ * dimension the rules could read (docs/rank.md, "Pattern evidence"). */
+static int pattern_evidence(const struct vp_rank_var_result *v)
+{
+    return v->anomalous && (v->basic || v->dim != VP_RANK_DIM_SLOW_ONLY);
+}
+
 /* vProf's four rules, in order, applied to the function's most anomalous
  * variables: the anomalous ones whose discount is the lowest among its
  * anomalous variables (ties at that discount are common, ValidDiscount sends
@@ -652,13 +663,13 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
     double lowest = 2;
     for (size_t i = 0; i < f->nvars; i++) {
         const struct vp_rank_var_result *v = &res->vars[order[i]];
-        if (v->anomalous && v->discount < lowest)
+        if (pattern_evidence(v) && v->discount < lowest)
             lowest = v->discount;
     }
     for (int rule = 1; rule <= 3; rule++)
         for (size_t i = 0; i < f->nvars; i++) {
             const struct vp_rank_var_result *v = &res->vars[order[i]];
-            if (!v->anomalous || v->discount != lowest)
+            if (!pattern_evidence(v) || v->discount != lowest)
                 continue;
             int d = pattern_dim_of(v);
             int pat = VP_RANK_PAT_NONE;
@@ -680,15 +691,23 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
             }
         }
     /* 4. the most costly function looks normal and has only non-basic
-          variables: default discount, decided by processing cost */
-    if (f->raw_rank == 1 && f->discounter == VP_RANK_DISC_VARIABLE &&
-        f->discount == default_discount && f->dim == VP_RANK_DIM_PROC && f->nvars > 0) {
-        for (size_t i = 0; i < f->nvars; i++)
+          variables: default discount, decided by processing cost.  Also
+          when its only anomalies are slow-only pointers (no evidence, see
+          pattern_evidence): vProf's reason for the rule, no basic values
+          to tell the other patterns apart, holds just the same. */
+    if (f->raw_rank == 1 && f->discounter == VP_RANK_DISC_VARIABLE && f->nvars > 0) {
+        int evidence = 0;
+        for (size_t i = 0; i < f->nvars; i++) {
             if (res->vars[f->var_idx[i]].basic)
                 return;
+            evidence |= pattern_evidence(&res->vars[f->var_idx[i]]);
+        }
+        int normal = f->discount == default_discount && f->dim == VP_RANK_DIM_PROC;
+        if (!normal && evidence)
+            return;
         f->pattern = VP_RANK_PAT_SCALABILITY;
         f->pattern_var = (long)order[0];
-        f->pattern_dim = VP_RANK_DIM_PROC;
+        f->pattern_dim = normal ? VP_RANK_DIM_PROC : pattern_dim_of(&res->vars[order[0]]);
     }
 }
 

@@ -297,6 +297,27 @@ static void test_slow_only_anomalous(void **state)
     vp_rank_model_free(m);
 }
 
+/* A cond-tagged pointer to a struct sampled only in the slow run (a list
+ * walk the normal run never reached) is anomalous, but has no dimension a
+ * rule could read: not wrong-constraint; with no basic-type variable in the
+ * most costly function, rule 4 says scalability (docs/rank.md). */
+static void test_slow_only_pointer_no_evidence(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m =
+        one_var(NULL, 100, g_counter, 100, VP_TYPE_PTR_OTHER, VP_TAG_COND | VP_TAG_ARGS);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *f = find(r, "f");
+    const struct vp_rank_var_result *v = fvar(r, f, "v");
+    assert_true(v->discount == 0.0 && v->anomalous);
+    assert_int_equal(v->dim, VP_RANK_DIM_SLOW_ONLY);
+    assert_int_equal(f->raw_rank, 1);
+    assert_int_equal(f->pattern, VP_RANK_PAT_SCALABILITY);
+    assert_int_equal(f->pattern_dim, VP_RANK_DIM_SLOW_ONLY);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
 /* Unreadable samples are counted and break deltas/runs. */
 static void test_unreadable(void **state)
 {
@@ -726,6 +747,7 @@ int main(void)
         cmocka_unit_test(test_processing_cost_decides),
         cmocka_unit_test(test_pointer_proc_only),
         cmocka_unit_test(test_slow_only_anomalous),
+        cmocka_unit_test(test_slow_only_pointer_no_evidence),
         cmocka_unit_test(test_unreadable),
         cmocka_unit_test(test_aggregation),
         cmocka_unit_test(test_hist_discounter),
