@@ -40,6 +40,7 @@
 
 #define VP_RED_MAX_LOOPS 4096          /* global loop numbers per process      */
 #define VP_RED_STACK 16                /* nested recorded iterations           */
+#define VP_RED_PAIR_SKIPS 64           /* instances skipped to pair same depth */
 #define VP_RED_ITER_VALUE_CAP (1u << 16) /* pairs hashed per iteration         */
 #define VP_RED_HASH_CAP (1u << 16)     /* iteration signatures per thread      */
 #define VP_RED_ACTIVE_INSTANCES 8      /* instances recorded at once per thread */
@@ -69,8 +70,9 @@ struct vp_red_loop_state {
     uint8_t pair_second;    /* the next sampled instance closes a pair       */
     uint8_t staging;        /* index + 1 of the staging buffer, 0 if none    */
     uint8_t started;        /* the instance countdown got its random phase   */
-    uint8_t reserved;
+    uint8_t pair_skips;     /* instances passed over looking for the second  */
     uint64_t pairs;         /* pairs started                                 */
+    uintptr_t pair_frame;   /* stack depth of the pair's first instance      */
     struct vp_red_rt_slot *slot; /* this thread's slot of the loop (its TU's
                                   thread-local array), known from the first
                                   sample call                               */
@@ -367,10 +369,20 @@ VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
         return;
     }
     if (ls->staging) { /* re-entered (recursion) while recording: skip */
-        slot->instance_countdown = vp_red_gap(t, vp_red.instance_rate);
+        slot->instance_countdown = ls->pair_second ? 1 : vp_red_gap(t, vp_red.instance_rate);
         return;
     }
     int second = ls->pair_second;
+    /* The second instance of a pair is the next one at the same stack depth
+       (docs/redundancy.md): in a recursive walk the next instance in time
+       belongs to another level (xph_generate counts an ancestor's siblings
+       between two fields).  After VP_RED_PAIR_SKIPS others, any will do. */
+    uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
+    if (second && frame != ls->pair_frame && ls->pair_skips < VP_RED_PAIR_SKIPS) {
+        ls->pair_skips++;
+        slot->instance_countdown = 1;
+        return;
+    }
     int s;
     for (s = 0; s < VP_RED_ACTIVE_INSTANCES; s++)
         if (t->staging[s].loop == ~0u)
@@ -391,6 +403,8 @@ VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
     in->inst.tid = t->tid;
     ls->staging = (uint8_t)(s + 1);
     ls->pair_second = !second;
+    ls->pair_frame = frame;
+    ls->pair_skips = 0;
     if (!vp_red_no_ci(g) && ls->ci_countdown <= 0)
         ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
     slot->instance_active = 1;
