@@ -5,6 +5,11 @@ Every round runs each configuration once, in an order rotated by one each
 round, so slow drifts of a shared machine spread over all of them.  Per
 run: wall time and CPU time (user+sys of every process the run started,
 getrusage(RUSAGE_CHILDREN)), and the samples the tool took.
+
+CONFIGS (environment, comma-separated) runs a subset; "plain" is always run.
+The vprof-* configurations other than vprof/vprof-everywhere preload the
+runtime directly (no launcher: no index build, no read-back), with an index
+built once by index_time, so they measure the runtime alone.
 """
 import os, re, resource, shutil, statistics, struct, subprocess, sys, time
 
@@ -45,6 +50,20 @@ def perf_samples(path):
     return sum(1 for l in out.splitlines() if l.strip())
 
 
+rt_lib = os.path.join(build, "lib", "libvprof-rt.so")
+prog_index = os.path.join(W, "prog.index")
+subprocess.run([W + "/index_time", prog, prog_index], capture_output=True, check=True)
+
+
+def preload(out, **kw):
+    """The runtime preloaded by hand into prog (what `vprof record` does, minus
+    the launcher): VPROF_DEBUG for the sample count and the handler time."""
+    env = dict(os.environ, LD_PRELOAD=rt_lib, VPROF_INDEX=prog_index, VPROF_DEBUG="1",
+               VPROF_OUTPUT=W + "/" + out, VPROF_FREQ="997", VPROF_DEPTH="3")
+    env.update(kw)
+    return [prog, work], env
+
+
 configs = {
     "plain": lambda: ([prog, work], None),
     "vprof": lambda: ([vprof, "record", "-F", "997", "--depth", "3", "-o", W + "/v.vprof", "--", prog, work],
@@ -52,15 +71,25 @@ configs = {
     # vProf's placement: every global read at every sample (still plain loads)
     "vprof-everywhere": lambda: ([vprof, "record", "-F", "997", "--depth", "3", "-o", W + "/e.vprof", "--", prog, work],
                                  dict(os.environ, VPROF_DEBUG="1", VPROF_GLOBALS="everywhere")),
-    # the runtime before this change: globals everywhere, every read a syscall
-    "vprof-before": lambda: ([vprof, "record", "-F", "997", "--depth", "3", "-o", W + "/b0.vprof", "--", prog, work],
-                             dict(os.environ, VPROF_DEBUG="1", VPROF_GLOBALS="everywhere", VPROF_DIRECT_READS="0")),
+    # the runtime alone, same settings as "vprof" (launcher cost = vprof - vprof-rt)
+    "vprof-rt": lambda: preload("r.vprof"),
+    # the floor: timer + signal delivery + an empty sample (PC, time, no
+    # unwinding, no values)
+    "vprof-floor": lambda: preload("f.vprof", VPROF_DEPTH="0", VPROF_VALUES="0"),
+    # gperftools' timer (setitimer ITIMER_PROF, tick-limited), full sampling:
+    # vprof and gperftools at the same effective rate
+    "vprof-itimer": lambda: preload("i.vprof", VPROF_TIMER="process"),
+    # ... and its floor
+    "vprof-itimer-floor": lambda: preload("if.vprof", VPROF_TIMER="process", VPROF_DEPTH="0", VPROF_VALUES="0"),
 }
 if shutil.which("perf"):
     configs["perf"] = lambda: (["perf", "record", "-q", "-F", "997", "-g", "-o", W + "/p.data", "--", prog, work], None)
 if libprofiler:
     configs["gperftools"] = lambda: ([prog, work], dict(os.environ, LD_PRELOAD=libprofiler,
                                                          CPUPROFILE=W + "/g.prof", CPUPROFILE_FREQUENCY="997"))
+if os.environ.get("CONFIGS"):
+    keep = set(os.environ["CONFIGS"].split(",")) | {"plain"}
+    configs = {n: f for n, f in configs.items() if n in keep}
 names = list(configs)
 res = {n: {"wall": [], "cpu": [], "samples": [], "handler_ns": [], "values": []} for n in names}
 for r in range(rounds):
@@ -72,6 +101,9 @@ for r in range(rounds):
         res[n]["cpu"].append(cpu)
         if n.startswith("vprof"):
             m = re.search(r"wrote .*?: ([\d,]+) PC samples", err)
+            if not m:  # preloaded: the root process's debug line
+                out = configs[n]()[1]["VPROF_OUTPUT"]
+                m = re.search(re.escape(out) + r": samples=(\d+)", err)
             res[n]["samples"].append(int(m.group(1).replace(",", "")) if m else 0)
             m = re.search(r"handler_mean_ns=(\d+)", err)
             if m:
@@ -87,14 +119,23 @@ for r in range(rounds):
 
 med = lambda xs: statistics.median(xs) if xs else float("nan")
 pw, pc = med(res["plain"]["wall"]), med(res["plain"]["cpu"])
-print("| configuration | median wall s | wall ratio | median CPU s | CPU ratio | median samples | samples per CPU s of the program | extra CPU per sample, us |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|")
+print("| configuration | median wall s | wall ratio | median CPU s | CPU ratio | median samples | samples per CPU s of the program | extra CPU per sample, us | handler mean, ns | values per sample |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for n in names:
     w, c, s = med(res[n]["wall"]), med(res[n]["cpu"]), med(res[n]["samples"])
     per = "%.0f" % (s / pc) if res[n]["samples"] else "-"
     cost = "%.1f" % ((c - pc) / s * 1e6) if res[n]["samples"] and s else "-"
-    print("| %s | %.3f | %.4f | %.3f | %.4f | %s | %s | %s |" % (
-        n, w, w / pw, c, c / pc, "%d" % s if res[n]["samples"] else "-", per, cost))
+    hns = "%d" % med(res[n]["handler_ns"]) if res[n]["handler_ns"] else "-"
+    vps = "%.1f" % med(res[n]["values"]) if res[n]["values"] else "-"
+    print("| %s | %.3f | %.4f | %.3f | %.4f | %s | %s | %s | %s | %s |" % (
+        n, w, w / pw, c, c / pc, "%d" % s if res[n]["samples"] else "-", per, cost, hns, vps))
+print()
+print("per-round paired CPU differences against plain (same round), median, us per sample:")
+for n in names[1:]:
+    d = [(res[n]["cpu"][i] - res["plain"]["cpu"][i]) / res[n]["samples"][i] * 1e6
+         for i in range(len(res[n]["cpu"])) if res[n]["samples"] and res[n]["samples"][i]]
+    if d:
+        print("- %s: %.1f (runs: %s)" % (n, med(d), " ".join("%.0f" % x for x in d)))
 print()
 print("raw (seconds, per round in run order):")
 for n in names:
@@ -110,6 +151,8 @@ for n in names:
         print("  %s value records per PC sample: median %.1f" % (n, med(res[n]["values"])))
 
 # coverage of the benchmark program (last vprof profile)
+if os.environ.get("NO_STARTUP"):
+    sys.exit(0)
 rep = subprocess.run([vprof, "report", W + "/v.vprof"], capture_output=True, text=True).stdout
 print()
 print("coverage (vprof report, prog at -O2):")

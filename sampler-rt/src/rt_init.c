@@ -207,6 +207,9 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
         vp_rt.flush_signal = 0;
     }
     vp_rt.debug = vp_rt_env_u64("VPROF_DEBUG", 0, 0, 1) != 0;
+    /* VPROF_VALUES=0: PC samples and callers only, the index is loaded (and
+       written) but never evaluated: the cost floor of a sample. */
+    vp_rt.no_values = vp_rt_env_u64("VPROF_VALUES", 1, 0, 1) == 0;
     vp_rt.root_pid = (pid_t)vp_rt_env_u64("VPROF_ROOT_PID", 0, 0, INT_MAX);
     if (vp_rt.root_pid == 0) { /* preloaded by hand: we are the root */
         char buf[16];

@@ -178,6 +178,7 @@ struct vp_rt_state {
 
     struct vp_rt_index index;
     int have_index;
+    int no_values;                 /* VPROF_VALUES=0: no value reads (measurement) */
 
     /* sorted, disjoint, merged; set at start-up (rt_modules.c) */
     struct vp_rt_direct direct[VP_RT_MAX_DIRECT];

@@ -579,8 +579,9 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
     rec->flags = (uint16_t)((overrun > VP_PCF_OVERRUN_MAX ? VP_PCF_OVERRUN_MAX : overrun)
                             << VP_PCF_OVERRUN_SHIFT);
 
+    int use_index = vp_rt.have_index && !vp_rt.no_values;
     /* Always-live globals: once per sample, in the interrupted frame. */
-    if (vp_rt.have_index)
+    if (use_index)
         for (uint32_t m = 0; m < vp_rt.index.imod_count; m++)
             if (vp_rt.index.imods[m].globals)
                 vp_rt_sample_range(vp_rt.index.imods[m].globals, &fr, vp_rt.index.imods[m].bias,
@@ -592,7 +593,7 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
     for (unsigned d = 0;; d++) {
         uint64_t bias = 0;
         const struct vp_index_range *rg =
-            vp_rt.have_index ? vp_rt_lookup(d == 0 ? fr.pc : fr.pc - 1, &bias) : NULL;
+            use_index ? vp_rt_lookup(d == 0 ? fr.pc : fr.pc - 1, &bias) : NULL;
         int want_step = d < vp_rt.depth || (rg && vp_rt_range_needs_cfa(rg, d));
         struct vp_rt_frame next;
         int stepped = 0;
