@@ -287,6 +287,18 @@ static enum vp_red_writes vp_red_writes(const struct vp_instance **v, size_t n, 
     return cov / sqrt(vx * vy) >= 0.5 ? VP_RED_WRITES_GROWING : VP_RED_WRITES_CONSTANT;
 }
 
+/* Orders instance records by loop, thread, then sequence number. */
+static int vp_red_cmp_instance(const void *x, const void *y)
+{
+    const struct vp_instance *a = *(const struct vp_instance *const *)x;
+    const struct vp_instance *b = *(const struct vp_instance *const *)y;
+    if (a->loop_id != b->loop_id)
+        return a->loop_id < b->loop_id ? -1 : 1;
+    if (a->tid != b->tid)
+        return a->tid < b->tid ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
 static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile *prof,
                                 const struct vp_red_params *prm, struct vp_red_result **out,
                                 char *err, size_t errlen);
@@ -323,7 +335,10 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
         vp_red_result_free(r);
         return -1;
     }
-    /* Pairs: (seq 2k, seq 2k+1) of the same loop and thread. */
+    /* Pairs: (seq 2k, seq 2k+1) of the same loop and thread, adjacent once
+       sorted by (loop, thread, seq): linear, whatever the file holds. */
+    if (ninst > 1)
+        qsort(inst, ninst, sizeof *inst, vp_red_cmp_instance);
     for (size_t i = 0; i < ninst; i++) {
         struct vp_red_loop_result *l = vp_red_find(r, inst[i]->loop_id);
         if (!l)
@@ -331,19 +346,17 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
         l->sampled_instances++;
         if (inst[i]->seq & 1)
             continue;
-        for (size_t j = i + 1; j < ninst; j++) {
-            if (inst[j]->loop_id != inst[i]->loop_id || inst[j]->tid != inst[i]->tid ||
-                inst[j]->seq != inst[i]->seq + 1)
-                continue;
-            double d = vp_red_pair_distance(inst[i], inst[j]);
-            if (d >= 0) {
-                l->mean_pair_distance =
-                    (l->mean_pair_distance < 0 ? 0 : l->mean_pair_distance * l->pairs_compared) + d;
-                l->pairs_compared++;
-                l->mean_pair_distance /= (double)l->pairs_compared;
-                l->pairs_redundant += d < prm->pair_bound;
-            }
-            break;
+        const struct vp_instance *b = i + 1 < ninst ? inst[i + 1] : NULL;
+        if (!b || b->loop_id != inst[i]->loop_id || b->tid != inst[i]->tid ||
+            b->seq != inst[i]->seq + 1)
+            continue;
+        double d = vp_red_pair_distance(inst[i], b);
+        if (d >= 0) {
+            l->mean_pair_distance =
+                (l->mean_pair_distance < 0 ? 0 : l->mean_pair_distance * l->pairs_compared) + d;
+            l->pairs_compared++;
+            l->mean_pair_distance /= (double)l->pairs_compared;
+            l->pairs_redundant += d < prm->pair_bound;
         }
     }
     for (size_t i = 0; i < r->loop_count; i++) {
