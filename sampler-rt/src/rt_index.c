@@ -21,6 +21,7 @@
 #include "rt_internal.h"
 
 static char vp_rt_ix_err[256];
+static void vp_rt_index_range_info(struct vp_rt_index *ix);
 
 /* Is [off, off + count * elem) inside a file of `size` bytes, 8-aligned? */
 static int vp_rt_in_file(uint64_t size, uint64_t off, uint64_t count, uint64_t elem)
@@ -146,6 +147,7 @@ int vp_rt_index_load(const char *path, struct vp_rt_index *ix)
         memset(ix, 0, sizeof *ix);
         return -1;
     }
+    vp_rt_index_range_info(ix);
     if (ix->var_count) {
         ix->var_kind = mmap(NULL, ix->var_count, PROT_READ | PROT_WRITE,
                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -160,6 +162,40 @@ int vp_rt_index_load(const char *path, struct vp_rt_index *ix)
         }
     }
     return 0;
+}
+
+/* Fills ix->range_info (start-up, after validation): per range, which
+   registers its caller-frame recipes read and whether it needs the CFA.
+   Without it (mmap failed) the signal path scans the recipes itself. */
+static void vp_rt_index_range_info(struct vp_rt_index *ix)
+{
+    uint32_t n = ix->hdr->range_count;
+    if (n == 0)
+        return;
+    void *p = mmap(NULL, (size_t)n * sizeof(struct vp_rt_range_info), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return;
+    struct vp_rt_range_info *info = p;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct vp_index_range *rg = &ix->ranges[i];
+        for (uint32_t k = 0; k < rg->recipe_count; k++) {
+            const struct vp_recipe *r = &ix->recipes[ix->refs[rg->first_recipe + k]];
+            int caller = (r->flags & VP_RECIPE_CALLER_OK) != 0;
+            if (r->flags & VP_RECIPE_NEEDS_CFA) {
+                info[i].cfa0 = 1;
+                info[i].cfa_caller |= (uint8_t)caller;
+            }
+            if (!caller)
+                continue;
+            info[i].caller_count++;
+            const struct vp_op *op = ix->ops + r->first_op;
+            for (uint32_t j = 0; j < r->op_count; j++)
+                if ((op[j].code == VP_OP_REG || op[j].code == VP_OP_BREG) && op[j].reg <= 16)
+                    info[i].caller_regs |= 1u << op[j].reg;
+        }
+    }
+    ix->range_info = info;
 }
 
 static int vp_rt_same_file(const char *a, const char *b)

@@ -90,6 +90,17 @@ struct vp_rt_imod {
     const struct vp_index_range *globals;/* the lo == hi == 0 range or NULL */
 };
 
+/* What the signal path needs to know about one index range before
+   evaluating it, computed once at start-up (rt_index.c) instead of by
+   scanning the range's recipes on every sample. */
+struct vp_rt_range_info {
+    uint32_t caller_regs;   /* DWARF registers used by its CALLER_OK recipes */
+    uint32_t caller_count;  /* its CALLER_OK recipes                          */
+    uint8_t cfa0;           /* a recipe uses the CFA (depth 0)                */
+    uint8_t cfa_caller;     /* a CALLER_OK recipe uses the CFA (depth > 0)    */
+    uint8_t pad[6];
+};
+
 /* The validated, read-only view of the PC index file. */
 struct vp_rt_index {
     const uint8_t *base;
@@ -105,6 +116,7 @@ struct vp_rt_index {
     const uint8_t *coverage; /* VP_SEC_COVERAGE payload or NULL  */
     uint32_t var_count;
     uint8_t *var_kind;       /* var_id -> enum vp_type_kind (mmap'd) */
+    struct vp_rt_range_info *range_info; /* parallel to ranges (mmap'd) or NULL */
     struct vp_rt_imod imods[VP_RT_MAX_INDEXED];
     uint32_t imod_count;
 };

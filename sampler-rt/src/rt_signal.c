@@ -384,28 +384,40 @@ static uint64_t vp_rt_extend(uint64_t v, uint32_t size, uint32_t var_id)
     return v;
 }
 
-/* Signal path: store one value sample (drops and counts when full). */
-static void vp_rt_put_value(uint64_t seq, uint32_t tid, uint32_t var_id, uint64_t pc,
-                            unsigned depth, unsigned status, uint64_t value)
+/* Signal path: store the `n` value samples of one chunk (recipes `rs`,
+   values `val`, statuses `status`) read in frame `pc` at `depth`: one
+   reservation for all of them, then each record committed by the release
+   store of its tid; what does not fit is dropped and counted.  The counters
+   are updated once per chunk, not per record. */
+static void vp_rt_put_values(uint64_t seq, uint32_t tid, uint64_t pc, unsigned depth, uint32_t n,
+                             const struct vp_recipe *const *rs, const uint64_t *val,
+                             const uint8_t *status)
 {
-    uint64_t i = atomic_fetch_add_explicit(&vp_rt.val_next, 1, memory_order_relaxed);
-    if (i >= vp_rt.max_values) {
-        atomic_fetch_add_explicit(&vp_rt.values_dropped, 1, memory_order_relaxed);
+    if (n == 0)
         return;
+    uint64_t i = atomic_fetch_add_explicit(&vp_rt.val_next, n, memory_order_relaxed);
+    uint64_t room = i >= vp_rt.max_values ? 0 : vp_rt.max_values - i;
+    uint32_t fit = room < n ? (uint32_t)room : n;
+    if (fit < n)
+        atomic_fetch_add_explicit(&vp_rt.values_dropped, n - fit, memory_order_relaxed);
+    uint32_t bad = 0;
+    for (uint32_t k = 0; k < fit; k++) {
+        struct vp_value_sample *v = &vp_rt.val_buf[i + k];
+        v->seq = seq;
+        v->value = val[k];
+        v->pc = pc;
+        v->var_id = rs[k]->var_id;
+        v->depth = (uint8_t)depth;
+        v->status = status[k];
+        v->pad = 0;
+        v->pad2 = 0;
+        __atomic_store_n(&v->tid, tid, __ATOMIC_RELEASE); /* commit */
+        bad += status[k] != VP_VAL_OK;
     }
-    struct vp_value_sample *v = &vp_rt.val_buf[i];
-    v->seq = seq;
-    v->value = value;
-    v->pc = pc;
-    v->var_id = var_id;
-    v->depth = (uint8_t)depth;
-    v->status = (uint8_t)status;
-    v->pad = 0;
-    v->pad2 = 0;
-    __atomic_store_n(&v->tid, tid, __ATOMIC_RELEASE); /* commit */
-    atomic_fetch_add_explicit(&vp_rt.value_samples, 1, memory_order_relaxed);
-    if (status != VP_VAL_OK)
-        atomic_fetch_add_explicit(&vp_rt.values_unreadable, 1, memory_order_relaxed);
+    if (fit)
+        atomic_fetch_add_explicit(&vp_rt.value_samples, fit, memory_order_relaxed);
+    if (bad)
+        atomic_fetch_add_explicit(&vp_rt.values_unreadable, bad, memory_order_relaxed);
 }
 
 /* Signal path: evaluate and store the recipes of one index range, in
@@ -460,12 +472,10 @@ static void vp_rt_sample_range(const struct vp_index_range *rg, const struct vp_
             else
                 status[rd_of[i]] = VP_VAL_POINTEE_UNREADABLE; /* value keeps the pointer */
         }
-        for (uint32_t i = 0; i < n; i++) {
-            uint64_t v = val[i];
+        for (uint32_t i = 0; i < n; i++)
             if (status[i] == VP_VAL_OK && !(rs[i]->flags & VP_RECIPE_DEREF_BASIC))
-                v = vp_rt_extend(v, rs[i]->size, rs[i]->var_id);
-            vp_rt_put_value(seq, tid, rs[i]->var_id, fr->pc, depth, status[i], v);
-        }
+                val[i] = vp_rt_extend(val[i], rs[i]->size, rs[i]->var_id);
+        vp_rt_put_values(seq, tid, fr->pc, depth, n, rs, val, status);
     }
 }
 
@@ -496,10 +506,20 @@ static const struct vp_index_range *vp_rt_lookup(uint64_t pc, uint64_t *bias)
     return NULL;
 }
 
+/* Signal path: the start-up summary of `rg` (rt_index.c), or NULL. */
+static const struct vp_rt_range_info *vp_rt_info(const struct vp_index_range *rg)
+{
+    const struct vp_rt_index *ix = &vp_rt.index;
+    return ix->range_info ? &ix->range_info[rg - ix->ranges] : NULL;
+}
+
 /* Signal path: does any recipe valid at `depth` in `rg` need the CFA? */
 static int vp_rt_range_needs_cfa(const struct vp_index_range *rg, unsigned depth)
 {
     const struct vp_rt_index *ix = &vp_rt.index;
+    const struct vp_rt_range_info *info = vp_rt_info(rg);
+    if (info)
+        return depth == 0 ? info->cfa0 : info->cfa_caller;
     for (uint32_t k = 0; k < rg->recipe_count; k++) {
         const struct vp_recipe *r = &ix->recipes[ix->refs[rg->first_recipe + k]];
         if ((r->flags & VP_RECIPE_NEEDS_CFA) && (depth == 0 || (r->flags & VP_RECIPE_CALLER_OK)))
@@ -521,15 +541,20 @@ static void vp_rt_frame0(struct vp_rt_frame *fr, const ucontext_t *uc)
     fr->cfa_ok = 0;
 }
 
-/* Signal path: callee-saved registers of the cursor's current (caller) frame. */
-static void vp_rt_frame_from_cursor(struct vp_rt_frame *fr, unw_cursor_t *cur, uint64_t ip)
+/* Signal path: the cursor's current (caller) frame: return address `ip`,
+   stack pointer `sp`, and of the other callee-saved registers (rbx, rbp,
+   r12-r15) those in `want` (DWARF numbering bits): each costs a libunwind
+   call, so only the registers the frame's recipes read are fetched. */
+static void vp_rt_frame_from_cursor(struct vp_rt_frame *fr, unw_cursor_t *cur, uint64_t ip,
+                                    uint64_t sp, uint32_t want)
 {
-    static const int regs[] = {3, 6, 7, 12, 13, 14, 15};
-    fr->valid = 1u << 16;
+    static const int regs[] = {3, 6, 12, 13, 14, 15};
+    fr->valid = (1u << 16) | (1u << 7);
     fr->regs[16] = ip;
+    fr->regs[7] = sp;
     for (unsigned i = 0; i < sizeof regs / sizeof regs[0]; i++) {
         unw_word_t w;
-        if (unw_get_reg(cur, regs[i], &w) == 0) {
+        if ((want & (1u << regs[i])) && unw_get_reg(cur, regs[i], &w) == 0) {
             fr->regs[regs[i]] = w;
             fr->valid |= 1u << regs[i];
         }
@@ -590,10 +615,11 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
     unsigned got = 0; /* callers recorded */
     unw_cursor_t cur;
     int cursor_ok = 0;
+    uint64_t bias = 0;
+    const struct vp_index_range *rg = use_index ? vp_rt_lookup(fr.pc, &bias) : NULL;
     for (unsigned d = 0;; d++) {
-        uint64_t bias = 0;
-        const struct vp_index_range *rg =
-            use_index ? vp_rt_lookup(d == 0 ? fr.pc : fr.pc - 1, &bias) : NULL;
+        uint64_t next_bias = 0;
+        const struct vp_index_range *next_rg = NULL;
         int want_step = d < vp_rt.depth || (rg && vp_rt_range_needs_cfa(rg, d));
         struct vp_rt_frame next;
         int stepped = 0;
@@ -613,19 +639,29 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
                     stepped = 1;
                     fr.cfa = sp; /* x86-64: the CFA of a frame is its caller's SP */
                     fr.cfa_ok = 1;
-                    vp_rt_frame_from_cursor(&next, &cur, ip);
+                    /* the caller's range (looked up at its call instruction)
+                       says which of its registers will be read */
+                    uint32_t want = 0;
+                    if (use_index && d < vp_rt.depth &&
+                        (next_rg = vp_rt_lookup(ip - 1, &next_bias)) != NULL) {
+                        const struct vp_rt_range_info *ni = vp_rt_info(next_rg);
+                        want = ni ? ni->caller_regs : VP_RT_CALLER_REGS;
+                    }
+                    vp_rt_frame_from_cursor(&next, &cur, ip, sp, want);
                 } else if (s < 0 || (s > 0 && ip != 0)) {
                     rec->flags |= VP_PCF_UNWIND_FAILED;
                     atomic_fetch_add_explicit(&vp_rt.unwind_errors, 1, memory_order_relaxed);
                 }
             }
         }
-        if (rg)
+        if (rg && (d == 0 || !vp_rt_info(rg) || vp_rt_info(rg)->caller_count))
             vp_rt_sample_range(rg, &fr, bias, d, seq, tid);
         if (!stepped || d >= vp_rt.depth)
             break;
         callers[got++] = next.pc;
         fr = next;
+        rg = next_rg;
+        bias = next_bias;
     }
     rec->depth = (uint16_t)got;
     int slot = vp_rt_slot(tid);
