@@ -111,8 +111,10 @@ static void vp_rt_fork_child(void)
     vp_rt.exit_status = -1;
     vp_rt.start_ns = vp_rt_now_ns(CLOCK_REALTIME);
     madvise(vp_rt.pc_buf, vp_rt.max_samples * vp_rt.pc_slot_size, MADV_DONTNEED);
-    madvise(vp_rt.val_buf, vp_rt.max_values * sizeof(struct vp_value_sample), MADV_DONTNEED);
-    _Atomic uint64_t *counters[] = {&vp_rt.pc_next, &vp_rt.val_next, &vp_rt.seq, &vp_rt.signals,
+    madvise(vp_rt.val_buf, vp_rt.max_values * sizeof(struct vp_rt_value), MADV_DONTNEED);
+    madvise(vp_rt.vframes, vp_rt.max_vframes * sizeof(struct vp_rt_vframe), MADV_DONTNEED);
+    _Atomic uint64_t *counters[] = {&vp_rt.pc_next, &vp_rt.val_next, &vp_rt.vframe_next,
+                                    &vp_rt.seq, &vp_rt.signals,
                                     &vp_rt.pc_samples, &vp_rt.pc_dropped, &vp_rt.value_samples,
                                     &vp_rt.values_dropped, &vp_rt.values_unreadable,
                                     &vp_rt.unwind_errors, &vp_rt.reentrant, &vp_rt.nthreads,
@@ -234,12 +236,18 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
     int prot = PROT_READ | PROT_WRITE, fl = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
     vp_rt.pc_buf = mmap(NULL, vp_rt.max_samples * vp_rt.pc_slot_size, prot, fl, -1, 0);
     vp_rt.val_buf = vp_rt.max_values
-                        ? mmap(NULL, vp_rt.max_values * sizeof(struct vp_value_sample), prot, fl, -1, 0)
+                        ? mmap(NULL, vp_rt.max_values * sizeof(struct vp_rt_value), prot, fl, -1, 0)
+                        : NULL;
+    /* every frame entry carries at least one value */
+    vp_rt.max_vframes = vp_rt.max_values < VP_RT_MAX_VFRAMES ? vp_rt.max_values : VP_RT_MAX_VFRAMES;
+    vp_rt.vframes = vp_rt.max_vframes
+                        ? mmap(NULL, vp_rt.max_vframes * sizeof(struct vp_rt_vframe), prot, fl, -1, 0)
                         : NULL;
     vp_rt.threads = mmap(NULL, sizeof(struct vp_rt_thread) * vp_rt.max_threads, prot, fl, -1, 0);
     vp_rt.modlists[0] = mmap(NULL, sizeof(struct vp_rt_modlist), prot, fl, -1, 0);
     vp_rt.modlists[1] = mmap(NULL, sizeof(struct vp_rt_modlist), prot, fl, -1, 0);
-    if (vp_rt.pc_buf == MAP_FAILED || vp_rt.val_buf == MAP_FAILED || vp_rt.threads == MAP_FAILED ||
+    if (vp_rt.pc_buf == MAP_FAILED || vp_rt.val_buf == MAP_FAILED ||
+        vp_rt.vframes == MAP_FAILED || vp_rt.threads == MAP_FAILED ||
         vp_rt.modlists[0] == MAP_FAILED || vp_rt.modlists[1] == MAP_FAILED) {
         vp_rt_log("cannot map the sample buffers; profiling disabled", NULL);
         return;

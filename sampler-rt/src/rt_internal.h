@@ -90,6 +90,29 @@ struct vp_rt_imod {
     const struct vp_index_range *globals;/* the lo == hi == 0 range or NULL */
 };
 
+/* A value sample as the signal path stores it: 16 bytes instead of the
+   file's 40 (struct vp_value_sample), which rt_write.c rebuilds from the
+   value's frame and PC sample.  Fewer bytes per sample are fewer page faults
+   in the lazily backed buffer (most of the cost of storing values).
+   `ref` is 0 until the record is committed (release store, last); then
+   (frame index + 1) | status << VP_RT_REF_STATUS_SHIFT. */
+struct vp_rt_value {
+    uint64_t value;
+    uint32_t var_id;
+    uint32_t ref;
+};
+#define VP_RT_REF_STATUS_SHIFT 30
+#define VP_RT_REF_FRAME_MASK ((1u << VP_RT_REF_STATUS_SHIFT) - 1)
+#define VP_RT_MAX_VFRAMES (VP_RT_REF_FRAME_MASK - 1)
+
+/* The frame a run of value samples was read in: its PC sample's slot and
+   its depth (0 = interrupted frame).  Written before the values referring
+   to it; seq, tid and the frame's PC come from the PC sample at write time. */
+struct vp_rt_vframe {
+    uint32_t slot;
+    uint32_t depth;
+};
+
 /* What the signal path needs to know about one index range before
    evaluating it, computed once at start-up (rt_index.c) instead of by
    scanning the range's recipes on every sample. */
@@ -170,7 +193,10 @@ struct vp_rt_state {
     /* buffers (mmap'd once at start-up, MAP_NORESERVE) */
     uint8_t *pc_buf;               /* max_samples slots of pc_slot_size    */
     uint32_t pc_slot_size;         /* 32 + 8 * depth                       */
-    struct vp_value_sample *val_buf;
+    struct vp_rt_value *val_buf;   /* max_values records                   */
+    struct vp_rt_vframe *vframes;  /* max_vframes frames of value samples   */
+    uint64_t max_vframes;          /* min(max_values, VP_RT_MAX_VFRAMES)   */
+    _Atomic uint64_t vframe_next;  /* atomic                               */
     _Atomic uint64_t pc_next;      /* atomic: next slot to reserve         */
     _Atomic uint64_t val_next;     /* atomic                               */
     _Atomic uint64_t seq;          /* atomic: next sample sequence number  */

@@ -384,17 +384,35 @@ static uint64_t vp_rt_extend(uint64_t v, uint32_t size, uint32_t var_id)
     return v;
 }
 
+/* Per sample: the PC slot and, per depth, the frame entry its values refer
+   to (0 = none reserved yet). */
+struct vp_rt_sample_ctx {
+    uint32_t slot;
+    uint32_t frame_ref[VP_RT_MAX_DEPTH + 1];
+};
+
 /* Signal path: store the `n` value samples of one chunk (recipes `rs`,
-   values `val`, statuses `status`) read in frame `pc` at `depth`: one
-   reservation for all of them, then each record committed by the release
-   store of its tid; what does not fit is dropped and counted.  The counters
-   are updated once per chunk, not per record. */
-static void vp_rt_put_values(uint64_t seq, uint32_t tid, uint64_t pc, unsigned depth, uint32_t n,
+   values `val`, statuses `status`) read at `depth` of the sample `cx`: one
+   reservation for all of them (and one frame entry per frame), then each
+   record committed by the release store of its ref; what does not fit is
+   dropped and counted.  The counters are updated once per chunk. */
+static void vp_rt_put_values(struct vp_rt_sample_ctx *cx, unsigned depth, uint32_t n,
                              const struct vp_recipe *const *rs, const uint64_t *val,
                              const uint8_t *status)
 {
     if (n == 0)
         return;
+    if (cx->frame_ref[depth] == 0) {
+        uint64_t f = atomic_fetch_add_explicit(&vp_rt.vframe_next, 1, memory_order_relaxed);
+        if (f >= vp_rt.max_vframes) {
+            atomic_fetch_add_explicit(&vp_rt.values_dropped, n, memory_order_relaxed);
+            return;
+        }
+        vp_rt.vframes[f].slot = cx->slot;
+        vp_rt.vframes[f].depth = depth;
+        cx->frame_ref[depth] = (uint32_t)f + 1;
+    }
+    uint32_t ref = cx->frame_ref[depth];
     uint64_t i = atomic_fetch_add_explicit(&vp_rt.val_next, n, memory_order_relaxed);
     uint64_t room = i >= vp_rt.max_values ? 0 : vp_rt.max_values - i;
     uint32_t fit = room < n ? (uint32_t)room : n;
@@ -402,16 +420,11 @@ static void vp_rt_put_values(uint64_t seq, uint32_t tid, uint64_t pc, unsigned d
         atomic_fetch_add_explicit(&vp_rt.values_dropped, n - fit, memory_order_relaxed);
     uint32_t bad = 0;
     for (uint32_t k = 0; k < fit; k++) {
-        struct vp_value_sample *v = &vp_rt.val_buf[i + k];
-        v->seq = seq;
+        struct vp_rt_value *v = &vp_rt.val_buf[i + k];
         v->value = val[k];
-        v->pc = pc;
         v->var_id = rs[k]->var_id;
-        v->depth = (uint8_t)depth;
-        v->status = status[k];
-        v->pad = 0;
-        v->pad2 = 0;
-        __atomic_store_n(&v->tid, tid, __ATOMIC_RELEASE); /* commit */
+        __atomic_store_n(&v->ref, ref | (uint32_t)status[k] << VP_RT_REF_STATUS_SHIFT,
+                         __ATOMIC_RELEASE); /* commit */
         bad += status[k] != VP_VAL_OK;
     }
     if (fit)
@@ -426,7 +439,7 @@ static void vp_rt_put_values(uint64_t seq, uint32_t tid, uint64_t pc, unsigned d
    (An always-live globals range is mostly final reads: ~160 globals cost
    one process_vm_readv instead of 160.) */
 static void vp_rt_sample_range(const struct vp_index_range *rg, const struct vp_rt_frame *fr,
-                               uint64_t bias, unsigned depth, uint64_t seq, uint32_t tid)
+                               uint64_t bias, unsigned depth, struct vp_rt_sample_ctx *cx)
 {
     const struct vp_rt_index *ix = &vp_rt.index;
     uint32_t k = 0;
@@ -475,7 +488,7 @@ static void vp_rt_sample_range(const struct vp_index_range *rg, const struct vp_
         for (uint32_t i = 0; i < n; i++)
             if (status[i] == VP_VAL_OK && !(rs[i]->flags & VP_RECIPE_DEREF_BASIC))
                 val[i] = vp_rt_extend(val[i], rs[i]->size, rs[i]->var_id);
-        vp_rt_put_values(seq, tid, fr->pc, depth, n, rs, val, status);
+        vp_rt_put_values(cx, depth, n, rs, val, status);
     }
 }
 
@@ -595,6 +608,9 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
     struct vp_pc_sample *rec = (struct vp_pc_sample *)(vp_rt.pc_buf + i * vp_rt.pc_slot_size);
     uint64_t *callers = (uint64_t *)(rec + 1);
     uint64_t seq = atomic_fetch_add_explicit(&vp_rt.seq, 1, memory_order_relaxed);
+    struct vp_rt_sample_ctx cx;
+    cx.slot = (uint32_t)i; /* i < max_samples <= 2^32 */
+    memset(cx.frame_ref, 0, sizeof cx.frame_ref);
     struct vp_rt_frame fr;
     vp_rt_frame0(&fr, uc);
     vp_rt_direct_stack(fr.regs[7]);
@@ -610,7 +626,7 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
         for (uint32_t m = 0; m < vp_rt.index.imod_count; m++)
             if (vp_rt.index.imods[m].globals)
                 vp_rt_sample_range(vp_rt.index.imods[m].globals, &fr, vp_rt.index.imods[m].bias,
-                                   0, seq, tid);
+                                   0, &cx);
 
     unsigned got = 0; /* callers recorded */
     unw_cursor_t cur;
@@ -655,7 +671,7 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
             }
         }
         if (rg && (d == 0 || !vp_rt_info(rg) || vp_rt_info(rg)->caller_count))
-            vp_rt_sample_range(rg, &fr, bias, d, seq, tid);
+            vp_rt_sample_range(rg, &fr, bias, d, &cx);
         if (!stepped || d >= vp_rt.depth)
             break;
         callers[got++] = next.pc;

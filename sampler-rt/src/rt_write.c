@@ -167,6 +167,33 @@ _Static_assert(VP_RT_TIMER_THREAD == VP_CLOCK_THREAD_CPUTIME &&
                    VP_RT_TIMER_PERF == VP_CLOCK_PERF_TASK_CLOCK,
                "the header's clock is the timer mode");
 
+/* Value record `i` in the file's layout; 0 if it is not committed or its
+   PC sample is not (then it counts as dropped).  Async-signal-safe. */
+static int vp_rt_value_rebuild(uint64_t i, struct vp_value_sample *out)
+{
+    const struct vp_rt_value *v = &vp_rt.val_buf[i];
+    uint32_t ref = __atomic_load_n(&v->ref, __ATOMIC_ACQUIRE);
+    uint32_t f = ref & VP_RT_REF_FRAME_MASK;
+    if (f == 0 || f > vp_rt.max_vframes)
+        return 0;
+    const struct vp_rt_vframe *fr = &vp_rt.vframes[f - 1];
+    if (fr->slot >= vp_rt.max_samples)
+        return 0;
+    const struct vp_pc_sample *r = (const void *)(vp_rt.pc_buf + (uint64_t)fr->slot * vp_rt.pc_slot_size);
+    uint32_t tid = __atomic_load_n(&r->tid, __ATOMIC_ACQUIRE);
+    if (tid == 0 || fr->depth > r->depth)
+        return 0;
+    memset(out, 0, sizeof *out);
+    out->seq = r->seq;
+    out->value = v->value;
+    out->pc = fr->depth == 0 ? r->pc : ((const uint64_t *)(r + 1))[fr->depth - 1];
+    out->var_id = v->var_id;
+    out->tid = tid;
+    out->depth = (uint8_t)fr->depth;
+    out->status = (uint8_t)(ref >> VP_RT_REF_STATUS_SHIFT);
+    return 1;
+}
+
 static void vp_rt_write_sections(struct vp_rt_out *o)
 {
     struct vp_rt_modlist *ml = vp_rt.modlists[atomic_load(&vp_rt.modlist_cur)];
@@ -231,16 +258,19 @@ static void vp_rt_write_sections(struct vp_rt_out *o)
             vp_rt_out_put(o, r, sizeof *r + 8ull * r->depth);
     }
 
+    /* Value samples: committed records of committed PC samples, rebuilt
+       into the file's layout from their frame and PC sample. */
     uint64_t nv = atomic_load(&vp_rt.val_next);
     if (nv > vp_rt.max_values)
         nv = vp_rt.max_values;
     uint64_t nvc = 0;
+    struct vp_value_sample vs;
     for (uint64_t i = 0; i < nv; i++)
-        nvc += __atomic_load_n(&vp_rt.val_buf[i].tid, __ATOMIC_ACQUIRE) != 0;
+        nvc += vp_rt_value_rebuild(i, &vs);
     vp_rt_section_header(o, VP_SEC_VALUE_SAMPLES, 0, nvc * sizeof(struct vp_value_sample));
     for (uint64_t i = 0; i < nv; i++)
-        if (__atomic_load_n(&vp_rt.val_buf[i].tid, __ATOMIC_ACQUIRE) != 0)
-            vp_rt_out_put(o, &vp_rt.val_buf[i], sizeof vp_rt.val_buf[i]);
+        if (vp_rt_value_rebuild(i, &vs))
+            vp_rt_out_put(o, &vs, sizeof vs);
 
     struct vp_loss l;
     memset(&l, 0, sizeof l);
