@@ -7,6 +7,7 @@ run: wall time and CPU time (user+sys of every process the run started,
 getrusage(RUSAGE_CHILDREN)), and the samples the tool took.
 
 CONFIGS (environment, comma-separated) runs a subset; "plain" is always run.
+BASE_RT (a libvprof-rt.so) adds vprof-rt-base: vprof-rt with that runtime.
 The vprof-* configurations other than vprof/vprof-everywhere preload the
 runtime directly (no launcher: no index build, no read-back), with an index
 built once by index_time, so they measure the runtime alone.
@@ -73,6 +74,9 @@ configs = {
                                  dict(os.environ, VPROF_DEBUG="1", VPROF_GLOBALS="everywhere")),
     # the runtime alone, same settings as "vprof" (launcher cost = vprof - vprof-rt)
     "vprof-rt": lambda: preload("r.vprof"),
+    # BASE_RT=path/to/libvprof-rt.so: the same, with another runtime build
+    # (before/after a change, measured in the same rounds)
+    "vprof-rt-base": lambda: preload("rb.vprof", LD_PRELOAD=os.environ["BASE_RT"]),
     # the floor: timer + signal delivery + an empty sample (PC, time, no
     # unwinding, no values)
     "vprof-floor": lambda: preload("f.vprof", VPROF_DEPTH="0", VPROF_VALUES="0"),
@@ -87,6 +91,8 @@ if shutil.which("perf"):
 if libprofiler:
     configs["gperftools"] = lambda: ([prog, work], dict(os.environ, LD_PRELOAD=libprofiler,
                                                          CPUPROFILE=W + "/g.prof", CPUPROFILE_FREQUENCY="997"))
+if not os.environ.get("BASE_RT"):
+    del configs["vprof-rt-base"]
 if os.environ.get("CONFIGS"):
     keep = set(os.environ["CONFIGS"].split(",")) | {"plain"}
     configs = {n: f for n, f in configs.items() if n in keep}
