@@ -10,6 +10,7 @@
  * Everything iterates sorted arrays, so output is byte-for-byte stable.
  */
 #include "vprof/rank.h"
+#include "report_common.h"
 #include "util/err.h"
 
 #include <math.h>
@@ -70,12 +71,6 @@ const char *vp_rank_discounter_name(int d)
 
 /* ---- name matching ------------------------------------------------------ */
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 /* Function lookup in one run: exact (name, file); else the unique function
  * with the same name and file base name (another checkout or build dir);
  * else the unique function with that name.  Returns index or -1. */
@@ -91,7 +86,7 @@ static long find_func(const struct vp_rank_run *r, const char *name, const char 
             return (long)i;
         nname++;
         byname = (long)i;
-        if (strcmp(base_name(f->file), base_name(file)) == 0) {
+        if (strcmp(vp_rank_base_name(f->file), vp_rank_base_name(file)) == 0) {
             nbase++;
             base = (long)i;
         }
@@ -127,7 +122,7 @@ static long find_var(const struct vp_rank_run *r, const struct vp_rank_var *v)
         if (var_key_cmp(w, v) == 0)
             return (long)i;
         if (strcmp(w->function, v->function) == 0 && strcmp(w->name, v->name) == 0 &&
-            strcmp(base_name(w->file), base_name(v->file)) == 0) {
+            strcmp(vp_rank_base_name(w->file), vp_rank_base_name(v->file)) == 0) {
             nrelaxed++;
             relaxed = (long)i;
         }
@@ -861,7 +856,7 @@ static long sfunc_of(const struct state *s, const char *name, const char *file)
         if (strcmp(s->sf[k].name, name) == 0) {
             nany++;
             any = (long)k;
-            if (strcmp(base_name(s->sf[k].file), base_name(file)) == 0) {
+            if (strcmp(vp_rank_base_name(s->sf[k].file), vp_rank_base_name(file)) == 0) {
                 nbase++;
                 base = (long)k;
             }

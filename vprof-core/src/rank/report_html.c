@@ -14,28 +14,11 @@
 #include "vprof/format.h"
 #include "vprof/html.h"
 #include "vprof/rank.h"
+#include "report_common.h"
 
 #define CHART_MAX 25         /* functions in the bar chart                   */
 #define OPEN_MAX 3           /* function sections shown expanded             */
 #define PLOT_VARS_MAX 6      /* variables plotted per function               */
-
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
-static size_t shown(const struct vp_rank_result *r, size_t top)
-{
-    return top && top < r->nfuncs ? top : r->nfuncs;
-}
-
-static const struct vp_rank_var_result *decider(const struct vp_rank_result *r,
-                                                const struct vp_rank_func_result *f)
-{
-    long v = f->pattern_var >= 0 ? f->pattern_var : f->loc_var >= 0 ? f->loc_var : f->top_var;
-    return v >= 0 ? &r->vars[v] : NULL;
-}
 
 static int func_dim(const struct vp_rank_func_result *f)
 {
@@ -51,7 +34,7 @@ static void loc(FILE *out, const char *file, int line)
     fputs("<code class=\"loc\" title=\"", out);
     vp_html_escape(out, file);
     fputs("\">", out);
-    vp_html_escape(out, base_name(file));
+    vp_html_escape(out, vp_rank_base_name(file));
     fprintf(out, ":%d</code>", line);
 }
 
@@ -160,7 +143,7 @@ static int ranking(FILE *out, const struct vp_rank_result *r, size_t n)
           out);
     for (size_t i = 0; i < n; i++) {
         const struct vp_rank_func_result *f = &r->funcs[i];
-        const struct vp_rank_var_result *v = decider(r, f);
+        const struct vp_rank_var_result *v = vp_rank_decider(r, f);
         const char *pat = vp_rank_pattern_name(f->pattern);
         fprintf(out, "<tr><td class=\"num\">%zu</td><td><a href=\"#f%zu\"><code>", f->rank,
                 f->rank);
@@ -192,13 +175,6 @@ static int ranking(FILE *out, const struct vp_rank_result *r, size_t n)
     fputs("</tbody></table></div>\n", out);
     vp_html_section_end(out);
     return 0;
-}
-
-static const char *kind_name(int k)
-{
-    static const char *n[] = {"unknown", "sint", "uint", "float", "ptr-basic", "ptr-other",
-                              "aggregate"};
-    return k >= 0 && k <= VP_TYPE_AGGREGATE ? n[k] : "unknown";
 }
 
 /// The histograms of one variable, one per dimension that applies.  The
@@ -276,7 +252,7 @@ static void var_table(FILE *out, const struct vp_rank_result *r,
         fputs("</code></td><td><code>", out);
         vp_html_escape(out, v->type);
         fputs("</code></td><td>", out);
-        vp_html_escape(out, kind_name(v->type_kind));
+        vp_html_escape(out, vp_rank_kind_name(v->type_kind));
         fputs("</td><td>", out);
         loc(out, v->file, v->line);
         fputs("</td>", out);
@@ -327,7 +303,7 @@ static int function_section(FILE *out, const struct vp_rank_result *r,
     const char *pat = vp_rank_pattern_name(f->pattern);
     snprintf(id, sizeof id, "f%zu", f->rank);
     snprintf(heading, sizeof heading, "%zu. %s  (%s:%d)%s%s", f->rank, f->name,
-             base_name(f->file), f->line, pat ? " \xe2\x80\x94 " : "", pat ? pat : "");
+             vp_rank_base_name(f->file), f->line, pat ? " \xe2\x80\x94 " : "", pat ? pat : "");
     vp_html_section_begin(out, id, heading, f->rank <= OPEN_MAX);
     fprintf(out, "<p>Calibrated cost <b>%.4f s</b> of raw %.4f s (discount %.3f by the %s "
                  "discounter); %llu PC samples, %llu value ticks; ranked %zu by raw cost.",
@@ -349,7 +325,7 @@ static int function_section(FILE *out, const struct vp_rank_result *r,
        the deciding variable always. */
     if (r->model) {
         size_t plotted = 0;
-        const struct vp_rank_var_result *dv = decider(r, f);
+        const struct vp_rank_var_result *dv = vp_rank_decider(r, f);
         if (dv && var_plots(out, r, dv))
             return -1;
         plotted += dv != NULL;
@@ -379,7 +355,7 @@ int vp_rank_write_html(FILE *out, const struct vp_rank_result *r, size_t top)
              nn, nb, r->params.default_discount, r->params.valid_discount, r->params.alpha);
     vp_html_page_begin(out, "vprof rank", sub);
     summary(out, r);
-    size_t n = shown(r, top);
+    size_t n = vp_rank_shown(r, top);
     if (ranking(out, r, n))
         return -1;
     for (size_t i = 0; i < n; i++)

@@ -10,31 +10,7 @@
 #include "vprof/format.h"
 #include "vprof/json.h"
 #include "vprof/rank.h"
-
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
-static size_t shown(const struct vp_rank_result *r, size_t top)
-{
-    return top && top < r->nfuncs ? top : r->nfuncs;
-}
-
-static const struct vp_rank_var_result *decider(const struct vp_rank_result *r,
-                                                const struct vp_rank_func_result *f)
-{
-    long v = f->pattern_var >= 0 ? f->pattern_var : f->loc_var >= 0 ? f->loc_var : f->top_var;
-    return v >= 0 ? &r->vars[v] : NULL;
-}
-
-static const char *kind_name(int k)
-{
-    static const char *n[] = {"unknown", "sint", "uint", "float", "ptr-basic", "ptr-other",
-                              "aggregate"};
-    return k >= 0 && k <= VP_TYPE_AGGREGATE ? n[k] : "unknown";
-}
+#include "report_common.h"
 
 static void tags_str(uint16_t tags, char *buf, size_t len)
 {
@@ -60,13 +36,13 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
     fprintf(out, "%4s  %-28s %-24s %12s %12s %8s %8s %-15s %-18s %s\n", "rank", "function",
             "location", "calibrated", "raw", "discount", "by", "dimension", "pattern",
             "variable");
-    for (size_t i = 0; i < shown(r, top); i++) {
+    for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
         const struct vp_rank_func_result *f = &r->funcs[i];
-        const struct vp_rank_var_result *v = decider(r, f);
+        const struct vp_rank_var_result *v = vp_rank_decider(r, f);
         char loc[256], var[256];
-        snprintf(loc, sizeof loc, "%s:%d", base_name(f->file), f->line);
+        snprintf(loc, sizeof loc, "%s:%d", vp_rank_base_name(f->file), f->line);
         if (v)
-            snprintf(var, sizeof var, "%s (%s:%d)", v->name, base_name(v->file), v->line);
+            snprintf(var, sizeof var, "%s (%s:%d)", v->name, vp_rank_base_name(v->file), v->line);
         else
             snprintf(var, sizeof var, "-");
         const char *pat = vp_rank_pattern_name(f->pattern);
@@ -78,7 +54,7 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
         if (f->nlines) {
             fprintf(out, "      anomalous samples:");
             for (size_t l = 0; l < f->nlines; l++)
-                fprintf(out, "%s %s:%d (%llu)", l ? "," : "", base_name(f->lines[l].file),
+                fprintf(out, "%s %s:%d (%llu)", l ? "," : "", vp_rank_base_name(f->lines[l].file),
                         f->lines[l].line, (unsigned long long)f->lines[l].count);
             fputc('\n', out);
         }
@@ -113,7 +89,7 @@ static void json_var(struct vp_json *j, const struct vp_rank_var_result *v)
     vp_json_kv_str(j, "file", v->file);
     vp_json_kv_int(j, "line", v->line);
     vp_json_kv_str(j, "type", v->type);
-    vp_json_kv_str(j, "kind", kind_name(v->type_kind));
+    vp_json_kv_str(j, "kind", vp_rank_kind_name(v->type_kind));
     tags_str(v->tags, tags, sizeof tags);
     vp_json_key(j, "tags");
     vp_json_begin_array(j);
@@ -179,7 +155,7 @@ static int write_json(FILE *out, const struct vp_rank_result *r, size_t top)
     vp_json_kv_uint(j, "function_count", r->nfuncs);
     vp_json_key(j, "functions");
     vp_json_begin_array(j);
-    for (size_t i = 0; i < shown(r, top); i++) {
+    for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
         const struct vp_rank_func_result *f = &r->funcs[i];
         const char *pat = vp_rank_pattern_name(f->pattern);
         vp_json_begin_object(j);
@@ -270,7 +246,7 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
         const char *pat = vp_rank_pattern_name(f->pattern);
         fprintf(out, "Comparing %zu normal and %zu slow profile(s), the most likely root cause is "
                      "`%s` (%s:%d), ranked %zu by raw cost",
-                nn, nb, f->name, base_name(f->file), f->line, f->raw_rank);
+                nn, nb, f->name, vp_rank_base_name(f->file), f->line, f->raw_rank);
         if (pat)
             fprintf(out, "; inferred pattern: **%s** (variable `%s`, %s)", pat,
                     r->vars[f->pattern_var].name, vp_rank_dim_name(f->pattern_dim));
@@ -281,14 +257,14 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
           out);
     fputs("|---:|---|---|---:|---:|---:|---|---|---|\n", out);
     char buf[512];
-    for (size_t i = 0; i < shown(r, top); i++) {
+    for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
         const struct vp_rank_func_result *f = &r->funcs[i];
-        const struct vp_rank_var_result *v = decider(r, f);
+        const struct vp_rank_var_result *v = vp_rank_decider(r, f);
         const char *pat = vp_rank_pattern_name(f->pattern);
         fprintf(out, "| %zu |", f->rank);
         snprintf(buf, sizeof buf, "`%s`", f->name);
         md_cell(out, buf);
-        snprintf(buf, sizeof buf, "%s:%d", base_name(f->file), f->line);
+        snprintf(buf, sizeof buf, "%s:%d", vp_rank_base_name(f->file), f->line);
         md_cell(out, buf);
         fprintf(out, " %.4f | %.4f | %.3f |", f->calibrated_cost_ns / 1e9, f->raw_cost_ns / 1e9,
                 f->discount);
@@ -300,7 +276,7 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
         fputc('\n', out);
     }
     fputs("\n<details><summary>Details</summary>\n\n", out);
-    for (size_t i = 0; i < shown(r, top); i++) {
+    for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
         const struct vp_rank_func_result *f = &r->funcs[i];
         fprintf(out, "- **%zu. `%s`** — %s discounter, %llu PC samples, %llu value ticks",
                 f->rank, f->name, vp_rank_discounter_name(f->discounter),

@@ -1,0 +1,45 @@
+/*
+ * report_common.h - what the rank reports (text/JSON/Markdown in
+ * report_rank.c, HTML in report_html.c) and rank.c's name matching share.
+ * Internal to vprof-core/src/rank.
+ */
+#ifndef VPROF_RANK_REPORT_COMMON_H
+#define VPROF_RANK_REPORT_COMMON_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include "vprof/format.h"
+#include "vprof/rank.h"
+
+/* The last path component. */
+static inline const char *vp_rank_base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* How many functions a report with `--top top` (0: all) shows. */
+static inline size_t vp_rank_shown(const struct vp_rank_result *r, size_t top)
+{
+    return top && top < r->nfuncs ? top : r->nfuncs;
+}
+
+/* The variable a report names for a function: the one that decided its
+   pattern, else the one localised, else its most anomalous; NULL if none. */
+static inline const struct vp_rank_var_result *vp_rank_decider(const struct vp_rank_result *r,
+                                                               const struct vp_rank_func_result *f)
+{
+    long v = f->pattern_var >= 0 ? f->pattern_var : f->loc_var >= 0 ? f->loc_var : f->top_var;
+    return v >= 0 ? &r->vars[v] : NULL;
+}
+
+/* The schema's type kind as the reports spell it. */
+static inline const char *vp_rank_kind_name(int k)
+{
+    static const char *n[] = {"unknown", "sint", "uint", "float", "ptr-basic", "ptr-other",
+                              "aggregate"};
+    return k >= 0 && k <= VP_TYPE_AGGREGATE ? n[k] : "unknown";
+}
+
+#endif
