@@ -8,6 +8,7 @@
  * the counts payload (a short input is all section).  Everything accepted
  * is read back; messages are one line naming the input.
  */
+#include "split.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,18 +23,9 @@ static void check_msg(const char *err)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const uint8_t *sec = data, *cnt = NULL;
-    size_t sec_size = size, cnt_size = 0;
-    if (size >= 4) {
-        uint32_t l;
-        memcpy(&l, data, 4);
-        if (l <= size - 4) {
-            sec = data + 4;
-            sec_size = l;
-            cnt = data + 4 + l;
-            cnt_size = size - 4 - l;
-        }
-    }
+    const uint8_t *sec, *cnt;
+    size_t sec_size, cnt_size;
+    vp_fuzz_split(data, size, &sec, &sec_size, &cnt, &cnt_size);
     char err[512];
     struct vp_loop_table *t = NULL;
     struct vp_loop_counts *c = NULL;

@@ -11,6 +11,7 @@
  * a whole profile file (read by vprof-core's reader).  A short input is
  * all section.
  */
+#include "split.h"
 #include "../../redundancy/src/analyze.c"
 
 #include "vprof/profile.h"
@@ -25,18 +26,9 @@ static void check_msg(const char *err)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const uint8_t *sec = data, *prof = NULL;
-    size_t sec_size = size, prof_size = 0;
-    if (size >= 4) {
-        uint32_t l;
-        memcpy(&l, data, 4);
-        if (l <= size - 4) {
-            sec = data + 4;
-            sec_size = l;
-            prof = data + 4 + l;
-            prof_size = size - 4 - l;
-        }
-    }
+    const uint8_t *sec, *prof;
+    size_t sec_size, prof_size;
+    vp_fuzz_split(data, size, &sec, &sec_size, &prof, &prof_size);
     char err[512];
     struct vp_red_result *r = calloc(1, sizeof *r);
     if (!r)
