@@ -268,9 +268,13 @@ static void vp_rt_write_sections(struct vp_rt_out *o)
     for (uint64_t i = 0; i < nv; i++)
         nvc += vp_rt_value_rebuild(i, &vs);
     vp_rt_section_header(o, VP_SEC_VALUE_SAMPLES, 0, nvc * sizeof(struct vp_value_sample));
-    for (uint64_t i = 0; i < nv; i++)
-        if (vp_rt_value_rebuild(i, &vs))
+    /* A handler that outlived the pause can commit more records between the
+       two passes: never write more than the header announced. */
+    for (uint64_t i = 0, w = 0; i < nv && w < nvc; i++)
+        if (vp_rt_value_rebuild(i, &vs)) {
             vp_rt_out_put(o, &vs, sizeof vs);
+            w++;
+        }
 
     struct vp_loss l;
     memset(&l, 0, sizeof l);
