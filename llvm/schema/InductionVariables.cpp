@@ -18,6 +18,7 @@
 #include "Schema.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -40,6 +41,7 @@ using namespace llvm;
 
 STATISTIC(NumFunctionsCloned, "Functions cloned for induction-variable analysis");
 STATISTIC(NumIVPhis, "Loop header phis that are add recurrences");
+STATISTIC(NumExitAccumulators, "Loop header phis that are exit-tested accumulators");
 
 namespace vprof {
 
@@ -80,9 +82,62 @@ static void promoteAllocas(Function &F, DominatorTree &DT, AssumptionCache &AC) 
     PromoteMemToReg(Allocas, DT, &AC);
 }
 
+/// Whether \p V (an i1) is, or combines with and/or/not/select, a compare
+/// that reads \p A or \p B.
+static bool conditionReads(Value *V, Value *A, Value *B, unsigned Depth = 0) {
+  if (Depth > 4)
+    return false;
+  if (auto *C = dyn_cast<ICmpInst>(V))
+    return C->getOperand(0) == A || C->getOperand(1) == A ||
+           C->getOperand(0) == B || C->getOperand(1) == B;
+  if (auto *BO = dyn_cast<BinaryOperator>(V))
+    if (BO->getType()->isIntegerTy(1))
+      return conditionReads(BO->getOperand(0), A, B, Depth + 1) ||
+             conditionReads(BO->getOperand(1), A, B, Depth + 1);
+  if (auto *S = dyn_cast<SelectInst>(V))
+    return conditionReads(S->getTrueValue(), A, B, Depth + 1) ||
+           conditionReads(S->getFalseValue(), A, B, Depth + 1);
+  return false;
+}
+
+/// A loop-carried integer that grows or shrinks every iteration by a
+/// varying amount and that the loop's exit tests: `offset += delta(sn);
+/// if (offset == target) return sn;` walks as far as the input makes it,
+/// like an IV, but ScalarEvolution sees no affine recurrence.  It counts the
+/// loop's progress, so it gets `loop` (docs/schema-pass.md, "Exit-tested
+/// accumulators").  Required: the back-edge value is `phi + x` or `phi - x`,
+/// and a compare of the phi or of that update decides a branch that leaves
+/// the loop, or that leads to a block that does (short-circuit `&&`).
+static bool isExitTestedAccumulator(Loop &L, PHINode &PN) {
+  if (!PN.getType()->isIntegerTy())
+    return false;
+  BasicBlock *Latch = L.getLoopLatch();
+  if (!Latch || PN.getBasicBlockIndex(Latch) < 0)
+    return false;
+  auto *Upd = dyn_cast<BinaryOperator>(PN.getIncomingValueForBlock(Latch));
+  if (!Upd || !L.contains(Upd) ||
+      !(Upd->getOpcode() == Instruction::Add ||
+        (Upd->getOpcode() == Instruction::Sub && Upd->getOperand(0) == &PN)) ||
+      (Upd->getOperand(0) != &PN && Upd->getOperand(1) != &PN))
+    return false;
+  SmallVector<BasicBlock *, 4> Exiting;
+  L.getExitingBlocks(Exiting);
+  SmallPtrSet<BasicBlock *, 4> ExitingSet(Exiting.begin(), Exiting.end());
+  for (BasicBlock *BB : L.blocks()) {
+    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    if (!Br || !Br->isConditional() ||
+        !conditionReads(Br->getCondition(), &PN, Upd))
+      continue;
+    for (BasicBlock *S : Br->successors())
+      if (!L.contains(S) || (ExitingSet.count(S) && S != L.getHeader()))
+        return true;
+  }
+  return false;
+}
+
 /// Adds to \p IVs the (clone-side) variables described by dbg.values of the
 /// header phis of \p L that ScalarEvolution sees as affine add recurrences
-/// of L.
+/// of L, and of its exit-tested accumulators.
 /// Assumes \p L is in simplified form (one latch), so the phi has a single
 /// back-edge value for createAddRecFromPHI to analyse.
 static void collectLoopIVs(Loop &L, ScalarEvolution &SE,
@@ -91,11 +146,15 @@ static void collectLoopIVs(Loop &L, ScalarEvolution &SE,
     if (!SE.isSCEVable(PN.getType()))
       continue;
     const auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&PN));
-    // Affine only: {start,+,step} with a loop-invariant step counts
-    // iterations; `sum += i` ({0,+,0,+,1}) is an accumulator, not an IV.
-    if (!AR || AR->getLoop() != &L || !AR->isAffine())
+    // Affine: {start,+,step} with a loop-invariant step counts iterations;
+    // `sum += i` ({0,+,0,+,1}) is an accumulator, not an IV -- unless the
+    // loop's exit tests it (isExitTestedAccumulator).
+    if (AR && AR->getLoop() == &L && AR->isAffine())
+      ++NumIVPhis;
+    else if (isExitTestedAccumulator(L, PN))
+      ++NumExitAccumulators;
+    else
       continue;
-    ++NumIVPhis;
     // mem2reg describes a phi it creates by a dbg.value in the header; a
     // dbg.value elsewhere means a copy (`last = i;` in the body), not an IV.
     SmallVector<DbgValueInst *, 2> DbgValues;

@@ -77,3 +77,40 @@ int list_sum(struct node *head) {
     s += it->value;
   return s;
 }
+
+// Exit-tested accumulators: a loop-carried integer that grows by a varying
+// amount and that the exit tests counts the loop's progress like an IV
+// (moz347306's note walk), so it gets `loop` (docs/schema-pass.md).
+long note_offset(const unsigned char *notes, long target) {
+  long offset = 0;
+// CHECK-DAG: fn=note_offset var=offset line=[[@LINE-1]] tags=loop,cond kind=sint size=8
+  for (const unsigned char *sn = notes; *sn; sn += 1 + (*sn >> 6)) {
+    offset += *sn & 63;
+    if (offset == target && (*sn & 1))
+      return sn - notes;
+  }
+  return -1;
+}
+
+unsigned drain(unsigned budget, const unsigned *cost) {
+  unsigned ops = 0;
+// CHECK-DAG: fn=drain var=budget line=[[@LINE-2]] tags=loop,cond kind=uint size=4
+  while (budget > cost[ops & 7])
+    budget -= cost[ops++ & 7];
+  return ops;
+}
+
+// An accumulator that a condition reads without leaving the loop is a
+// condition variable only.
+int over_limit(const int *a, int n) {
+  long acc = 0;
+// CHECK-DAG: fn=over_limit var=acc line=[[@LINE-1]] tags=cond kind=sint size=8
+// NEG-NOT: fn=over_limit var=acc {{.*}}tags=loop
+  int hits = 0;
+  for (int i = 0; i < n; i++) {
+    acc += a[i];
+    if (acc > 100)
+      hits++;
+  }
+  return hits;
+}

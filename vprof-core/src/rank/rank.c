@@ -650,7 +650,7 @@ static int pattern_evidence(const struct vp_rank_var_result *v)
  * anomalous in (pattern_dim_of).  `order` lists the variables from most to
  * least anomalous.  Sets pattern, pattern_var and pattern_dim. */
 static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_result *f,
-                          const size_t *order, double default_discount)
+                          const size_t *order, double default_discount, int most_costly)
 {
     f->pattern = VP_RANK_PAT_NONE;
     f->pattern_var = -1;
@@ -685,12 +685,13 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
                 return;
             }
         }
-    /* 4. the most costly function looks normal and has only non-basic
-          variables: default discount, decided by processing cost.  Also
-          when its only anomalies are slow-only pointers (no evidence, see
-          pattern_evidence): vProf's reason for the rule, no basic values
-          to tell the other patterns apart, holds just the same. */
-    if (f->raw_rank == 1 && f->discounter == VP_RANK_DISC_VARIABLE && f->nvars > 0) {
+    /* 4. the most costly function (first in the calibrated ranking) looks
+          normal and has only non-basic variables: default discount, decided
+          by processing cost.  Also when its only anomalies are slow-only
+          pointers (no evidence, see pattern_evidence): vProf's reason for
+          the rule, no basic values to tell the other patterns apart, holds
+          just the same.  (The variable-free case is in vp_rank_compute.) */
+    if (most_costly && f->discounter == VP_RANK_DISC_VARIABLE && f->nvars > 0) {
         int evidence = 0;
         for (size_t i = 0; i < f->nvars; i++) {
             if (res->vars[f->var_idx[i]].basic)
@@ -1152,10 +1153,19 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
 
     /* patterns and localisation, before sorting (indices match s.sf) */
     g_sort_result = res;
+    size_t top = 0; /* the function the calibrated ranking puts first */
+    for (size_t k = 1; k < s.nsf; k++)
+        if (cmp_func_result(&res->funcs[k], &res->funcs[top]) < 0)
+            top = k;
     for (size_t k = 0; k < s.nsf; k++) {
         struct vp_rank_func_result *f = &res->funcs[k];
-        if (!f->nvars)
+        if (!f->nvars) {
+            /* rule 4 for the most costly function without any sampled
+               variable: no basic-type values at all (docs/rank.md) */
+            if (k == top && f->calibrated_cost_ns > 0)
+                f->pattern = VP_RANK_PAT_SCALABILITY;
             continue;
+        }
         free(order);
         order = malloc(f->nvars * sizeof *order);
         if (!order)
@@ -1163,7 +1173,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
         memcpy(order, f->var_idx, f->nvars * sizeof *order);
         qsort_n(order, f->nvars, sizeof *order, cmp_var_anomaly);
         f->top_var = (long)order[0];
-        infer_pattern(res, f, order, p->default_discount);
+        infer_pattern(res, f, order, p->default_discount, k == top);
         long lv = f->pattern_var >= 0 ? f->pattern_var
                                       : (res->vars[order[0]].anomalous ? (long)order[0] : -1);
         if (lv >= 0) {

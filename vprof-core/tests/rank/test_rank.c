@@ -318,6 +318,62 @@ static void test_slow_only_pointer_no_evidence(void **state)
     vp_rank_model_free(m);
 }
 
+/* Rule 4 reads "the most costly function" as the first of the calibrated
+ * ranking, the list vProf's classifier labels (docs/rank.md): a list walk
+ * with only a slow-only struct pointer ("w", raw rank 2) outranks its
+ * caller ("c", raw rank 1, normal basic variable, discount 0.8) after
+ * calibration and gets scalability; the caller gets no pattern.  A function
+ * without any sampled variable gets rule 4 when it comes first ("q"), and
+ * no pattern otherwise ("h"). */
+static void test_rule4_most_costly_calibrated(void **state)
+{
+    (void)state;
+    for (int variant = 0; variant < 2; variant++) {
+        struct vp_rank_model *m = vp_rank_model_new();
+        struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
+        struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
+        vp_rank_add_func(n, "c", "w.c", 1, 2000, 0);
+        vp_rank_add_func(s, "c", "w.c", 1, 3000, 0);
+        fill(vp_rank_add_var(n, "c", "w.c", "k", "int", 2, VP_TAG_COND, VP_TYPE_SINT, 4), 2000,
+             g_perm, 0x10);
+        fill(vp_rank_add_var(s, "c", "w.c", "k", "int", 2, VP_TAG_COND, VP_TYPE_SINT, 4), 3000,
+             g_perm, 0x10);
+        vp_rank_add_func(n, "w", "w.c", 20, 10, 0);
+        vp_rank_add_func(s, "w", "w.c", 20, 2500, 0);
+        fill(vp_rank_add_var(s, "w", "w.c", "b", "struct page *", 21, VP_TAG_COND,
+                             VP_TYPE_PTR_OTHER, 8),
+             2500, g_counter, 0x20);
+        vp_rank_add_func(n, "h", "w.c", 40, 5, 0);
+        vp_rank_add_func(s, "h", "w.c", 40, 5, 0);
+        if (variant) {
+            vp_rank_add_func(n, "q", "w.c", 60, 1, 0);
+            vp_rank_add_func(s, "q", "w.c", 60, 9000, 0);
+        }
+        struct vp_rank_result *r = run(m);
+        const struct vp_rank_func_result *c = find(r, "c"), *w = find(r, "w"), *h = find(r, "h");
+        assert_true(c->discount == 0.8);
+        assert_int_equal(c->pattern, VP_RANK_PAT_NONE);
+        assert_int_equal(h->discounter, VP_RANK_DISC_HIST);
+        assert_int_equal(h->pattern, VP_RANK_PAT_NONE);
+        if (!variant) {
+            assert_int_equal(c->raw_rank, 1);
+            assert_int_equal(w->raw_rank, 2);
+            assert_int_equal(w->rank, 1);
+            assert_int_equal(w->pattern, VP_RANK_PAT_SCALABILITY);
+            assert_int_equal(w->pattern_dim, VP_RANK_DIM_SLOW_ONLY);
+        } else {
+            const struct vp_rank_func_result *q = find(r, "q");
+            assert_int_equal(q->rank, 1);
+            assert_int_equal(q->nvars, 0);
+            assert_int_equal(q->pattern, VP_RANK_PAT_SCALABILITY);
+            assert_int_equal(q->pattern_var, -1);
+            assert_int_equal(w->pattern, VP_RANK_PAT_NONE); /* no longer first */
+        }
+        vp_rank_result_free(r);
+        vp_rank_model_free(m);
+    }
+}
+
 /* Unreadable samples are counted and break deltas/runs. */
 static void test_unreadable(void **state)
 {
@@ -748,6 +804,7 @@ int main(void)
         cmocka_unit_test(test_pointer_proc_only),
         cmocka_unit_test(test_slow_only_anomalous),
         cmocka_unit_test(test_slow_only_pointer_no_evidence),
+        cmocka_unit_test(test_rule4_most_costly_calibrated),
         cmocka_unit_test(test_unreadable),
         cmocka_unit_test(test_aggregation),
         cmocka_unit_test(test_hist_discounter),
