@@ -575,19 +575,133 @@ static void insertCalleeProbe(ProbeModule &PM, Instruction *I, uint32_t Id) {
   B.CreateCall(PM.CalleeFn, {B.getInt32(Id), asI64(B, I)});
 }
 
+/// Whether every call of \p F can be forwarded to a copy of it with the
+/// same arguments (no varargs, no argument that must stay in the caller's
+/// frame, no musttail chain, no setjmp-like returns-twice).
+static bool canForwardCalls(Function &F) {
+  if (F.isVarArg() || F.hasFnAttribute(Attribute::Naked) ||
+      F.hasFnAttribute(Attribute::ReturnsTwice) || F.hasPersonalityFn())
+    return false;
+  for (Argument &A : F.args())
+    if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() ||
+        A.hasAttribute(Attribute::SwiftError) ||
+        A.hasAttribute(Attribute::SwiftSelf) ||
+        A.hasAttribute(Attribute::SwiftAsync))
+      return false;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        if (CI->isMustTailCall() || CI->canReturnTwice())
+          return false;
+  return true;
+}
+
 /// Per-call sampling of a directly recursive function (LDoctor 3.2.4,
-/// "Handling recursive functions"), one call being one iteration:
+/// "Handling recursive functions"), one call being one iteration, with a
+/// recording copy of the whole function (as loops get one of their body):
+///   F entry:  if (--slot.iter_countdown <= 0 && iter_sample())
+///               return F.vprec(args...);
+///             <F unchanged>
+///   F.vprec:  value(arg) for each argument source; value(load) after each
+///             source load; iter_end() before each return
+/// so a call that is not sampled pays one decrement and one branch, and
+/// the sampled copy records without testing a flag at every source.  The
+/// call's signature is its arguments and the memory it reads; calls with
+/// equal signatures repeat work (memoization).  The copy's recursive calls
+/// go to F and decide for themselves (the runtime's frame stack keeps them
+/// apart).  Only cross-iteration: no instance pairs for recursion.  The
+/// copy is made before the loops' probes, so a sampled call runs its loops
+/// without theirs (docs/redundancy.md, "Recursive functions").
+static void instrumentRecursionCopy(ProbeModule &PM, Function &F,
+                                    const LoopSources &LS,
+                                    function_ref<Value *(Value *)> Map) {
+  uint32_t Index = LS.ProbeIndex;
+  ValueToValueMapTy RMap;
+  Function *Rec = CloneFunction(&F, RMap);
+  Rec->setName(F.getName() + ".vprec");
+  Rec->setLinkage(GlobalValue::InternalLinkage);
+  Rec->setVisibility(GlobalValue::DefaultVisibility);
+  Rec->setComdat(nullptr);
+  Rec->removeFnAttr(Attribute::AlwaysInline);
+  Rec->addFnAttr(Attribute::NoInline);
+  Rec->addFnAttr(Attribute::Cold);
+  auto SendValue = [&](IRBuilder<> &B, const SourceInfo &S, Value *V) {
+    B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(S.Id),
+                              asI64(B, V), B.getInt32(VP_RED_MODE_CI)});
+  };
+
+  // The copy: loads, returns, then the arguments at its entry.
+  for (const SourceInfo &S : LS.Sources) {
+    if (S.CI != VP_SRCD_RECORD)
+      continue;
+    auto *LdI = dyn_cast_or_null<LoadInst>(RMap.lookup(Map(S.V)));
+    if (!LdI || !canRecord(LdI))
+      continue;
+    IRBuilder<> B(LdI->getNextNode());
+    SendValue(B, S, LdI);
+  }
+  for (BasicBlock &BB : *Rec)
+    if (auto *RI = dyn_cast<ReturnInst>(BB.getTerminator())) {
+      IRBuilder<> B(RI);
+      B.CreateCall(PM.IterEndFn, {PM.desc(B), B.getInt32(Index)});
+    }
+  {
+    BasicBlock::iterator At = Rec->getEntryBlock().begin();
+    while (isa<AllocaInst>(&*At))
+      ++At;
+    IRBuilder<> B(&*At);
+    for (const SourceInfo &S : LS.Sources)
+      if (S.CI == VP_SRCD_RECORD)
+        if (auto *A = dyn_cast<Argument>(S.V); A && canRecord(A))
+          SendValue(B, S, Rec->getArg(A->getArgNo()));
+  }
+
+  // F's decision, after the static allocas.
+  BasicBlock &Entry = F.getEntryBlock();
+  BasicBlock::iterator At = Entry.begin();
+  while (isa<AllocaInst>(&*At))
+    ++At;
+  IRBuilder<> B(&*At);
+  MDNode *Unlikely = MDBuilder(F.getContext()).createBranchWeights(1, 1u << 20);
+  Value *Slot = PM.slot(B, Index);
+  Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, Slot), B.getInt32(1));
+  B.CreateStore(Cd, Slot);
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      B.CreateICmpSLE(Cd, B.getInt32(0)), &*At, false, Unlikely);
+  B.SetInsertPoint(Then);
+  Value *On = B.CreateICmpNE(
+      B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot}),
+      B.getInt32(0));
+  Instruction *Go = SplitBlockAndInsertIfThen(On, Then, false);
+  B.SetInsertPoint(Go);
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : F.args())
+    Args.push_back(&A);
+  CallInst *Call = B.CreateCall(Rec->getFunctionType(), Rec, Args);
+  // A call of a defined function in a function with debug info needs a
+  // location (the verifier's rule): the function's own line.
+  if (DISubprogram *SP = F.getSubprogram())
+    Call->setDebugLoc(DILocation::get(F.getContext(), SP->getLine(), 0, SP));
+  Call->setCallingConv(F.getCallingConv());
+  Call->setAttributes(F.getAttributes());
+  if (F.getReturnType()->isVoidTy())
+    ReturnInst::Create(F.getContext(), Go->getParent());
+  else
+    ReturnInst::Create(F.getContext(), Call, Go->getParent());
+  Go->eraseFromParent();
+}
+
+/// The same with a flag instead of a copy, for functions whose calls cannot
+/// be forwarded (canForwardCalls):
 ///   entry:   rec = --slot.iter_countdown <= 0 && iter_sample(); if (rec)
 ///            value(arg) for each argument source
 ///   sources: if (rec) value(load)
 ///   returns: if (rec) iter_end()
-/// The call's signature is its arguments and the memory it reads; calls
-/// with equal signatures repeat work (memoization).  A sampled call's
-/// recursive calls decide for themselves (the runtime's frame stack keeps
-/// them apart).  Only cross-iteration: no instance pairs for recursion.
 static void instrumentRecursion(ProbeModule &PM, Function &F,
                                 const LoopSources &LS,
                                 function_ref<Value *(Value *)> Map) {
+  if (!F.hasOptNone() && canForwardCalls(F))
+    return instrumentRecursionCopy(PM, F, LS, Map);
   LLVMContext &Ctx = F.getContext();
   MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, 1u << 20);
   uint32_t Index = LS.ProbeIndex;

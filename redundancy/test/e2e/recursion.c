@@ -7,6 +7,11 @@
 // RUN: %vprof-cc -O1 -c %s -o /dev/null -mllvm -vprof-print-sources 2>&1 | FileCheck %s --check-prefix=SRC
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=fib,alternate VPROF_RED_ITER_RATE=10 %t
 // RUN: %redundancy-report %t %t.vprof | FileCheck %s
+// A sampled call runs a recording copy of the whole function; the probed
+// function itself only decides (docs/redundancy.md, "Recursive functions").
+// RUN: nm %t | FileCheck %s --check-prefix=SYM
+// SYM-DAG: t fib.vprof_probed.vprec
+// SYM-DAG: t alternate.vprof_probed.vprec
 #include <stdio.h>
 
 static long calls;
@@ -15,9 +20,9 @@ __attribute__((noinline)) long fib(int n) {
   calls++;
   return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
-// SRC-LABEL: vprof-sources: fib recursion.c:14:0 sources=1 side-effects=0 probed
-// SRC-NEXT: vprof-source: 14:0 outside ci=record cl=-
-// CHECK-LABEL: loop fib:14
+// SRC-LABEL: vprof-sources: fib recursion.c:19:0 sources=1 side-effects=0 probed
+// SRC-NEXT: vprof-source: 19:0 outside ci=record cl=-
+// CHECK-LABEL: loop fib:19
 // CHECK-NEXT: cross-iteration: yes {{.*}} fix=memoization
 
 // Every call has a different n: nothing repeats (the subtraction keeps
@@ -27,7 +32,7 @@ __attribute__((noinline)) long fib(int n) {
 __attribute__((noinline)) long alternate(int n) {
   return n == 0 ? 0 : n - alternate(n - 1);
 }
-// CHECK-LABEL: loop alternate:27
+// CHECK-LABEL: loop alternate:32
 // CHECK-NEXT: cross-iteration: no rate=1.00
 
 int main(void) {

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Overhead of the redundancy probes on the bench/cases programs, per diagnosed
+# function (issue: "<= 5 % per diagnosed function"), on the slow input the
+# loop stage runs (docs/redundancy.md, "Overhead").
+#
+#   bench/redundancy/cases.sh [BUILD_DIR] [ROUNDS] [CASE...]
+#
+# Each case is built once with vprof-cc -O2 and loopclass's probes off
+# (-mllvm -vprof-loop-probes=0), so only the redundancy probes are measured,
+# and run ROUNDS times (default 5), interleaved, with the runtime preloaded:
+#   none: nothing selected (every probed function takes its gate and runs
+#         the original code)
+#   on:   VPROF_LOOP_FUNCTIONS=<the truth's root-cause function>, default
+#         rates (1/1000 iterations, 1/1000 instances)
+# and prints per case the medians and the median of the per-round ratios
+# on/none (wall time), then the median over the cases.  Controls have no
+# root cause and are skipped.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+rounds=${2:-5}
+shift $(($# > 2 ? 2 : $#))
+cc=$build/bin/vprof-cc
+rt=$build/lib/libvprof-rt.so
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cases=("$@")
+if [ ${#cases[@]} -eq 0 ]; then
+  for d in "$root"/bench/cases/*/; do
+    [ -f "$d/truth.json" ] && cases+=("$(basename "$d")")
+  done
+fi
+
+now() { date +%s.%N; }
+timeit() { local t0 t1; t0=$(now); "$@" >/dev/null 2>&1; t1=$(now); echo "$t1 - $t0" | bc -l; }
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+printf "%-24s %-28s %8s %8s %8s\n" case function none_s on_s on/none
+: >"$work/all"
+for c in "${cases[@]}"; do
+  dir=$root/bench/cases/$c
+  read -r fn args < <(python3 - "$dir/truth.json" <<'EOF'
+import json, sys
+t = json.load(open(sys.argv[1]))
+rc = t.get('root_cause') or {}
+print(rc.get('function', '-'), ' '.join(t.get('slow_args', [])))
+EOF
+)
+  [ "$fn" = "-" ] && continue
+  "$cc" -O2 -std=gnu11 -mllvm -vprof-loop-probes=0 "$dir"/*.c -o "$work/$c" -lm
+  : >"$work/none"; : >"$work/on"
+  for ((i = 0; i < rounds; i++)); do
+    # shellcheck disable=SC2086
+    (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/none.vprof" "./$c" $args) >>"$work/none"
+    # shellcheck disable=SC2086
+    (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/on.vprof" VPROF_LOOP_FUNCTIONS="$fn" \
+      "./$c" $args) >>"$work/on"
+  done
+  r=$(paste "$work/on" "$work/none" | awk '{print $1/$2}' | median)
+  echo "$r" >>"$work/all"
+  printf "%-24s %-28s %8.3f %8.3f %8.4f\n" "$c" "$fn" "$(median <"$work/none")" "$(median <"$work/on")" "$r"
+done
+printf "%-24s %-28s %8s %8s %8.4f\n" "median" "" "" "" "$(median <"$work/all")"
