@@ -575,6 +575,42 @@ static void insertCalleeProbe(ProbeModule &PM, Instruction *I, uint32_t Id) {
   B.CreateCall(PM.CalleeFn, {B.getInt32(Id), asI64(B, I)});
 }
 
+/// A recorded call's source value: `value(index, source, v, CI)`.
+static void sendCallValue(ProbeModule &PM, IRBuilder<> &B, uint32_t Index,
+                          const SourceInfo &S, Value *V) {
+  B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(S.Id),
+                            asI64(B, V), B.getInt32(VP_RED_MODE_CI)});
+}
+
+/// A recursive function's per-call decision at its entry, after the static
+/// allocas: `if (--slot.iter_countdown <= 0) On = iter_sample() != 0;`.
+/// \p AtEntry adds code before it.  Then is the terminator of the block
+/// that computes On.
+struct CallDecision {
+  Instruction *Then;
+  Value *On;
+};
+static CallDecision insertCallDecision(ProbeModule &PM, Function &F,
+                                       uint32_t Index,
+                                       function_ref<void(IRBuilder<> &)> AtEntry) {
+  BasicBlock::iterator At = F.getEntryBlock().begin();
+  while (isa<AllocaInst>(&*At))
+    ++At;
+  IRBuilder<> B(&*At);
+  AtEntry(B);
+  MDNode *Unlikely = MDBuilder(F.getContext()).createBranchWeights(1, 1u << 20);
+  Value *Slot = PM.slot(B, Index);
+  Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, Slot), B.getInt32(1));
+  B.CreateStore(Cd, Slot);
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      B.CreateICmpSLE(Cd, B.getInt32(0)), &*At, false, Unlikely);
+  B.SetInsertPoint(Then);
+  Value *On = B.CreateICmpNE(
+      B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot}),
+      B.getInt32(0));
+  return {Then, On};
+}
+
 /// Whether every call of \p F can be forwarded to a copy of it with the
 /// same arguments (no varargs, no argument that must stay in the caller's
 /// frame, no musttail chain, no setjmp-like returns-twice).
@@ -626,8 +662,7 @@ static void instrumentRecursionCopy(ProbeModule &PM, Function &F,
   Rec->addFnAttr(Attribute::NoInline);
   Rec->addFnAttr(Attribute::Cold);
   auto SendValue = [&](IRBuilder<> &B, const SourceInfo &S, Value *V) {
-    B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(S.Id),
-                              asI64(B, V), B.getInt32(VP_RED_MODE_CI)});
+    sendCallValue(PM, B, Index, S, V);
   };
 
   // The copy: loads, returns, then the arguments at its entry.
@@ -656,24 +691,10 @@ static void instrumentRecursionCopy(ProbeModule &PM, Function &F,
           SendValue(B, S, Rec->getArg(A->getArgNo()));
   }
 
-  // F's decision, after the static allocas.
-  BasicBlock &Entry = F.getEntryBlock();
-  BasicBlock::iterator At = Entry.begin();
-  while (isa<AllocaInst>(&*At))
-    ++At;
-  IRBuilder<> B(&*At);
-  MDNode *Unlikely = MDBuilder(F.getContext()).createBranchWeights(1, 1u << 20);
-  Value *Slot = PM.slot(B, Index);
-  Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, Slot), B.getInt32(1));
-  B.CreateStore(Cd, Slot);
-  Instruction *Then = SplitBlockAndInsertIfThen(
-      B.CreateICmpSLE(Cd, B.getInt32(0)), &*At, false, Unlikely);
-  B.SetInsertPoint(Then);
-  Value *On = B.CreateICmpNE(
-      B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot}),
-      B.getInt32(0));
-  Instruction *Go = SplitBlockAndInsertIfThen(On, Then, false);
-  B.SetInsertPoint(Go);
+  // F's decision.
+  CallDecision D = insertCallDecision(PM, F, Index, [](IRBuilder<> &) {});
+  Instruction *Go = SplitBlockAndInsertIfThen(D.On, D.Then, false);
+  IRBuilder<> B(Go);
   SmallVector<Value *, 8> Args;
   for (Argument &A : F.args())
     Args.push_back(&A);
@@ -702,8 +723,6 @@ static void instrumentRecursion(ProbeModule &PM, Function &F,
                                 function_ref<Value *(Value *)> Map) {
   if (!F.hasOptNone() && canForwardCalls(F))
     return instrumentRecursionCopy(PM, F, LS, Map);
-  LLVMContext &Ctx = F.getContext();
-  MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, 1u << 20);
   uint32_t Index = LS.ProbeIndex;
   BasicBlock &Entry = F.getEntryBlock();
   auto *Rec = new AllocaInst(PM.I32, 0, "vprof.red.rec", &*Entry.begin());
@@ -714,8 +733,7 @@ static void instrumentRecursion(ProbeModule &PM, Function &F,
         false);
   };
   auto SendValue = [&](IRBuilder<> &B, const SourceInfo &S, Value *V) {
-    B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(S.Id),
-                              asI64(B, V), B.getInt32(VP_RED_MODE_CI)});
+    sendCallValue(PM, B, Index, S, V);
   };
 
   // Loads and returns first, while the blocks are as analysed.
@@ -739,23 +757,12 @@ static void instrumentRecursion(ProbeModule &PM, Function &F,
     B.CreateCall(PM.IterEndFn, {PM.desc(B), B.getInt32(Index)});
   }
 
-  // The entry's decision, after the static allocas.
-  BasicBlock::iterator At = Entry.begin();
-  while (isa<AllocaInst>(&*At))
-    ++At;
-  IRBuilder<> B(&*At);
-  B.CreateStore(B.getInt32(0), Rec);
-  Value *Slot = PM.slot(B, Index);
-  Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, Slot), B.getInt32(1));
-  B.CreateStore(Cd, Slot);
-  Instruction *Then = SplitBlockAndInsertIfThen(
-      B.CreateICmpSLE(Cd, B.getInt32(0)), &*At, false, Unlikely);
-  B.SetInsertPoint(Then);
-  Value *On = B.CreateICmpNE(
-      B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot}),
-      B.getInt32(0));
-  B.CreateStore(B.CreateZExt(On, PM.I32), Rec);
-  Instruction *Args = SplitBlockAndInsertIfThen(On, Then, false);
+  // The entry's decision.
+  CallDecision D = insertCallDecision(
+      PM, F, Index, [&](IRBuilder<> &B) { B.CreateStore(B.getInt32(0), Rec); });
+  IRBuilder<> B(D.Then);
+  B.CreateStore(B.CreateZExt(D.On, PM.I32), Rec);
+  Instruction *Args = SplitBlockAndInsertIfThen(D.On, D.Then, false);
   B.SetInsertPoint(Args);
   for (const SourceInfo &S : LS.Sources)
     if (S.CI == VP_SRCD_RECORD)

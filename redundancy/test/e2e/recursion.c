@@ -12,6 +12,13 @@
 // RUN: nm %t | FileCheck %s --check-prefix=SYM
 // SYM-DAG: t fib.vprof_probed.vprec
 // SYM-DAG: t alternate.vprof_probed.vprec
+// At -O0 (optnone) the recorded calls are told apart by a flag instead, with
+// the same verdicts.
+// RUN: %vprof-cc -O0 %s -o %t0
+// RUN: nm %t0 | FileCheck %s --check-prefix=NOCOPY
+// NOCOPY-NOT: vprec
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t0.vprof VPROF_LOOP_FUNCTIONS=fib,alternate VPROF_RED_ITER_RATE=10 %t0
+// RUN: %redundancy-report %t0 %t0.vprof | FileCheck %s
 #include <stdio.h>
 
 static long calls;
@@ -20,9 +27,9 @@ __attribute__((noinline)) long fib(int n) {
   calls++;
   return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
-// SRC-LABEL: vprof-sources: fib recursion.c:19:0 sources=1 side-effects=0 probed
-// SRC-NEXT: vprof-source: 19:0 outside ci=record cl=-
-// CHECK-LABEL: loop fib:19
+// SRC-LABEL: vprof-sources: fib recursion.c:26:0 sources=1 side-effects=0 probed
+// SRC-NEXT: vprof-source: 26:0 outside ci=record cl=-
+// CHECK-LABEL: loop fib:26
 // CHECK-NEXT: cross-iteration: yes {{.*}} fix=memoization
 
 // Every call has a different n: nothing repeats (the subtraction keeps
@@ -32,7 +39,7 @@ __attribute__((noinline)) long fib(int n) {
 __attribute__((noinline)) long alternate(int n) {
   return n == 0 ? 0 : n - alternate(n - 1);
 }
-// CHECK-LABEL: loop alternate:32
+// CHECK-LABEL: loop alternate:39
 // CHECK-NEXT: cross-iteration: no rate=1.00
 
 int main(void) {
