@@ -575,11 +575,84 @@ static void insertCalleeProbe(ProbeModule &PM, Instruction *I, uint32_t Id) {
   B.CreateCall(PM.CalleeFn, {B.getInt32(Id), asI64(B, I)});
 }
 
+/// Replaces the branch \p Go (the end of a block of \p F) by
+/// `return To(F's arguments...)`; To is a copy of F.
+static void forwardCall(Function &F, Function *To, Instruction *Go) {
+  IRBuilder<> B(Go);
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : F.args())
+    Args.push_back(&A);
+  CallInst *Call = B.CreateCall(To->getFunctionType(), To, Args);
+  // A call of a defined function in a function with debug info needs a
+  // location (the verifier's rule): the function's own line.
+  if (DISubprogram *SP = F.getSubprogram())
+    Call->setDebugLoc(DILocation::get(F.getContext(), SP->getLine(), 0, SP));
+  Call->setCallingConv(F.getCallingConv());
+  Call->setAttributes(F.getAttributes());
+  if (F.getReturnType()->isVoidTy())
+    ReturnInst::Create(F.getContext(), Go->getParent());
+  else
+    ReturnInst::Create(F.getContext(), Call, Go->getParent());
+  Go->eraseFromParent();
+}
+
+/// A copy of \p F for the probes only it runs: internal, never inlined.
+static Function *probeCopy(Function &F, ValueToValueMapTy &VMap,
+                           StringRef Suffix, bool Cold) {
+  Function *C = CloneFunction(&F, VMap);
+  C->setName(F.getName() + Suffix);
+  C->setLinkage(GlobalValue::InternalLinkage);
+  C->setVisibility(GlobalValue::DefaultVisibility);
+  C->setComdat(nullptr);
+  C->removeFnAttr(Attribute::AlwaysInline);
+  C->addFnAttr(Attribute::NoInline);
+  if (Cold)
+    C->addFnAttr(Attribute::Cold);
+  return C;
+}
+
 /// A recorded call's source value: `value(index, source, v, CI)`.
 static void sendCallValue(ProbeModule &PM, IRBuilder<> &B, uint32_t Index,
                           const SourceInfo &S, Value *V) {
   B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(S.Id),
                             asI64(B, V), B.getInt32(VP_RED_MODE_CI)});
+}
+
+static bool canForwardCalls(Function &F);
+
+/// The callee sources of one function \p G.  The original gets one test
+/// per call, `if (__vprof_red_active) return G.vprof_callee(args...)`, and
+/// the copy sends each source value unconditionally; a source in a loop of
+/// G then costs nothing while no iteration is recorded (the first version
+/// tested the flag after every source: +45 % on moz347306's note walk with
+/// nothing selected).  Functions whose calls cannot be forwarded, and
+/// optnone ones, keep a test after each source.
+static void insertCalleeProbes(
+    ProbeModule &PM, Function &G,
+    ArrayRef<std::pair<Instruction *, uint32_t>> Probes) {
+  if (G.hasOptNone() || !canForwardCalls(G)) {
+    for (const auto &[I, Id] : Probes)
+      insertCalleeProbe(PM, I, Id);
+    return;
+  }
+  ValueToValueMapTy VMap;
+  Function *C = probeCopy(G, VMap, ".vprof_callee", /*Cold=*/false);
+  for (const auto &[I, Id] : Probes) {
+    auto *CI = dyn_cast_or_null<Instruction>(VMap.lookup(I));
+    if (!CI || CI->isTerminator() || isa<PHINode>(CI) || !canRecord(CI))
+      continue;
+    IRBuilder<> B(CI->getNextNode());
+    B.CreateCall(PM.CalleeFn, {B.getInt32(Id), asI64(B, CI)});
+  }
+  BasicBlock::iterator At = G.getEntryBlock().begin();
+  while (isa<AllocaInst>(&*At))
+    ++At;
+  IRBuilder<> B(&*At);
+  Value *On = B.CreateICmpNE(B.CreateLoad(PM.I32, PM.Active), B.getInt32(0));
+  forwardCall(G, C,
+              SplitBlockAndInsertIfThen(
+                  On, &*At, false,
+                  MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20)));
 }
 
 /// A recursive function's per-call decision at its entry, after the static
@@ -653,14 +726,7 @@ static void instrumentRecursionCopy(ProbeModule &PM, Function &F,
                                     function_ref<Value *(Value *)> Map) {
   uint32_t Index = LS.ProbeIndex;
   ValueToValueMapTy RMap;
-  Function *Rec = CloneFunction(&F, RMap);
-  Rec->setName(F.getName() + ".vprec");
-  Rec->setLinkage(GlobalValue::InternalLinkage);
-  Rec->setVisibility(GlobalValue::DefaultVisibility);
-  Rec->setComdat(nullptr);
-  Rec->removeFnAttr(Attribute::AlwaysInline);
-  Rec->addFnAttr(Attribute::NoInline);
-  Rec->addFnAttr(Attribute::Cold);
+  Function *Rec = probeCopy(F, RMap, ".vprec", /*Cold=*/true);
   auto SendValue = [&](IRBuilder<> &B, const SourceInfo &S, Value *V) {
     sendCallValue(PM, B, Index, S, V);
   };
@@ -693,23 +759,7 @@ static void instrumentRecursionCopy(ProbeModule &PM, Function &F,
 
   // F's decision.
   CallDecision D = insertCallDecision(PM, F, Index, [](IRBuilder<> &) {});
-  Instruction *Go = SplitBlockAndInsertIfThen(D.On, D.Then, false);
-  IRBuilder<> B(Go);
-  SmallVector<Value *, 8> Args;
-  for (Argument &A : F.args())
-    Args.push_back(&A);
-  CallInst *Call = B.CreateCall(Rec->getFunctionType(), Rec, Args);
-  // A call of a defined function in a function with debug info needs a
-  // location (the verifier's rule): the function's own line.
-  if (DISubprogram *SP = F.getSubprogram())
-    Call->setDebugLoc(DILocation::get(F.getContext(), SP->getLine(), 0, SP));
-  Call->setCallingConv(F.getCallingConv());
-  Call->setAttributes(F.getAttributes());
-  if (F.getReturnType()->isVoidTy())
-    ReturnInst::Create(F.getContext(), Go->getParent());
-  else
-    ReturnInst::Create(F.getContext(), Call, Go->getParent());
-  Go->eraseFromParent();
+  forwardCall(F, Rec, SplitBlockAndInsertIfThen(D.On, D.Then, false));
 }
 
 /// The same with a flag instead of a copy, for functions whose calls cannot
@@ -935,15 +985,20 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
         for (size_t K : T->Loops)
           PM.Entries[Results[K].ProbeIndex].Gate = T->Gate;
       }
-      // Callee probes, in the original functions only.
+      // Callee probes, in the original functions only (per function, in a
+      // copy the original enters while a recorded iteration is active).
       DenseSet<Value *> CalleeDone;
+      MapVector<Function *, SmallVector<std::pair<Instruction *, uint32_t>, 4>>
+          CalleeProbes;
       for (const LoopSources &LS : Results)
         if (LS.ProbeIndex != ~0u)
           for (const SourceInfo &S : LS.Sources)
             if (S.Depth && (S.CI == VP_SRCD_RECORD || S.CL == VP_SRCD_RECORD) &&
                 CalleeDone.insert(S.V).second)
               if (auto *I = dyn_cast<Instruction>(S.V))
-                insertCalleeProbe(PM, I, S.Id);
+                CalleeProbes[I->getFunction()].push_back({I, S.Id});
+      for (auto &[G, Probes] : CalleeProbes)
+        insertCalleeProbes(PM, *G, Probes);
 
       for (Target *T : Probed) {
         ValueToValueMapTy &VMap = VMaps[T];
