@@ -5,16 +5,19 @@
 #
 #   bench/redundancy/cases.sh [BUILD_DIR] [ROUNDS] [CASE...]
 #
-# Each case is built once with vprof-cc -O2 and loopclass's probes off
-# (-mllvm -vprof-loop-probes=0), so only the redundancy probes are measured,
-# and run ROUNDS times (default 5), interleaved, with the runtime preloaded:
-#   none: nothing selected (every probed function takes its gate and runs
-#         the original code)
-#   on:   VPROF_LOOP_FUNCTIONS=<the truth's root-cause function>, default
-#         rates (1/1000 iterations, 1/1000 instances)
-# and prints per case the medians and the median of the per-round ratios
-# on/none (wall time), then the median over the cases.  Controls have no
-# root cause and are skipped.
+# Each case is built twice with vprof-cc -O2 and loopclass's probes off
+# (-mllvm -vprof-loop-probes=0), so only the redundancy probes are measured:
+# without them (-mllvm -vprof-redundancy-probes=0) and with them.  Each is
+# run ROUNDS times (default 5), interleaved, with the runtime preloaded:
+#   base: the binary without redundancy probes
+#   none: the probed binary, nothing selected (every probed function takes
+#         its gate and runs the original code; callee probes test the
+#         recording flag once per call)
+#   on:   the probed binary, VPROF_LOOP_FUNCTIONS=<the truth's root-cause
+#         function>, default rates (1/1000 iterations, 1/1000 instances)
+# and prints per case the base median and the medians of the per-round
+# ratios none/base and on/base (wall time), then their medians over the
+# cases.  Controls have no root cause and are skipped.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -37,8 +40,8 @@ now() { date +%s.%N; }
 timeit() { local t0 t1; t0=$(now); "$@" >/dev/null 2>&1; t1=$(now); echo "$t1 - $t0" | bc -l; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
-printf "%-24s %-28s %8s %8s %8s\n" case function none_s on_s on/none
-: >"$work/all"
+printf "%-24s %-28s %8s %10s %8s\n" case function base_s none/base on/base
+: >"$work/all_none"; : >"$work/all_on"
 for c in "${cases[@]}"; do
   dir=$root/bench/cases/$c
   read -r fn args < <(python3 - "$dir/truth.json" <<'EOF'
@@ -50,16 +53,22 @@ EOF
 )
   [ "$fn" = "-" ] && continue
   "$cc" -O2 -std=gnu11 -mllvm -vprof-loop-probes=0 "$dir"/*.c -o "$work/$c" -lm
-  : >"$work/none"; : >"$work/on"
+  "$cc" -O2 -std=gnu11 -mllvm -vprof-loop-probes=0 -mllvm -vprof-redundancy-probes=0 \
+    "$dir"/*.c -o "$work/$c.base" -lm
+  : >"$work/base"; : >"$work/none"; : >"$work/on"
   for ((i = 0; i < rounds; i++)); do
+    # shellcheck disable=SC2086
+    (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/base.vprof" "./$c.base" $args) >>"$work/base"
     # shellcheck disable=SC2086
     (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/none.vprof" "./$c" $args) >>"$work/none"
     # shellcheck disable=SC2086
     (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/on.vprof" VPROF_LOOP_FUNCTIONS="$fn" \
       "./$c" $args) >>"$work/on"
   done
-  r=$(paste "$work/on" "$work/none" | awk '{print $1/$2}' | median)
-  echo "$r" >>"$work/all"
-  printf "%-24s %-28s %8.3f %8.3f %8.4f\n" "$c" "$fn" "$(median <"$work/none")" "$(median <"$work/on")" "$r"
+  rn=$(paste "$work/none" "$work/base" | awk '{print $1/$2}' | median)
+  ro=$(paste "$work/on" "$work/base" | awk '{print $1/$2}' | median)
+  echo "$rn" >>"$work/all_none"; echo "$ro" >>"$work/all_on"
+  printf "%-24s %-28s %8.3f %10.4f %8.4f\n" "$c" "$fn" "$(median <"$work/base")" "$rn" "$ro"
 done
-printf "%-24s %-28s %8s %8s %8.4f\n" "median" "" "" "" "$(median <"$work/all")"
+printf "%-24s %-28s %8s %10.4f %8.4f\n" "median" "" "" "$(median <"$work/all_none")" \
+  "$(median <"$work/all_on")"
