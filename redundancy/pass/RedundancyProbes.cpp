@@ -457,6 +457,7 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
   if (!L)
     return;
 
+  BasicBlock *Pre = L->getLoopPreheader(); // before the copy adds preds
   demote(*L);
   std::vector<BasicBlock *> Blocks(L->block_begin(), L->block_end());
   BasicBlock *Rest =
@@ -492,6 +493,7 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
   };
 
   // Leaving the copy ends the recorded iteration.
+  SmallVector<BasicBlock *, 4> BackEnds; // ends that go back to the header
   for (BasicBlock *C : Copy) {
     Instruction *T = C->getTerminator();
     SmallDenseMap<BasicBlock *, BasicBlock *, 4> EndOf;
@@ -508,6 +510,8 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
         ActiveAdd(-1);
         B.CreateCall(PM.IterEndFn, {PM.desc(B), B.getInt32(Index)});
         B.CreateBr(S);
+        if (S == Header)
+          BackEnds.push_back(End);
         BasicBlock *Orig = nullptr;
         for (size_t k = 0; k != Copy.size(); ++k)
           if (Copy[k] == C)
@@ -526,6 +530,39 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
   // The probes split blocks of the copy: after the exits are rewired.
   insertProbes(Copy, Index);
 
+  MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, 1u << 20);
+  if ((PM.Entries[Index].Flags & VP_RED_RTF_NO_CI) && Pre) {
+    // Without cross-iteration sampling (an IV source, or nothing to record
+    // per iteration) only a recorded instance runs the copy, and it runs it
+    // for every iteration.  So the decision moves out of the loop: the
+    // preheader enters a second header when the countdown says this
+    // instance is recorded (1, set by instance_sample; also the very first
+    // time, when the runtime answers INT32_MAX), whose iterations loop
+    // through the copy; the original loop is left with no probe at all.
+    //   preheader:  if (cd <= 1) goto rechead; else goto header
+    //   rechead:    if (iter_sample()) goto copy; else goto header
+    //   copy's back edges -> rechead
+    BasicBlock *RecHead = BasicBlock::Create(Ctx, "vprof.red.rechead", &F);
+    BasicBlock *Enter = BasicBlock::Create(Ctx, "vprof.red.record", &F);
+    for (BasicBlock *E : BackEnds)
+      E->getTerminator()->replaceUsesOfWith(Header, RecHead);
+    AllocaInst *CdVar = Countdown.lookup(Index);
+    B.SetInsertPoint(RecHead);
+    Value *Slot = PM.slot(B, Index);
+    Value *Rec = B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot});
+    B.CreateStore(B.CreateLoad(PM.I32, Slot), CdVar);
+    B.CreateCondBr(B.CreateICmpNE(Rec, B.getInt32(0)), Enter, Header);
+    B.SetInsertPoint(Enter);
+    ActiveAdd(1);
+    B.CreateBr(cast<BasicBlock>(VMap[Rest]));
+    Instruction *PT = Pre->getTerminator();
+    B.SetInsertPoint(PT);
+    B.CreateCondBr(B.CreateICmpSLE(B.CreateLoad(PM.I32, CdVar), B.getInt32(1)),
+                   RecHead, Header, Unlikely);
+    PT->eraseFromParent();
+    return;
+  }
+
   // The header's decision.
   Header->getTerminator()->eraseFromParent();
   B.SetInsertPoint(Header);
@@ -535,7 +572,6 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
   AllocaInst *CdVar = Countdown.lookup(Index);
   BasicBlock *Sample = BasicBlock::Create(Ctx, "vprof.red.sample", &F);
   BasicBlock *Enter = BasicBlock::Create(Ctx, "vprof.red.record", &F);
-  MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, 1u << 20);
   Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, CdVar), B.getInt32(1));
   B.CreateStore(Cd, CdVar);
   B.CreateCondBr(B.CreateICmpSLE(Cd, B.getInt32(0)), Sample, Rest, Unlikely);
