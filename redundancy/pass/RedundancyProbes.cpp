@@ -722,7 +722,8 @@ static CallDecision insertCallDecision(ProbeModule &PM, Function &F,
 
 /// Whether every call of \p F can be forwarded to a copy of it with the
 /// same arguments (no varargs, no argument that must stay in the caller's
-/// frame, no musttail chain, no setjmp-like returns-twice).
+/// frame, no musttail chain, no setjmp-like returns-twice, no computed
+/// goto, nothing that must not be duplicated).
 static bool canForwardCalls(Function &F) {
   if (F.isVarArg() || F.hasFnAttribute(Attribute::Naked) ||
       F.hasFnAttribute(Attribute::ReturnsTwice) || F.hasPersonalityFn())
@@ -733,11 +734,18 @@ static bool canForwardCalls(Function &F) {
         A.hasAttribute(Attribute::SwiftSelf) ||
         A.hasAttribute(Attribute::SwiftAsync))
       return false;
-  for (BasicBlock &BB : F)
+  for (BasicBlock &BB : F) {
+    // A computed goto's labels (blockaddress in a table) name the
+    // original's blocks: a copy would jump into another function's frame.
+    if (BB.hasAddressTaken() || isa<IndirectBrInst>(BB.getTerminator()) ||
+        isa<CallBrInst>(BB.getTerminator()))
+      return false;
     for (Instruction &I : BB)
       if (auto *CI = dyn_cast<CallInst>(&I))
-        if (CI->isMustTailCall() || CI->canReturnTwice())
+        if (CI->isMustTailCall() || CI->canReturnTwice() ||
+            CI->cannotDuplicate())
           return false;
+  }
   return true;
 }
 
