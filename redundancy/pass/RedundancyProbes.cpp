@@ -531,6 +531,18 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
   insertProbes(Copy, Index);
 
   MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, 1u << 20);
+  AllocaInst *CdVar = Countdown.lookup(Index);
+  // At the end of the current block: ask the runtime whether this iteration
+  // is recorded; yes: the copy (active++), no: Else.
+  auto AskRuntime = [&](Value *Slot, BasicBlock *Else) {
+    Value *Rec = B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot});
+    B.CreateStore(B.CreateLoad(PM.I32, Slot), CdVar);
+    BasicBlock *Enter = BasicBlock::Create(Ctx, "vprof.red.record", &F);
+    B.CreateCondBr(B.CreateICmpNE(Rec, B.getInt32(0)), Enter, Else);
+    B.SetInsertPoint(Enter);
+    ActiveAdd(1);
+    B.CreateBr(cast<BasicBlock>(VMap[Rest]));
+  };
   if ((PM.Entries[Index].Flags & VP_RED_RTF_NO_CI) && Pre) {
     // Without cross-iteration sampling (an IV source, or nothing to record
     // per iteration) only a recorded instance runs the copy, and it runs it
@@ -543,18 +555,10 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
     //   rechead:    if (iter_sample()) goto copy; else goto header
     //   copy's back edges -> rechead
     BasicBlock *RecHead = BasicBlock::Create(Ctx, "vprof.red.rechead", &F);
-    BasicBlock *Enter = BasicBlock::Create(Ctx, "vprof.red.record", &F);
     for (BasicBlock *E : BackEnds)
       E->getTerminator()->replaceUsesOfWith(Header, RecHead);
-    AllocaInst *CdVar = Countdown.lookup(Index);
     B.SetInsertPoint(RecHead);
-    Value *Slot = PM.slot(B, Index);
-    Value *Rec = B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot});
-    B.CreateStore(B.CreateLoad(PM.I32, Slot), CdVar);
-    B.CreateCondBr(B.CreateICmpNE(Rec, B.getInt32(0)), Enter, Header);
-    B.SetInsertPoint(Enter);
-    ActiveAdd(1);
-    B.CreateBr(cast<BasicBlock>(VMap[Rest]));
+    AskRuntime(PM.slot(B, Index), Header);
     Instruction *PT = Pre->getTerminator();
     B.SetInsertPoint(PT);
     B.CreateCondBr(B.CreateICmpSLE(B.CreateLoad(PM.I32, CdVar), B.getInt32(1)),
@@ -569,20 +573,13 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
   if (const DebugLoc &DL = Rest->getFirstNonPHI()->getDebugLoc())
     B.SetCurrentDebugLocation(DL);
   Value *Slot = PM.slot(B, Index);
-  AllocaInst *CdVar = Countdown.lookup(Index);
   BasicBlock *Sample = BasicBlock::Create(Ctx, "vprof.red.sample", &F);
-  BasicBlock *Enter = BasicBlock::Create(Ctx, "vprof.red.record", &F);
   Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, CdVar), B.getInt32(1));
   B.CreateStore(Cd, CdVar);
   B.CreateCondBr(B.CreateICmpSLE(Cd, B.getInt32(0)), Sample, Rest, Unlikely);
   B.SetInsertPoint(Sample);
   B.CreateStore(Cd, Slot); // the runtime reads and resets the slot
-  Value *Rec = B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot});
-  B.CreateStore(B.CreateLoad(PM.I32, Slot), CdVar);
-  B.CreateCondBr(B.CreateICmpNE(Rec, B.getInt32(0)), Enter, Rest);
-  B.SetInsertPoint(Enter);
-  ActiveAdd(1);
-  B.CreateBr(cast<BasicBlock>(VMap[Rest]));
+  AskRuntime(Slot, Rest);
 }
 
 void FunctionInstrumenter::promote() {
