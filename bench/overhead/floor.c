@@ -7,6 +7,9 @@
  *   mode 2: + wakeup_events = 1 (a ring wakeup per overflow: irq_work)
  *   mode 3: + O_ASYNC/F_SETSIG SIGPROF to this thread (vprof's setup), an
  *           empty handler
+ *   mode 4: the event with perf_event_attr.sigtrap (Linux >= 5.13, needs
+ *           remove_on_exec): the kernel sends a synchronous SIGTRAP per
+ *           overflow, no ring and no fasync wakeup; an empty handler
  *   mode -1: setitimer(ITIMER_PROF) at HZ (gperftools' timer) instead
  * Usage: floor MODE [HZ]   (run under `perf stat -e task-clock`, interleaved,
  * and compare the medians; the difference divided by the signals printed is
@@ -41,7 +44,21 @@ int main(int argc, char **argv)
     int mode = atoi(argv[1]);
     long hz = argc > 2 ? atol(argv[2]) : 997;
     signal(SIGPROF, on_prof);
-    if (mode > 0) {
+    signal(SIGTRAP, on_prof);
+    if (mode == 4) {
+        struct perf_event_attr a;
+        memset(&a, 0, sizeof a);
+        a.size = sizeof a;
+        a.type = PERF_TYPE_SOFTWARE;
+        a.config = PERF_COUNT_SW_TASK_CLOCK;
+        a.sample_period = 1000000000 / hz;
+        a.sigtrap = 1;
+        a.remove_on_exec = 1;
+        if (syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC) < 0) {
+            perror("perf_event_open (sigtrap)");
+            return 1;
+        }
+    } else if (mode > 0) {
         struct perf_event_attr a;
         memset(&a, 0, sizeof a);
         a.size = sizeof a;
