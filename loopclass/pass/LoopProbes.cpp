@@ -513,8 +513,11 @@ bool isProbedClone(const Function &F) {
 }
 
 bool canProbeFunction(Function &F) {
-  if (F.isDeclaration() || F.isVarArg() ||
-      F.hasFnAttribute(Attribute::Naked) || isProbedClone(F))
+  return !F.isDeclaration() && !isProbedClone(F) && canForwardCalls(F);
+}
+
+bool canForwardCalls(Function &F) {
+  if (F.isVarArg() || F.hasFnAttribute(Attribute::Naked))
     return false;
   for (Argument &A : F.args())
     if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() ||
@@ -543,16 +546,21 @@ ProbedClone findProbedClone(Function &F) {
   return PC;
 }
 
-ProbedClone makeProbedClone(Function &F, ValueToValueMapTy &VMap) {
-  ProbedClone PC;
+Function *cloneForProbes(Function &F, ValueToValueMapTy &VMap, StringRef Suffix) {
   Function *Clone = CloneFunction(&F, VMap);
-  Clone->setName(F.getName() + CloneSuffix);
+  Clone->setName(F.getName() + Suffix);
   Clone->setLinkage(GlobalValue::InternalLinkage);
   Clone->setVisibility(GlobalValue::DefaultVisibility);
   Clone->setComdat(nullptr);
   Clone->removeFnAttr(Attribute::AlwaysInline);
   Clone->addFnAttr(Attribute::NoInline);
   Clone->addFnAttr(ProbedCloneAttr);
+  return Clone;
+}
+
+ProbedClone makeProbedClone(Function &F, ValueToValueMapTy &VMap) {
+  ProbedClone PC;
+  Function *Clone = cloneForProbes(F, VMap, CloneSuffix);
   Type *I8 = Type::getInt8Ty(F.getContext());
   PC.Clone = Clone;
   PC.Gate = new GlobalVariable(*F.getParent(), I8, false,
@@ -566,10 +574,7 @@ void insertGate(Function &F, const ProbedClone &PC) {
   GlobalVariable *Gate = PC.Gate;
   LLVMContext &Ctx = F.getContext();
   BasicBlock &Entry = F.getEntryBlock();
-  BasicBlock::iterator SplitAt = Entry.begin();
-  while (isa<AllocaInst>(&*SplitAt))
-    ++SplitAt;
-  BasicBlock *Orig = Entry.splitBasicBlock(SplitAt, "vprof.orig");
+  BasicBlock *Orig = Entry.splitBasicBlock(afterStaticAllocas(F), "vprof.orig");
   Entry.getTerminator()->eraseFromParent();
   BasicBlock *Probed = BasicBlock::Create(Ctx, "vprof.probed", &F, Orig);
 
@@ -580,17 +585,32 @@ void insertGate(Function &F, const ProbedClone &PC) {
                              B.getInt8(0));
   B.CreateCondBr(On, Probed, Orig,
                  MDBuilder(Ctx).createBranchWeights(1, 1u << 20));
+  returnCallOf(F, Clone, new UnreachableInst(Ctx, Probed));
+}
 
-  B.SetInsertPoint(Probed);
+Instruction *afterStaticAllocas(Function &F) {
+  BasicBlock::iterator At = F.getEntryBlock().begin();
+  while (isa<AllocaInst>(&*At))
+    ++At;
+  return &*At;
+}
+
+void returnCallOf(Function &F, Function &Copy, Instruction *Term) {
+  LLVMContext &Ctx = F.getContext();
+  ProbeBuilder B(Term);
+  // A call of a defined function in a function with debug info needs a
+  // location (the verifier's rule): the function's own line.
+  if (DISubprogram *SP = F.getSubprogram())
+    B.SetCurrentDebugLocation(DILocation::get(Ctx, SP->getLine(), 0, SP));
   SmallVector<Value *, 8> Args;
   bool ByVal = false;
   for (Argument &A : F.args()) {
     Args.push_back(&A);
     ByVal |= A.hasByValAttr();
   }
-  CallInst *CI = B.CreateCall(Clone.getFunctionType(), &Clone, Args);
-  CI->setCallingConv(Clone.getCallingConv());
-  AttributeList CA = Clone.getAttributes();
+  CallInst *CI = B.CreateCall(Copy.getFunctionType(), &Copy, Args);
+  CI->setCallingConv(Copy.getCallingConv());
+  AttributeList CA = Copy.getAttributes();
   SmallVector<AttributeSet, 8> ParamAttrs;
   for (unsigned i = 0, e = F.arg_size(); i != e; ++i)
     ParamAttrs.push_back(CA.getParamAttrs(i));
@@ -602,6 +622,7 @@ void insertGate(Function &F, const ProbedClone &PC) {
     B.CreateRetVoid();
   else
     B.CreateRet(CI);
+  Term->eraseFromParent();
 }
 
 PreservedAnalyses LoopProbesPass::run(Module &M, ModuleAnalysisManager &MAM) {

@@ -608,50 +608,12 @@ static void insertCalleeProbe(ProbeModule &PM, Instruction *I, uint32_t Id) {
   B.CreateCall(PM.CalleeFn, {B.getInt32(Id), asI64(B, I)});
 }
 
-/// Replaces the branch \p Go (the end of a block of \p F) by
-/// `return To(F's arguments...)`; To is a copy of F.
-static void forwardCall(Function &F, Function *To, Instruction *Go) {
-  IRBuilder<> B(Go);
-  SmallVector<Value *, 8> Args;
-  for (Argument &A : F.args())
-    Args.push_back(&A);
-  CallInst *Call = B.CreateCall(To->getFunctionType(), To, Args);
-  // A call of a defined function in a function with debug info needs a
-  // location (the verifier's rule): the function's own line.
-  if (DISubprogram *SP = F.getSubprogram())
-    Call->setDebugLoc(DILocation::get(F.getContext(), SP->getLine(), 0, SP));
-  Call->setCallingConv(F.getCallingConv());
-  Call->setAttributes(F.getAttributes());
-  if (F.getReturnType()->isVoidTy())
-    ReturnInst::Create(F.getContext(), Go->getParent());
-  else
-    ReturnInst::Create(F.getContext(), Call, Go->getParent());
-  Go->eraseFromParent();
-}
-
-/// A copy of \p F for the probes only it runs: internal, never inlined.
-static Function *probeCopy(Function &F, ValueToValueMapTy &VMap,
-                           StringRef Suffix, bool Cold) {
-  Function *C = CloneFunction(&F, VMap);
-  C->setName(F.getName() + Suffix);
-  C->setLinkage(GlobalValue::InternalLinkage);
-  C->setVisibility(GlobalValue::DefaultVisibility);
-  C->setComdat(nullptr);
-  C->removeFnAttr(Attribute::AlwaysInline);
-  C->addFnAttr(Attribute::NoInline);
-  if (Cold)
-    C->addFnAttr(Attribute::Cold);
-  return C;
-}
-
 /// A recorded call's source value: `value(index, source, v, CI)`.
 static void sendCallValue(ProbeModule &PM, IRBuilder<> &B, uint32_t Index,
                           const SourceInfo &S, Value *V) {
   B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(S.Id),
                             asI64(B, V), B.getInt32(VP_RED_MODE_CI)});
 }
-
-static bool canForwardCalls(Function &F);
 
 /// The callee sources of one function \p G.  The original gets one test
 /// per call, `if (__vprof_red_active) return G.vprof_callee(args...)`, and
@@ -669,7 +631,7 @@ static void insertCalleeProbes(
     return;
   }
   ValueToValueMapTy VMap;
-  Function *C = probeCopy(G, VMap, ".vprof_callee", /*Cold=*/false);
+  Function *C = cloneForProbes(G, VMap, ".vprof_callee");
   for (const auto &[I, Id] : Probes) {
     auto *CI = dyn_cast_or_null<Instruction>(VMap.lookup(I));
     if (!CI || CI->isTerminator() || isa<PHINode>(CI) || !canRecord(CI))
@@ -677,15 +639,13 @@ static void insertCalleeProbes(
     IRBuilder<> B(CI->getNextNode());
     B.CreateCall(PM.CalleeFn, {B.getInt32(Id), asI64(B, CI)});
   }
-  BasicBlock::iterator At = G.getEntryBlock().begin();
-  while (isa<AllocaInst>(&*At))
-    ++At;
-  IRBuilder<> B(&*At);
+  Instruction *At = afterStaticAllocas(G);
+  IRBuilder<> B(At);
   Value *On = B.CreateICmpNE(B.CreateLoad(PM.I32, PM.Active), B.getInt32(0));
-  forwardCall(G, C,
-              SplitBlockAndInsertIfThen(
-                  On, &*At, false,
-                  MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20)));
+  returnCallOf(G, *C,
+               SplitBlockAndInsertIfThen(
+                   On, At, false,
+                   MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20)));
 }
 
 /// A recursive function's per-call decision at its entry, after the static
@@ -699,51 +659,20 @@ struct CallDecision {
 static CallDecision insertCallDecision(ProbeModule &PM, Function &F,
                                        uint32_t Index,
                                        function_ref<void(IRBuilder<> &)> AtEntry) {
-  BasicBlock::iterator At = F.getEntryBlock().begin();
-  while (isa<AllocaInst>(&*At))
-    ++At;
-  IRBuilder<> B(&*At);
+  Instruction *At = afterStaticAllocas(F);
+  IRBuilder<> B(At);
   AtEntry(B);
   MDNode *Unlikely = MDBuilder(F.getContext()).createBranchWeights(1, 1u << 20);
   Value *Slot = PM.slot(B, Index);
   Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, Slot), B.getInt32(1));
   B.CreateStore(Cd, Slot);
   Instruction *Then = SplitBlockAndInsertIfThen(
-      B.CreateICmpSLE(Cd, B.getInt32(0)), &*At, false, Unlikely);
+      B.CreateICmpSLE(Cd, B.getInt32(0)), At, false, Unlikely);
   B.SetInsertPoint(Then);
   Value *On = B.CreateICmpNE(
       B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot}),
       B.getInt32(0));
   return {Then, On};
-}
-
-/// Whether every call of \p F can be forwarded to a copy of it with the
-/// same arguments (no varargs, no argument that must stay in the caller's
-/// frame, no musttail chain, no setjmp-like returns-twice, no computed
-/// goto, nothing that must not be duplicated).
-static bool canForwardCalls(Function &F) {
-  if (F.isVarArg() || F.hasFnAttribute(Attribute::Naked) ||
-      F.hasFnAttribute(Attribute::ReturnsTwice) || F.hasPersonalityFn())
-    return false;
-  for (Argument &A : F.args())
-    if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() ||
-        A.hasAttribute(Attribute::SwiftError) ||
-        A.hasAttribute(Attribute::SwiftSelf) ||
-        A.hasAttribute(Attribute::SwiftAsync))
-      return false;
-  for (BasicBlock &BB : F) {
-    // A computed goto's labels (blockaddress in a table) name the
-    // original's blocks: a copy would jump into another function's frame.
-    if (BB.hasAddressTaken() || isa<IndirectBrInst>(BB.getTerminator()) ||
-        isa<CallBrInst>(BB.getTerminator()))
-      return false;
-    for (Instruction &I : BB)
-      if (auto *CI = dyn_cast<CallInst>(&I))
-        if (CI->isMustTailCall() || CI->canReturnTwice() ||
-            CI->cannotDuplicate())
-          return false;
-  }
-  return true;
 }
 
 /// Per-call sampling of a directly recursive function (LDoctor 3.2.4,
@@ -767,7 +696,8 @@ static void instrumentRecursionCopy(ProbeModule &PM, Function &F,
                                     function_ref<Value *(Value *)> Map) {
   uint32_t Index = LS.ProbeIndex;
   ValueToValueMapTy RMap;
-  Function *Rec = probeCopy(F, RMap, ".vprec", /*Cold=*/true);
+  Function *Rec = cloneForProbes(F, RMap, ".vprec");
+  Rec->addFnAttr(Attribute::Cold);
   auto SendValue = [&](IRBuilder<> &B, const SourceInfo &S, Value *V) {
     sendCallValue(PM, B, Index, S, V);
   };
@@ -788,10 +718,7 @@ static void instrumentRecursionCopy(ProbeModule &PM, Function &F,
       B.CreateCall(PM.IterEndFn, {PM.desc(B), B.getInt32(Index)});
     }
   {
-    BasicBlock::iterator At = Rec->getEntryBlock().begin();
-    while (isa<AllocaInst>(&*At))
-      ++At;
-    IRBuilder<> B(&*At);
+    IRBuilder<> B(afterStaticAllocas(*Rec));
     for (const SourceInfo &S : LS.Sources)
       if (S.CI == VP_SRCD_RECORD)
         if (auto *A = dyn_cast<Argument>(S.V); A && canRecord(A))
@@ -800,7 +727,7 @@ static void instrumentRecursionCopy(ProbeModule &PM, Function &F,
 
   // F's decision.
   CallDecision D = insertCallDecision(PM, F, Index, [](IRBuilder<> &) {});
-  forwardCall(F, Rec, SplitBlockAndInsertIfThen(D.On, D.Then, false));
+  returnCallOf(F, *Rec, SplitBlockAndInsertIfThen(D.On, D.Then, false));
 }
 
 /// The same with a flag instead of a copy, for functions whose calls cannot

@@ -46,11 +46,29 @@ using ProbeBuilder = llvm::IRBuilder<llvm::ConstantFolder, ProbeInserter>;
 /// True if `F` is a probe clone (made by makeProbedClone): analyses skip it.
 bool isProbedClone(const llvm::Function &F);
 
-/// True if `F` can be cloned and entered from its gate: the gate forwards
-/// the arguments with an ordinary call, which varargs, musttail, inalloca
+/// True if every call of `F` can be forwarded to a copy of it with an
+/// ordinary call of the same arguments, which varargs, musttail, inalloca
 /// and friends do not allow; block addresses would refer to the original.
-/// False for a clone.
+bool canForwardCalls(llvm::Function &F);
+
+/// True if `F` can be cloned and entered from its gate: a definition that
+/// canForwardCalls accepts.  False for a clone.
 bool canProbeFunction(llvm::Function &F);
+
+/// An internal, never-inlined copy of `F` named `F` + `Suffix`, marked as a
+/// probe clone (isProbedClone: analyses skip it).  `VMap` maps `F`'s values
+/// to the copy's.
+llvm::Function *cloneForProbes(llvm::Function &F, llvm::ValueToValueMapTy &VMap,
+                               llvm::StringRef Suffix);
+
+/// The first instruction of `F`'s entry block after its static allocas,
+/// where code that runs on every call goes.
+llvm::Instruction *afterStaticAllocas(llvm::Function &F);
+
+/// Replaces the terminator `Term` of a block of `F` by
+/// `return Copy(F's arguments...)` (a tail call unless an argument is
+/// byval); `Copy` is a copy of `F` (cloneForProbes).
+void returnCallOf(llvm::Function &F, llvm::Function &Copy, llvm::Instruction *Term);
 
 /// The gated clone of `F` and its gate byte.
 struct ProbedClone {
