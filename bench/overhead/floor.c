@@ -41,39 +41,36 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: floor MODE [HZ]\n");
         return 2;
     }
-    int mode = atoi(argv[1]);
-    long hz = argc > 2 ? atol(argv[2]) : 997;
+    char *end;
+    long mode = strtol(argv[1], &end, 10);
+    long hz = argc > 2 ? strtol(argv[2], NULL, 10) : 997;
+    if (*end || mode < -1 || mode > 4 || hz < 1 || hz > 1000000) {
+        fprintf(stderr, "floor: MODE must be -1..4 and HZ 1..1000000\n");
+        return 2;
+    }
     signal(SIGPROF, on_prof);
     signal(SIGTRAP, on_prof);
-    if (mode == 4) {
+    if (mode > 0) {
         struct perf_event_attr a;
         memset(&a, 0, sizeof a);
         a.size = sizeof a;
         a.type = PERF_TYPE_SOFTWARE;
         a.config = PERF_COUNT_SW_TASK_CLOCK;
         a.sample_period = 1000000000 / hz;
-        a.sigtrap = 1;
-        a.remove_on_exec = 1;
-        if (syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC) < 0) {
-            perror("perf_event_open (sigtrap)");
-            return 1;
+        if (mode == 4) {
+            a.sigtrap = 1;
+            a.remove_on_exec = 1;
+        } else {
+            a.wakeup_events = mode >= 2 ? 1 : 1000000;
         }
-    } else if (mode > 0) {
-        struct perf_event_attr a;
-        memset(&a, 0, sizeof a);
-        a.size = sizeof a;
-        a.type = PERF_TYPE_SOFTWARE;
-        a.config = PERF_COUNT_SW_TASK_CLOCK;
-        a.sample_period = 1000000000 / hz;
-        a.wakeup_events = mode >= 2 ? 1 : 1000000;
         int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
         if (fd < 0) {
             perror("perf_event_open");
             return 1;
         }
-        if (mmap(NULL, 2 * 4096, PROT_READ, MAP_SHARED, fd, 0) == MAP_FAILED)
+        if (mode < 4 && mmap(NULL, 2 * 4096, PROT_READ, MAP_SHARED, fd, 0) == MAP_FAILED)
             perror("mmap");
-        if (mode >= 3) {
+        if (mode == 3) {
             struct f_owner_ex o = {F_OWNER_TID, (pid_t)syscall(SYS_gettid)};
             fcntl(fd, F_SETFL, O_ASYNC);
             fcntl(fd, F_SETSIG, SIGPROF);

@@ -21,15 +21,21 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-build=$(cd "${1:-$root/build}" && pwd)
+die() { echo "cases.sh: $*" >&2; exit 2; }
+build=$(cd "${1:-$root/build}" 2>/dev/null && pwd) || die "no build directory '${1:-$root/build}'"
 rounds=${2:-5}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$rounds'"
 shift $(($# > 2 ? 2 : $#))
 cc=$build/bin/vprof-cc
 rt=$build/lib/libvprof-rt.so
+[ -x "$cc" ] && [ -f "$rt" ] || die "$build has no bin/vprof-cc and lib/libvprof-rt.so (build it first)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cases=("$@")
+for c in "${cases[@]}"; do
+  [ -f "$root/bench/cases/$c/truth.json" ] || die "no bench case '$c' (bench/cases/$c/truth.json)"
+done
 if [ ${#cases[@]} -eq 0 ]; then
   for d in "$root"/bench/cases/*/; do
     [ -f "$d/truth.json" ] && cases+=("$(basename "$d")")
