@@ -80,6 +80,10 @@ configs = {
     # the floor: timer + signal delivery + an empty sample (PC, time, no
     # unwinding, no values)
     "vprof-floor": lambda: preload("f.vprof", VPROF_DEPTH="0", VPROF_VALUES="0"),
+    # the same two with perf events signalling through fasync (SIGPROF) instead
+    # of sigtrap (the default where the kernel has it)
+    "vprof-rt-fasync": lambda: preload("ra.vprof", VPROF_PERF_SIGTRAP="0"),
+    "vprof-floor-fasync": lambda: preload("fa.vprof", VPROF_DEPTH="0", VPROF_VALUES="0", VPROF_PERF_SIGTRAP="0"),
     # gperftools' timer (setitimer ITIMER_PROF, tick-limited), full sampling:
     # vprof and gperftools at the same effective rate
     "vprof-itimer": lambda: preload("i.vprof", VPROF_TIMER="process"),

@@ -153,7 +153,7 @@ static int vp_rt_hook(int sig, void (*fn)(int, siginfo_t *, void *), struct siga
     /* A writer running in a signal handler must never interrupt our SIGPROF
        handler on the same thread (it would wait for it): block them here. */
     sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGPROF);
+    vp_rt_sample_signals(&sa.sa_mask);
     sigaddset(&sa.sa_mask, SIGTERM);
     sigaddset(&sa.sa_mask, SIGINT);
     if (vp_rt.flush_signal)
@@ -266,10 +266,16 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
         if (vp_rt.components[i]->init)
             vp_rt.components[i]->init();
 
-    /* signals: SIGPROF always ours; SIGTERM/SIGINT unless ignored */
+    /* signals: SIGPROF always ours, SIGTRAP when perf events signal with
+       it (undone by vp_rt_timer_start if the kernel refuses sigtrap);
+       SIGTERM/SIGINT unless ignored */
+    vp_rt_timer_prepare();
     memset(&vp_rt.target_prof, 0, sizeof vp_rt.target_prof);
     vp_rt_hook(SIGPROF, vp_rt_signal_handler, &vp_rt.target_prof);
     vp_rt.hooked_prof = 1;
+    if (vp_rt.perf_sigtrap)
+        vp_rt.hooked_trap = vp_rt_hook(SIGTRAP, vp_rt_signal_handler, &vp_rt.target_trap) == 0;
+    vp_rt.perf_sigtrap = vp_rt.hooked_trap;
     struct sigaction cur;
     if (vp_rt.real_sigaction(SIGTERM, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
         vp_rt.hooked_term = vp_rt_hook(SIGTERM, vp_rt_terminate_handler, &vp_rt.target_term) == 0;
@@ -298,7 +304,19 @@ static struct sigaction *vp_rt_kept(int sig)
         return &vp_rt.target_term;
     if (sig == SIGINT && vp_rt.hooked_int)
         return &vp_rt.target_int;
+    if (sig == SIGTRAP && vp_rt.hooked_trap)
+        return &vp_rt.target_trap;
     return NULL;
+}
+
+/* Start-up, no other thread yet: perf events will not signal with SIGTRAP
+   after all; give the target's SIGTRAP disposition back. */
+void vp_rt_unhook_trap(void)
+{
+    if (!vp_rt.hooked_trap)
+        return;
+    vp_rt.hooked_trap = 0;
+    vp_rt.real_sigaction(SIGTRAP, &vp_rt.target_trap, NULL);
 }
 
 /* sigaction: for SIGPROF (and SIGTERM/SIGINT when we hooked them) the

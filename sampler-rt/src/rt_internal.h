@@ -47,6 +47,7 @@
 #define VP_RT_MODSTR_SIZE (64 * 1024)
 #define VP_RT_PATH_MAX 4096
 #define VP_RT_TIMER_COOKIE 0x76707266 /* "vprf": si_value of our timers */
+#define VP_RT_SIGTRAP_DATA 0x7670726674726170ull /* "vprftrap": sig_data of our perf events */
 #define VP_RT_MAX_COMPONENTS 8
 #define VP_RT_MAX_DIRECT 256      /* readable PT_LOAD ranges read without a syscall */
 #define VP_RT_RED_ZONE 128        /* x86-64 SysV: bytes below rsp a leaf may use */
@@ -178,7 +179,9 @@ struct vp_rt_state {
     int fd_floor;                  /* perf fds are moved to >= this number */
     int perf_user_only;            /* exclude_kernel was required          */
     int perf_no_ring;              /* VPROF_PERF_RING=0: refresh mode only */
-    _Atomic uint64_t perf_ring_threads, perf_refresh_threads; /* atomic    */
+    int perf_sigtrap;              /* perf events signal with a synchronous
+                                      SIGTRAP (attr.sigtrap), not fasync   */
+    _Atomic uint64_t perf_ring_threads, perf_refresh_threads, perf_trap_threads; /* atomic */
     int read_mode;                 /* enum vp_rt_read_mode                 */
     int pipe_fds[2];               /* for VP_RT_READ_PIPE                  */
     _Atomic int pipe_busy;         /* atomic: try-lock of the pipe          */
@@ -231,7 +234,8 @@ struct vp_rt_state {
     struct sigaction target_prof;  /* what the target asked for SIGPROF    */
     struct sigaction target_term;  /* ... for SIGTERM                      */
     struct sigaction target_int;   /* ... for SIGINT                       */
-    int hooked_prof, hooked_term, hooked_int; /* we own that disposition   */
+    struct sigaction target_trap;  /* ... for SIGTRAP (sigtrap mode only)  */
+    int hooked_prof, hooked_term, hooked_int, hooked_trap; /* we own it    */
     int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
     _Atomic int final_written;     /* the exit/signal write happened        */
 
@@ -280,7 +284,9 @@ int vp_rt_unwind_covers(uint64_t pc);
 void vp_rt_direct_init(void);
 
 /* rt_timer.c */
+void vp_rt_timer_prepare(void);
 int vp_rt_timer_start(void);
+void vp_rt_sample_signals(sigset_t *set);
 int vp_rt_thread_arm(void);
 void vp_rt_thread_disarm(void);
 void vp_rt_timer_after_fork(void);
@@ -308,5 +314,6 @@ void vp_rt_log(const char *msg, const char *detail);
 void vp_rt_components_fork_child(void);
 void vp_rt_pause_sampling(void);
 void vp_rt_resume_sampling(void);
+void vp_rt_unhook_trap(void);
 
 #endif

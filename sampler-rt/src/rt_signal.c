@@ -687,13 +687,31 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
     atomic_fetch_add_explicit(&vp_rt.pc_samples, 1, memory_order_relaxed);
 }
 
-/* Signal path: was this SIGPROF sent by one of our timers?  A perf event
-   signals through fasync (si_code POLL_IN from the ring, POLL_HUP when a
-   REFRESH limit was reached) naming its fd, which must be this thread's
-   event (or the one it just closed); a POSIX timer carries our cookie.  In
-   perf mode a thread may have fallen back to a POSIX timer. */
-static int vp_rt_is_ours(const siginfo_t *si)
+#ifndef TRAP_PERF
+#define TRAP_PERF 6 /* Linux 5.13; glibc 2.36 does not name it */
+#endif
+
+/* Signal path: si_perf_data of a TRAP_PERF siginfo (glibc 2.36 has no
+   accessor): the kernel's _sigfault._perf._data, the word after si_addr. */
+static uint64_t vp_rt_perf_data(const siginfo_t *si)
 {
+    _Static_assert(sizeof(void *) == 8, "64-bit siginfo layout");
+    uint64_t v;
+    memcpy(&v, (const char *)&si->si_addr + sizeof(void *), sizeof v);
+    return v;
+}
+
+/* Signal path: was this SIGPROF or SIGTRAP sent by one of our timers?  A
+   perf event in sigtrap mode sends SIGTRAP with si_code TRAP_PERF and our
+   sig_data; in fasync mode SIGPROF (si_code POLL_IN from the ring,
+   POLL_HUP when a REFRESH limit was reached) naming its fd, which must be
+   this thread's event (or the one it just closed); a POSIX timer carries
+   our cookie.  In perf mode a thread may have fallen back to a POSIX
+   timer. */
+static int vp_rt_is_ours(int sig, const siginfo_t *si)
+{
+    if (sig == SIGTRAP)
+        return si->si_code == TRAP_PERF && vp_rt_perf_data(si) == VP_RT_SIGTRAP_DATA;
     switch (vp_rt.timer_mode) {
     case VP_RT_TIMER_PERF:
         if (si->si_code == POLL_IN || si->si_code == POLL_HUP)
@@ -709,8 +727,10 @@ static int vp_rt_is_ours(const siginfo_t *si)
 
 /* Signal path: re-arms a refresh-mode perf event and returns how many extra
    sampling periods elapsed since the previous sample of this thread. */
-static uint64_t vp_rt_timer_overrun(const siginfo_t *si)
+static uint64_t vp_rt_timer_overrun(int sig, const siginfo_t *si)
 {
+    if (sig == SIGTRAP) /* TRAP_PERF is 6 = POLL_HUP: not a fasync siginfo */
+        return 0;       /* one signal per overflow; none coalesce here */
     if (si->si_code == SI_TIMER)
         return si->si_overrun > 0 ? (uint64_t)si->si_overrun : 0;
     if (si->si_code == POLL_HUP && si->si_fd == vp_rt_tls_perf_fd) {
@@ -750,7 +770,7 @@ static void vp_rt_chain(const struct sigaction *t, int sig, siginfo_t *si, void 
     if (t->sa_handler == SIG_IGN)
         return;
     if (t->sa_handler == SIG_DFL) {
-        if (sig == SIGTERM || sig == SIGINT || sig == SIGPROF)
+        if (sig == SIGTERM || sig == SIGINT || sig == SIGPROF || sig == SIGTRAP)
             vp_rt_die_by(sig);
         return;
     }
@@ -764,14 +784,14 @@ static void vp_rt_chain(const struct sigaction *t, int sig, siginfo_t *si, void 
 void vp_rt_signal_handler(int sig, siginfo_t *si, void *ucv)
 {
     int saved_errno = errno;
-    if (!vp_rt_is_ours(si)) {
+    if (!vp_rt_is_ours(sig, si)) {
         atomic_fetch_add_explicit(&vp_rt.foreign_signals, 1, memory_order_relaxed);
-        vp_rt_chain(&vp_rt.target_prof, sig, si, ucv);
+        vp_rt_chain(sig == SIGTRAP ? &vp_rt.target_trap : &vp_rt.target_prof, sig, si, ucv);
         errno = saved_errno;
         return;
     }
     atomic_fetch_add_explicit(&vp_rt.signals, 1, memory_order_relaxed);
-    uint64_t overrun = vp_rt_timer_overrun(si);
+    uint64_t overrun = vp_rt_timer_overrun(sig, si);
     if (vp_rt_tls_in_handler) {
         atomic_fetch_add_explicit(&vp_rt.reentrant, 1, memory_order_relaxed);
         errno = saved_errno;

@@ -6,10 +6,18 @@
  *
  *   1. VP_RT_TIMER_PERF: per-thread perf_event task-clock.  The kernel
  *      counts the thread's CPU time with an hrtimer, so overflows come at the
- *      nominal rate (997 per CPU second), not on the scheduler tick.  The
- *      overflow is turned into a SIGPROF to the owning thread with the fasync
- *      machinery: O_ASYNC + F_SETSIG SIGPROF + F_SETOWN_EX(F_OWNER_TID).
- *      Two ways to get one signal per overflow, per thread:
+ *      nominal rate (997 per CPU second), not on the scheduler tick.  Two
+ *      ways to turn an overflow into a signal to the owning thread:
+ *        sigtrap: attr.sigtrap (Linux >= 5.13, with remove_on_exec): the
+ *                 kernel sends a synchronous SIGTRAP, si_code TRAP_PERF,
+ *                 carrying our sig_data, on the way back to user space.  No
+ *                 ring, no wakeup: about half the delivery cost of fasync
+ *                 (bench/results/record-overhead.md).  Not used when the
+ *                 process is ptraced at start-up (a tracer stops the tracee
+ *                 on every SIGTRAP) or with VPROF_PERF_SIGTRAP=0; a SIGTRAP
+ *                 that is not ours goes to the target's disposition.
+ *        fasync:  O_ASYNC + F_SETSIG SIGPROF + F_SETOWN_EX(F_OWNER_TID).
+ *      fasync has two ways to get one signal per overflow, per thread:
  *        ring:    a read-only (overwrite-mode) 1-page ring with
  *                 wakeup_events = 1 and sample_type = 0; every overflow
  *                 writes one 8-byte record and wakes us with si_code POLL_IN.
@@ -105,7 +113,13 @@ static int vp_rt_perf_arm(void)
     a.disabled = 1;
     a.exclude_hv = 1;
     a.exclude_kernel = (unsigned)vp_rt.perf_user_only;
-    a.wakeup_events = 1;
+    if (vp_rt.perf_sigtrap) {
+        a.sigtrap = 1;
+        a.remove_on_exec = 1; /* required with sigtrap */
+        a.sig_data = VP_RT_SIGTRAP_DATA;
+    } else {
+        a.wakeup_events = 1;
+    }
     int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0 && !vp_rt.perf_user_only && (errno == EACCES || errno == EPERM)) {
         /* perf_event_paranoid >= 2: only user-space counting is allowed */
@@ -124,25 +138,30 @@ static int vp_rt_perf_arm(void)
         }
     }
     uint64_t id = 0;
-    struct f_owner_ex own = {F_OWNER_TID, (pid_t)vp_rt_tls_tid};
-    int fl = fcntl(fd, F_GETFL);
-    if (ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0 || fl < 0 ||
-        fcntl(fd, F_SETOWN_EX, &own) != 0 || fcntl(fd, F_SETSIG, SIGPROF) != 0 ||
-        fcntl(fd, F_SETFL, fl | O_ASYNC) != 0) {
+    if (ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0) {
         close(fd);
         return -1;
     }
-    /* Read-only mapping = overwrite mode: the kernel never stops writing
-       for lack of room, so nothing in the handler has to consume records. */
-    void *ring = vp_rt.perf_no_ring ? MAP_FAILED
-                                    : mmap(NULL, VP_RT_RING_PAGES * vp_rt_page_size, PROT_READ,
-                                           MAP_SHARED, fd, 0);
+    void *ring = MAP_FAILED;
+    if (!vp_rt.perf_sigtrap) {
+        struct f_owner_ex own = {F_OWNER_TID, (pid_t)vp_rt_tls_tid};
+        int fl = fcntl(fd, F_GETFL);
+        if (fl < 0 || fcntl(fd, F_SETOWN_EX, &own) != 0 || fcntl(fd, F_SETSIG, SIGPROF) != 0 ||
+            fcntl(fd, F_SETFL, fl | O_ASYNC) != 0) {
+            close(fd);
+            return -1;
+        }
+        /* Read-only mapping = overwrite mode: the kernel never stops writing
+           for lack of room, so nothing in the handler has to consume records. */
+        if (!vp_rt.perf_no_ring)
+            ring = mmap(NULL, VP_RT_RING_PAGES * vp_rt_page_size, PROT_READ, MAP_SHARED, fd, 0);
+    }
     vp_rt_tls_perf_head = 0;
     vp_rt_tls_perf_id = id;
     vp_rt_tls_perf_ring = ring == MAP_FAILED ? NULL : ring;
     vp_rt_tls_perf_fd = fd; /* from here on a signal from fd is ours */
-    int rc = vp_rt_tls_perf_ring ? ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)
-                                 : ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
+    int rc = vp_rt_tls_perf_ring || vp_rt.perf_sigtrap ? ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)
+                                                       : ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
     if (rc != 0) {
         vp_rt_tls_perf_fd = -1;
         if (vp_rt_tls_perf_ring)
@@ -151,7 +170,9 @@ static int vp_rt_perf_arm(void)
         close(fd);
         return -1;
     }
-    atomic_fetch_add(vp_rt_tls_perf_ring ? &vp_rt.perf_ring_threads : &vp_rt.perf_refresh_threads,
+    atomic_fetch_add(vp_rt.perf_sigtrap     ? &vp_rt.perf_trap_threads
+                     : vp_rt_tls_perf_ring ? &vp_rt.perf_ring_threads
+                                           : &vp_rt.perf_refresh_threads,
                      1);
     if (vp_rt_tls_slot >= 0) {
         vp_rt.threads[vp_rt_tls_slot].perf_id = id;
@@ -161,14 +182,25 @@ static int vp_rt_perf_arm(void)
     return 0;
 }
 
-/* Stops and closes the calling thread's event.  SIGPROF is blocked around
-   it so the handler never sees the ring half-unmapped; a signal still
-   pending afterwards is recognised through vp_rt_tls_perf_retired. */
+/* The signals our sampling handler runs on: SIGPROF, and SIGTRAP when the
+   perf events signal with it.  Blocked by whoever must not be interrupted by
+   a sample (the writer, a thread closing its event). */
+void vp_rt_sample_signals(sigset_t *set)
+{
+    sigaddset(set, SIGPROF);
+    if (vp_rt.perf_sigtrap)
+        sigaddset(set, SIGTRAP);
+}
+
+/* Stops and closes the calling thread's event.  The sampling signals are
+   blocked around it so the handler never sees the ring half-unmapped; a
+   signal still pending afterwards is recognised through
+   vp_rt_tls_perf_retired (fasync) or its sig_data (sigtrap). */
 static void vp_rt_perf_disarm(void)
 {
     sigset_t prof, old;
     sigemptyset(&prof);
-    sigaddset(&prof, SIGPROF);
+    vp_rt_sample_signals(&prof);
     pthread_sigmask(SIG_BLOCK, &prof, &old);
     int fd = vp_rt_tls_perf_fd;
     ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -281,6 +313,7 @@ void vp_rt_timer_after_fork(void)
     vp_rt_tls_armed = 0;
     atomic_store(&vp_rt.perf_ring_threads, 0);
     atomic_store(&vp_rt.perf_refresh_threads, 0);
+    atomic_store(&vp_rt.perf_trap_threads, 0);
 }
 
 static const char *const vp_rt_timer_names[] = {"", "thread", "process", "perf"};
@@ -291,26 +324,70 @@ const char *vp_rt_timer_name(int mode)
     return mode >= 1 && mode <= 3 ? vp_rt_timer_names[mode] : "none";
 }
 
-/* Start-up, main thread registered, before any other thread exists: picks the
-   source (perf, else timer_create, else setitimer; VPROF_TIMER says where
-   to start) and arms the main thread with it.  Never called again: threads
-   created later use vp_rt.timer_mode.  Returns 0, or -1 when no timer works
-   (logged; the run is then not sampled). */
-int vp_rt_timer_start(void)
+/* Is this process being ptraced?  (TracerPid in /proc/self/status; 0 when
+   it cannot be read.) */
+static int vp_rt_traced(void)
 {
-    vp_rt_fd_floor_init();
+    char buf[2048];
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = 0;
+    const char *t = strstr(buf, "\nTracerPid:");
+    return t && strtol(t + 11, NULL, 10) != 0;
+}
+
+static int vp_rt_first_timer = VP_RT_TIMER_PERF;
+
+/* Start-up, before the signal handlers are installed: reads the timer
+   settings (VPROF_TIMER, VPROF_PERF_RING, VPROF_PERF_SIGTRAP) and decides
+   whether perf events will signal with SIGTRAP, so the handlers' masks and
+   the SIGTRAP hook can follow.  VPROF_PERF_SIGTRAP: unset = where the
+   kernel allows and no tracer is attached, 0 = never (fasync), 1 = even
+   under ptrace (testing). */
+void vp_rt_timer_prepare(void)
+{
     const char *force = getenv("VPROF_TIMER");
-    int first = VP_RT_TIMER_PERF;
     if (force && strcmp(force, "thread") == 0)
-        first = VP_RT_TIMER_THREAD;
+        vp_rt_first_timer = VP_RT_TIMER_THREAD;
     else if (force && strcmp(force, "process") == 0)
-        first = VP_RT_TIMER_PROCESS;
+        vp_rt_first_timer = VP_RT_TIMER_PROCESS;
     else if (force && *force && strcmp(force, "perf") != 0)
         vp_rt_log("ignoring VPROF_TIMER (expected perf, thread or process): ", force);
     vp_rt.perf_no_ring = getenv("VPROF_PERF_RING") && strcmp(getenv("VPROF_PERF_RING"), "0") == 0;
+    const char *trap = getenv("VPROF_PERF_SIGTRAP");
+    int want = vp_rt_first_timer == VP_RT_TIMER_PERF;
+    if (trap && strcmp(trap, "0") == 0)
+        want = 0;
+    else if (!(trap && strcmp(trap, "1") == 0) && want)
+        want = !vp_rt_traced();
+    vp_rt.perf_sigtrap = want;
+}
 
+/* Start-up, main thread registered, before any other thread exists: picks the
+   source (perf with sigtrap, perf with fasync, else timer_create, else
+   setitimer; VPROF_TIMER says where to start) and arms the main thread with
+   it.  Never called again: threads created later use vp_rt.timer_mode.
+   Returns 0, or -1 when no timer works (logged; the run is then not
+   sampled). */
+int vp_rt_timer_start(void)
+{
+    vp_rt_fd_floor_init();
+    int first = vp_rt_first_timer;
     if (first == VP_RT_TIMER_PERF) {
         vp_rt.timer_mode = VP_RT_TIMER_PERF;
+        if (vp_rt.perf_sigtrap) {
+            if (vp_rt_perf_arm() == 0) {
+                atomic_store(&vp_rt.nthreads, 1);
+                return 0;
+            }
+            vp_rt.perf_sigtrap = 0; /* kernel before 5.13: fasync */
+            vp_rt_unhook_trap();
+        }
         if (vp_rt_perf_arm() == 0) {
             atomic_store(&vp_rt.nthreads, 1);
             return 0;

@@ -333,10 +333,15 @@ static void vp_rt_debug_report(const char *path)
     p = vp_rt_utoa(p, calls ? atomic_load(&vp_rt.handler_ns) / calls : 0);
     p = vp_rt_stpcpy(p, " dl_iterate_phdr_in_handler=", end);
     p = vp_rt_utoa(p, atomic_load(&vp_rt.dl_iterate_in_handler));
+    p = vp_rt_stpcpy(p, " foreign_signals=", end);
+    p = vp_rt_utoa(p, atomic_load(&vp_rt.foreign_signals));
     p = vp_rt_stpcpy(p, " timer=", end);
     p = vp_rt_stpcpy(p, vp_rt_timer_name(vp_rt.timer_mode), end);
     if (vp_rt.timer_mode == VP_RT_TIMER_PERF) {
         p = vp_rt_stpcpy(p, vp_rt.perf_user_only ? " perf_scope=user" : " perf_scope=all", end);
+        p = vp_rt_stpcpy(p, vp_rt.perf_sigtrap ? " perf_signal=trap" : " perf_signal=fasync", end);
+        p = vp_rt_stpcpy(p, " perf_trap_threads=", end);
+        p = vp_rt_utoa(p, atomic_load(&vp_rt.perf_trap_threads));
         p = vp_rt_stpcpy(p, " perf_ring_threads=", end);
         p = vp_rt_utoa(p, atomic_load(&vp_rt.perf_ring_threads));
         p = vp_rt_stpcpy(p, " perf_refresh_threads=", end);
@@ -383,7 +388,7 @@ int vp_rt_write_profile(int reason)
         return -1;
     sigset_t block, old;
     sigemptyset(&block);
-    sigaddset(&block, SIGPROF);
+    vp_rt_sample_signals(&block);
     pthread_sigmask(SIG_BLOCK, &block, &old);
     vp_rt_pause_sampling();
     if (reason == VP_RT_WRITE_EXIT || reason == VP_RT_WRITE_EXEC)

@@ -54,6 +54,12 @@ threads_case() {
   return 0
 }
 
+# sigtrap_kernel: does this kernel have perf_event_attr.sigtrap (Linux >= 5.13)?
+sigtrap_kernel() {
+  local v; v=$(uname -r); local maj=${v%%.*} rest=${v#*.}; local min=${rest%%[!0-9]*}
+  [ "$maj" -gt 5 ] || { [ "$maj" = 5 ] && [ "$min" -ge 13 ]; }
+}
+
 check_values() { # check_values PROFILE
   local f=$1
   grep -q "^variables count=9" "$f.txt" || fail "VARIABLES not copied"
@@ -89,12 +95,20 @@ pc_only)
   [ "$(field "$W/p.out" header depth)" = 3 ] || fail "depth"
   [ "$(field "$W/p.out" header pid)" = "$(field "$W/p.out" header root_pid)" ] || fail "root pid"
   [ "$(field "$W/p.out" loss unwind_errors)" = 0 ] || fail "unwind errors"
-  if [ "$clock" = 3 ]; then  # perf: the nominal rate, and the no-ring (refresh) variant too
+  if [ "$clock" = 3 ]; then  # perf: the nominal rate with each way of signalling
     [ "$n" -ge 300 ] || fail "perf task-clock: $n samples in 400 ms of CPU"
-    run VPROF_PERF_RING=0 VPROF_DEBUG=1 "$RT_BIN/t_cpu" spin 400 2> "$W/err.txt"; [ $? = 3 ] || fail "exit"
-    cat "$W/err.txt" >&2; dump "$W/p.out"
-    grep -q "perf_ring_threads=0 perf_refresh_threads=1 " "$W/err.txt" || fail "refresh mode not used"
-    [ "$(field "$W/p.out" "pc " samples)" -ge 300 ] || fail "refresh mode: too few samples"
+    if sigtrap_kernel; then want="perf_signal=trap perf_trap_threads=1 perf_ring_threads=0 perf_refresh_threads=0 "
+    else want="perf_signal=fasync perf_trap_threads=0 perf_ring_threads=1 "; fi
+    for v in "default:$want" \
+             "VPROF_PERF_SIGTRAP=0:perf_signal=fasync perf_trap_threads=0 perf_ring_threads=1 perf_refresh_threads=0 " \
+             "VPROF_PERF_SIGTRAP=0 VPROF_PERF_RING=0:perf_signal=fasync perf_trap_threads=0 perf_ring_threads=0 perf_refresh_threads=1 "; do
+      setting=${v%%:*}; [ "$setting" = default ] && setting=
+      run $setting VPROF_DEBUG=1 "$RT_BIN/t_cpu" spin 400 2> "$W/err.txt"; [ $? = 3 ] || fail "exit ($setting)"
+      cat "$W/err.txt" >&2; dump "$W/p.out"
+      grep -q "${v#*:}" "$W/err.txt" || fail "${setting:-default}: expected ${v#*:}"
+      [ "$(field "$W/p.out" "pc " samples)" -ge 300 ] || fail "${setting:-default}: too few samples"
+      grep -q " foreign_signals=0 " "$W/err.txt" || fail "${setting:-default}: our signals taken as foreign"
+    done
   fi
   # no VPROF_OUTPUT: vprof.out in the cwd; a planted symlink is replaced, not followed
   mkdir "$W/cwd" && echo victim > "$W/victim" && ln -s "$W/victim" "$W/cwd/vprof.out"
@@ -104,8 +118,49 @@ pc_only)
   "$RT_BIN/rt_dump" "$W/cwd/vprof.out" >/dev/null || fail "cwd profile invalid"
   ls "$W/cwd" | grep -q tmp && fail "temporary file left behind"
   ;;
-threads)  # the default source (perf task-clock where allowed)
+threads)  # the default source (perf task-clock where allowed, sigtrap where the kernel has it)
   threads_case
+  ;;
+threads_fasync)  # perf task-clock signalling through fasync
+  VPROF_PERF_SIGTRAP=0 threads_case
+  ;;
+traps)  # sigtrap mode: the target's own SIGTRAPs (raise, int3) reach its handler, once each
+  run VPROF_DEBUG=1 "$RT_BIN/t_cpu" traps > "$W/out.txt" 2> "$W/err.txt"; rc=$?
+  cat "$W/err.txt" >&2
+  [ $rc = 0 ] || fail "target with its own SIGTRAP handler failed: status $rc"
+  grep -q "traps ok" "$W/out.txt" || fail "no output"
+  dump "$W/p.out"
+  [ "$(field "$W/p.out" "pc " samples)" -ge 300 ] || fail "sampling stopped"
+  if grep -q "perf_signal=trap" "$W/err.txt"; then  # 5 raised, 5 int3, 1 ignored: all passed on
+    grep -q " foreign_signals=11 " "$W/err.txt" || fail "expected 11 foreign SIGTRAPs"
+  fi
+  rm -f "$W/p.out"
+  run "$RT_BIN/t_cpu" traps die > "$W/out.txt"; rc=$?
+  [ $rc = 133 ] || fail "SIG_DFL SIGTRAP: status $rc, expected 133 (killed by SIGTRAP)"
+  dump "$W/p.out"
+  [ "$(field "$W/p.out" header flags)" = 2 ] || fail "not flagged SIGNALLED"
+  [ "$(field "$W/p.out" header exit_status)" = 133 ] || fail "exit_status"
+  ;;
+traced)  # under ptrace perf events signal through fasync: a tracer sees no SIGTRAP
+  run VPROF_DEBUG=1 "$RT_BIN/t_cpu" traced "$RT_BIN/t_cpu" spin 300 > "$W/out.txt" 2> "$W/err.txt"; rc=$?
+  cat "$W/out.txt" "$W/err.txt" >&2
+  [ $rc = 3 ] || fail "traced target: status $rc"
+  grep -q "^trap_stops=0$" "$W/out.txt" || fail "the tracer saw SIGTRAP stops"
+  child=$(ls "$W" | sed -n 's/^p\.out\.\([0-9]*\)$/\1/p')
+  [ -n "$child" ] || fail "no profile from the traced child"
+  dump "$W/p.out.$child"
+  [ "$(field "$W/p.out.$child" "pc " samples)" -ge 100 ] || fail "traced child not sampled"
+  if sigtrap_kernel && grep -q "timer=perf" "$W/err.txt"; then
+    grep "p.out.$child:" "$W/err.txt" | grep -q "perf_signal=fasync" || fail "traced child did not use fasync"
+    # the check can fail: forced sigtrap under the tracer stops it on every sample
+    rm -f "$W"/p.out*
+    run VPROF_PERF_SIGTRAP=1 "$RT_BIN/t_cpu" traced "$RT_BIN/t_cpu" spin 300 > "$W/out.txt"; rc=$?
+    [ $rc = 3 ] || fail "forced sigtrap under ptrace: status $rc"
+    stops=$(sed -n 's/^trap_stops=//p' "$W/out.txt")
+    [ "${stops:-0}" -ge 100 ] || fail "forced sigtrap: only ${stops:-0} SIGTRAP stops"
+    child=$(ls "$W" | sed -n 's/^p\.out\.\([0-9]*\)$/\1/p'); dump "$W/p.out.$child"
+    [ "$(field "$W/p.out.$child" "pc " samples)" -ge 100 ] || fail "samples lost through the tracer"
+  fi
   ;;
 threads_timer)  # timer_create: expires on the tick only; on a loaded 2-core VM a short
   # thread loses up to ~30% (the unexpired rest at exit, overruns the kernel

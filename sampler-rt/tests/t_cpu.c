@@ -11,6 +11,12 @@
  *   t_cpu termhandler      own SIGTERM handler that exits 7; burn until killed
  *   t_cpu handlers         own SIGPROF and SIGSEGV handlers, then SIG_DFL/SIG_IGN
  *   t_cpu exec SELF        burn, then execv(SELF, "spin", "200")
+ *   t_cpu traps [die]      own SIGTRAP handler: raise(SIGTRAP) and int3 while
+ *                          burning, each seen once; then SIG_IGN; with "die"
+ *                          SIG_DFL and raise(SIGTRAP) (killed by it)
+ *   t_cpu traced CMD...    runs CMD as a ptrace tracee, passing its signals
+ *                          on; prints "trap_stops=N" (SIGTRAP stops but the
+ *                          exec stop) and exits with CMD's status
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -22,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -101,6 +108,43 @@ static void on_prof(int sig) { prof_count++; }
 static sigjmp_buf segv_jmp;
 static void on_segv(int sig) { siglongjmp(segv_jmp, 1); }
 static void on_term(int sig) { exit(7); }
+static volatile int trap_raised, trap_int3, trap_other;
+static void on_trap(int sig, siginfo_t *si, void *uc)
+{
+    if (si->si_code == SI_TKILL || si->si_code == SI_USER)
+        trap_raised++;
+    else if (si->si_code == SI_KERNEL) /* int3 on x86-64 */
+        trap_int3++;
+    else
+        trap_other++;
+}
+
+/* t_cpu traced CMD...: a minimal tracer, as a debugger or strace would be. */
+static int run_traced(char **cmd)
+{
+    pid_t c = fork();
+    if (c == 0) {
+        ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+        execv(cmd[0], cmd);
+        _exit(127);
+    }
+    int st, traps = 0;
+    while (waitpid(c, &st, 0) == c) {
+        if (WIFEXITED(st) || WIFSIGNALED(st))
+            break;
+        int sig = WSTOPSIG(st);
+        siginfo_t si;
+        if (sig == SIGTRAP && ptrace(PTRACE_GETSIGINFO, c, NULL, &si) == 0) {
+            if (si.si_code == SI_USER)
+                sig = 0; /* the stop after execv: not a signal to deliver */
+            else
+                traps++;
+        }
+        ptrace(PTRACE_CONT, c, NULL, (void *)(long)sig);
+    }
+    printf("trap_stops=%d\n", traps);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
 
 int main(int argc, char **argv)
 {
@@ -193,6 +237,42 @@ int main(int argc, char **argv)
         printf("handlers ok\n");
         return 0;
     }
+    if (!strcmp(mode, "traps")) {
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_trap;
+        sa.sa_flags = SA_SIGINFO;
+        if (sigaction(SIGTRAP, &sa, NULL) != 0 || sigaction(SIGTRAP, NULL, &old) != 0 ||
+            old.sa_sigaction != on_trap) {
+            fprintf(stderr, "SIGTRAP action not reported back\n");
+            return 1;
+        }
+        for (int i = 0; i < 5; i++) {
+            burn(40);
+            raise(SIGTRAP);
+            burn(40);
+            __asm__ volatile("int3");
+        }
+        if (trap_raised != 5 || trap_int3 != 5 || trap_other != 0) {
+            fprintf(stderr, "own SIGTRAP handler saw raised=%d int3=%d other=%d, expected 5 5 0\n",
+                    trap_raised, trap_int3, trap_other);
+            return 1;
+        }
+        signal(SIGTRAP, SIG_IGN);
+        raise(SIGTRAP);
+        burn(100);
+        printf("traps ok\n");
+        fflush(stdout);
+        if (argc > 2 && !strcmp(argv[2], "die")) {
+            signal(SIGTRAP, SIG_DFL);
+            burn(50);
+            raise(SIGTRAP);
+            return 1;
+        }
+        return 0;
+    }
+    if (!strcmp(mode, "traced") && argc > 2)
+        return run_traced(argv + 2);
     if (!strcmp(mode, "exec") && argc > 2) {
         burn(200);
         char *args[] = {argv[2], "spin", "200", NULL};
