@@ -314,13 +314,34 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
     return 1;
 }
 
+static void vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint32_t n);
+
 /* End of a recorded iteration: its signature is complete. */
 VP_RED_EXPORT void __vprof_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx)
+{
+    vp_red_iter_end(m, idx, 1);
+}
+
+/* End of `n` recorded iterations of a loop without cross-iteration sampling,
+   run as one frame (the probes count them in a register): the instance
+   gets the n - 1 iterations iter_sample did not see. */
+VP_RED_EXPORT void __vprof_red_iter_end_n(const struct vp_red_rt_module *m, uint32_t idx,
+                                          uint32_t n)
+{
+    vp_red_iter_end(m, idx, n);
+}
+
+static void vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint32_t n)
 {
     struct vp_red_thread *t = vp_red_self;
     uint32_t g = (uint32_t)m->slot_base + idx;
     if (!t || t->depth == 0)
         return;
+    if (n > 1 && g < VP_RED_MAX_LOOPS) {
+        struct vp_red_staging *in = vp_red_instance(t, g);
+        if (in)
+            in->inst.iterations += n - 1;
+    }
     if (t->depth > VP_RED_STACK) {
         t->depth--;
         return;

@@ -696,6 +696,9 @@ struct vp_redund_source {
 #define VP_RED_RT_REGISTER "__vprof_red_register"        /* (module *)         */
 #define VP_RED_RT_ITER "__vprof_red_iter_sample"   /* (module *, u32 loop, slot *) -> i32 record */
 #define VP_RED_RT_ITER_END "__vprof_red_iter_end"  /* (module *, u32 loop)     */
+/* (module *, u32 loop, u32 n): end of n recorded iterations run as one frame
+   (a loop without cross-iteration sampling: the whole recorded instance) */
+#define VP_RED_RT_ITER_END_N "__vprof_red_iter_end_n"
 #define VP_RED_RT_INSTANCE "__vprof_red_instance_sample" /* (module *, u32 loop, slot *) */
 #define VP_RED_RT_INSTANCE_END "__vprof_red_instance_end" /* (module *, u32 loop, slot *) */
 #define VP_RED_RT_VALUE "__vprof_red_value"   /* (module *, u32 loop, u32 src, u64 v, u32 mode) */
