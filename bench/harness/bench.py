@@ -4,8 +4,10 @@
 For each case in bench/cases/ (or the --cases subset):
   1. build it with vprof-cc (-O2 -g) in a scratch copy,
   2. vprof record the normal and the slow input (outputs checked against truth),
-  3. vprof rank --format json, vprof report --format json of the slow profile
-     (the plain profile: functions ordered by self samples, the gprof/perf view),
+     each --recordings K times (default 1),
+  3. vprof rank --format json of all the normal and slow profiles, vprof report
+     --format json of the (first) slow profile (the plain profile: functions
+     ordered by self samples, the gprof/perf view),
   4. vprof-loop --top 5 --rank rank.json --format json -- <slow command>,
   5. compare with truth.json, and optionally
   6. measure overhead: interleaved rounds of the plain run, vprof record,
@@ -218,22 +220,30 @@ def run_case(tools, case, work, args):
         log('   ' + build_note)
     normal = [prog] + truth['normal_args']
     slow = [prog] + truth['slow_args']
-    files = {k: os.path.join(d, k) for k in ('normal.vprof', 'slow.vprof', 'rank.json', 'report.json', 'loop.json')}
-    for which, cmd in (('normal', normal), ('slow', slow)):
-        rc, out, err, wall, _ = run([tools.vprof, 'record', '-o', files[which + '.vprof'], '--'] + cmd, cwd=d)
-        if rc != 0:
-            raise RuntimeError(f'vprof record ({which}) exit {rc}: {err.strip()[-300:]}')
-        check_output(truth, which, out)
-        log(f'   recorded {which} ({wall:.1f} s)')
-    rc, _, err, _, _ = run([tools.vprof, 'rank', '--normal', files['normal.vprof'], '--buggy', files['slow.vprof'],
-                            '--format', 'json', '-o', files['rank.json']], cwd=d)
+    files = {k: os.path.join(d, k) for k in ('rank.json', 'report.json', 'loop.json')}
+    # One profile per recording and input: normal.vprof/slow.vprof, or
+    # normal-1.vprof ... normal-K.vprof (likewise slow) with --recordings K.
+    profiles = {'normal': [], 'slow': []}
+    for i in range(1, args.recordings + 1):
+        for which, cmd in (('normal', normal), ('slow', slow)):
+            name = f'{which}.vprof' if args.recordings == 1 else f'{which}-{i}.vprof'
+            profiles[which].append(os.path.join(d, name))
+            rc, out, err, wall, _ = run([tools.vprof, 'record', '-o', profiles[which][-1], '--'] + cmd, cwd=d)
+            if rc != 0:
+                raise RuntimeError(f'vprof record ({which}) exit {rc}: {err.strip()[-300:]}')
+            check_output(truth, which, out)
+            log(f'   recorded {which}' + (f' {i}/{args.recordings}' if args.recordings > 1 else '')
+                + f' ({wall:.1f} s)')
+    rc, _, err, _, _ = run([tools.vprof, 'rank', '--normal'] + profiles['normal'] + ['--buggy'] + profiles['slow'] +
+                           ['--format', 'json', '-o', files['rank.json']], cwd=d)
     rank = None
     if os.path.exists(files['rank.json']):
         with open(files['rank.json']) as f:
             rank = json.load(f)
     if rank is None:
         raise RuntimeError(f'vprof rank exit {rc}: {err.strip()[-300:]}')
-    rc, out, err, _, _ = run([tools.vprof, 'report', files['slow.vprof'], '--format', 'json'], cwd=d)
+    # The plain profile is that of one run (the first slow recording), as gprof/perf would show it.
+    rc, out, err, _, _ = run([tools.vprof, 'report', profiles['slow'][0], '--format', 'json'], cwd=d)
     report = json.loads(out) if rc == 0 and out.strip() else None
     loopj, loop_error = None, None
     if tools.loop:
@@ -504,7 +514,11 @@ def main():
                                       '(default: bench/results when all cases run, else nowhere)')
     ap.add_argument('--work', help='scratch directory (default: a fresh temporary one, removed at the end)')
     ap.add_argument('--keep', action='store_true', help='keep the scratch directory')
+    ap.add_argument('--recordings', type=int, default=1, metavar='K',
+                    help='vprof record each input K times and rank all K normal and K slow profiles (default 1)')
     args = ap.parse_args()
+    if args.recordings < 1:
+        ap.error('--recordings must be at least 1')
     args.rounds = 5 if args.fast else 11
     all_cases = sorted(c for c in os.listdir(CASES) if os.path.exists(os.path.join(CASES, c, 'truth.json')))
     cases = all_cases
