@@ -685,25 +685,33 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
                 return;
             }
         }
-    /* 4. the most costly function (first in the calibrated ranking) looks
-          normal and has only non-basic variables: default discount, decided
-          by processing cost.  Also when its only anomalies are slow-only
-          pointers (no evidence, see pattern_evidence): vProf's reason for
-          the rule, no basic values to tell the other patterns apart, holds
-          just the same.  (The variable-free case is in vp_rank_compute.) */
+    /* 4. the most costly function (first in the calibrated ranking, or in
+          the raw one: `most_costly`) looks normal and has only non-basic
+          variables: default discount, decided by processing cost.  Also
+          when its only anomalies are slow-only pointers (no evidence, see
+          pattern_evidence): vProf's reason for the rule, no basic values to
+          tell the other patterns apart, holds just the same.  (The
+          variable-free case is in vp_rank_compute.) */
     if (most_costly && f->discounter == VP_RANK_DISC_VARIABLE && f->nvars > 0) {
-        int evidence = 0;
+        int evidence = 0, basic = 0;
         for (size_t i = 0; i < f->nvars; i++) {
-            if (res->vars[f->var_idx[i]].basic)
-                return;
+            basic |= res->vars[f->var_idx[i]].basic;
             evidence |= pattern_evidence(&res->vars[f->var_idx[i]]);
         }
+        /* With basic-type variables, the rule also holds when none of them
+           is anomalous (rules 1-3 found nothing, and nothing else is
+           anomalous): their values are those of the normal run, so they
+           cannot tell the other patterns apart either; the function is the
+           most costly doing what it does in the normal run, more of it
+           (docs/rank.md, "Rule 4"). */
+        if (basic && evidence)
+            return;
         int normal = f->discount == default_discount && f->dim == VP_RANK_DIM_PROC;
-        if (!normal && evidence)
+        if (!basic && !normal && evidence)
             return;
         f->pattern = VP_RANK_PAT_SCALABILITY;
         f->pattern_var = (long)order[0];
-        f->pattern_dim = normal ? VP_RANK_DIM_PROC : pattern_dim_of(&res->vars[order[0]]);
+        f->pattern_dim = evidence && !normal ? pattern_dim_of(&res->vars[order[0]]) : f->dim;
     }
 }
 
@@ -1162,7 +1170,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
         if (!f->nvars) {
             /* rule 4 for the most costly function without any sampled
                variable: no basic-type values at all (docs/rank.md) */
-            if (k == top && f->calibrated_cost_ns > 0)
+            if ((k == top || f->raw_rank == 1) && f->calibrated_cost_ns > 0)
                 f->pattern = VP_RANK_PAT_SCALABILITY;
             continue;
         }
@@ -1173,7 +1181,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
         memcpy(order, f->var_idx, f->nvars * sizeof *order);
         qsort_n(order, f->nvars, sizeof *order, cmp_var_anomaly);
         f->top_var = (long)order[0];
-        infer_pattern(res, f, order, p->default_discount, k == top);
+        infer_pattern(res, f, order, p->default_discount, k == top || f->raw_rank == 1);
         long lv = f->pattern_var >= 0 ? f->pattern_var
                                       : (res->vars[order[0]].anomalous ? (long)order[0] : -1);
         if (lv >= 0) {

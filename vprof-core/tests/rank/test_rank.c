@@ -198,7 +198,8 @@ static void test_same_distribution_default(void **state)
     assert_int_equal(v->dim, VP_RANK_DIM_VALUES); /* tie: first dimension */
     assert_int_equal(f->discounter, VP_RANK_DISC_VARIABLE);
     assert_true(fabs(f->calibrated_cost_ns - 0.2 * f->raw_cost_ns) < 1e-6);
-    assert_int_equal(f->pattern, VP_RANK_PAT_NONE);
+    /* the most costly function, nothing anomalous: rule 4 */
+    assert_int_equal(f->pattern, VP_RANK_PAT_SCALABILITY);
     vp_rank_result_free(r);
     vp_rank_model_free(m);
 }
@@ -319,12 +320,14 @@ static void test_slow_only_pointer_no_evidence(void **state)
 }
 
 /* Rule 4 reads "the most costly function" as the first of the calibrated
- * ranking, the list vProf's classifier labels (docs/rank.md): a list walk
- * with only a slow-only struct pointer ("w", raw rank 2) outranks its
- * caller ("c", raw rank 1, normal basic variable, discount 0.8) after
- * calibration and gets scalability; the caller gets no pattern.  A function
- * without any sampled variable gets rule 4 when it comes first ("q"), and
- * no pattern otherwise ("h"). */
+ * ranking (the list vProf's classifier labels) and as the first by raw cost
+ * (docs/rank.md): a list walk with only a slow-only struct pointer ("w",
+ * raw rank 2) outranks its caller ("c", raw rank 1, normal basic variable,
+ * discount 0.8) after calibration and gets scalability; so does the
+ * caller, the most costly by raw cost, whose values are those of the normal
+ * run.  A function without any sampled variable gets rule 4 when it comes
+ * first ("q"), and no pattern otherwise ("h"); with "q" first in both
+ * rankings, "c" and "w" get none. */
 static void test_rule4_most_costly_calibrated(void **state)
 {
     (void)state;
@@ -352,22 +355,60 @@ static void test_rule4_most_costly_calibrated(void **state)
         struct vp_rank_result *r = run(m);
         const struct vp_rank_func_result *c = find(r, "c"), *w = find(r, "w"), *h = find(r, "h");
         assert_true(c->discount == 0.8);
-        assert_int_equal(c->pattern, VP_RANK_PAT_NONE);
         assert_int_equal(h->discounter, VP_RANK_DISC_HIST);
         assert_int_equal(h->pattern, VP_RANK_PAT_NONE);
         if (!variant) {
             assert_int_equal(c->raw_rank, 1);
+            assert_int_equal(c->pattern, VP_RANK_PAT_SCALABILITY);
+            assert_int_equal(c->pattern_dim, c->dim);
             assert_int_equal(w->raw_rank, 2);
             assert_int_equal(w->rank, 1);
             assert_int_equal(w->pattern, VP_RANK_PAT_SCALABILITY);
             assert_int_equal(w->pattern_dim, VP_RANK_DIM_SLOW_ONLY);
         } else {
+            assert_int_equal(c->pattern, VP_RANK_PAT_NONE); /* no longer first */
             const struct vp_rank_func_result *q = find(r, "q");
             assert_int_equal(q->rank, 1);
             assert_int_equal(q->nvars, 0);
             assert_int_equal(q->pattern, VP_RANK_PAT_SCALABILITY);
             assert_int_equal(q->pattern_var, -1);
             assert_int_equal(w->pattern, VP_RANK_PAT_NONE); /* no longer first */
+        }
+        vp_rank_result_free(r);
+        vp_rank_model_free(m);
+    }
+}
+
+/* Rule 4 with basic-type variables: the most costly function gets
+ * scalability when none of them is anomalous ("f", a normal counter), and no
+ * pattern when one is anomalous in a way rules 1-3 do not read ("g": an
+ * argument, not a loop or condition variable, with shifted values): the
+ * anomaly says the function does something else than in the normal run, so
+ * "more of the same" would be a guess. */
+static void test_rule4_basic_needs_no_anomaly(void **state)
+{
+    (void)state;
+    for (int anomalous = 0; anomalous < 2; anomalous++) {
+        struct vp_rank_model *m = vp_rank_model_new();
+        struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
+        struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
+        vp_rank_add_func(n, "f", "b.c", 1, 1000, 0);
+        vp_rank_add_func(s, "f", "b.c", 1, 5000, 0);
+        fill(vp_rank_add_var(n, "f", "b.c", "a", "int", 2, VP_TAG_ARGS, VP_TYPE_SINT, 4), 1000,
+             g_uniform100, 0x10);
+        fill(vp_rank_add_var(s, "f", "b.c", "a", "int", 2, VP_TAG_ARGS, VP_TYPE_SINT, 4), 5000,
+             anomalous ? g_uniform100_hi : g_uniform100, 0x10);
+        struct vp_rank_result *r = run(m);
+        const struct vp_rank_func_result *f = find(r, "f");
+        assert_int_equal(f->rank, 1);
+        assert_int_equal(f->raw_rank, 1);
+        if (!anomalous) {
+            assert_true(f->discount == 0.8);
+            assert_int_equal(f->pattern, VP_RANK_PAT_SCALABILITY);
+            assert_int_equal(f->pattern_dim, f->dim);
+        } else {
+            assert_true(fvar(r, f, "a")->anomalous);
+            assert_int_equal(f->pattern, VP_RANK_PAT_NONE);
         }
         vp_rank_result_free(r);
         vp_rank_model_free(m);
@@ -805,6 +846,7 @@ int main(void)
         cmocka_unit_test(test_slow_only_anomalous),
         cmocka_unit_test(test_slow_only_pointer_no_evidence),
         cmocka_unit_test(test_rule4_most_costly_calibrated),
+        cmocka_unit_test(test_rule4_basic_needs_no_anomaly),
         cmocka_unit_test(test_unreadable),
         cmocka_unit_test(test_aggregation),
         cmocka_unit_test(test_hist_discounter),
