@@ -172,6 +172,7 @@ struct vp_rank_dim_result {
     double statistic, pvalue, hellinger, discount;
     uint64_t n_normal, n_slow;
     uint64_t normal_lo, normal_hi; /* normal range, as order keys              */
+    uint64_t normal_median, slow_median; /* order keys (upper median)          */
 };
 
 struct vp_rank_var_result {

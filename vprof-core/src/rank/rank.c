@@ -275,6 +275,24 @@ static int collect(const struct vp_rank_var *const *vars, size_t n, int dim, str
     return 0;
 }
 
+/* The median of sorted keys (upper); for run lengths (`by_sample`) the
+ * length of the run the median *sample* is in, so that one run covering most
+ * of a profile counts for what it covers, not as one observation. */
+static uint64_t median_key(const uint64_t *k, size_t n, int by_sample)
+{
+    if (!by_sample)
+        return k[n / 2];
+    uint64_t total = 0, seen = 0;
+    for (size_t i = 0; i < n; i++)
+        total += k[i];
+    for (size_t i = 0; i < n; i++) {
+        seen += k[i];
+        if (2 * seen >= total)
+            return k[i];
+    }
+    return k[n - 1];
+}
+
 static int test_dim(const struct var_group *g, int dim, const struct vp_rank_params *p,
                     struct vp_rank_dim_result *d)
 {
@@ -291,6 +309,8 @@ static int test_dim(const struct var_group *g, int dim, const struct vp_rank_par
         d->available = 1;
         d->normal_lo = nb.k[0];
         d->normal_hi = nb.k[nb.n - 1];
+        d->normal_median = median_key(nb.k, nb.n, dim == VP_RANK_DIM_PROC);
+        d->slow_median = median_key(sb.k, sb.n, dim == VP_RANK_DIM_PROC);
         const uint64_t *s[2] = {nb.k, sb.k};
         size_t n[2] = {nb.n, sb.n};
         struct vp_stats_ad ad;
@@ -668,8 +688,11 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
                 continue;
             int d = pattern_dim_of(v);
             int pat = VP_RANK_PAT_NONE;
-            /* 1. a loop/cond variable stays the same abnormally long */
-            if (rule == 1 && (v->tags & (VP_TAG_LOOP | VP_TAG_COND)) && d == VP_RANK_DIM_PROC)
+            /* 1. a loop/cond variable stays the same abnormally long: its
+                  processing cost is anomalous, and longer in the slow run
+                  (docs/rank.md, "Rule 1 reads the direction") */
+            if (rule == 1 && (v->tags & (VP_TAG_LOOP | VP_TAG_COND)) && d == VP_RANK_DIM_PROC &&
+                v->dims[d].slow_median > v->dims[d].normal_median)
                 pat = VP_RANK_PAT_MISSING_CONSTRAINT;
             /* 2. a loop variable has abnormal values or deltas */
             else if (rule == 2 && (v->tags & VP_TAG_LOOP) &&

@@ -262,6 +262,51 @@ static void test_processing_cost_decides(void **state)
     vp_rank_model_free(m);
 }
 
+/* Rule 1 reads the direction of a processing-cost anomaly ("stays the same
+ * for an abnormally long time").  "v" (cond) is constant for the whole normal
+ * run (one run of 35 samples) and takes mostly new values, in pairs, in the
+ * slow run: its processing cost is anomalous, and *shorter*.  Values
+ * (Hellinger ~0.93) and processing cost (Hellinger 1) are both clamped to
+ * discount 0; processing cost wins the tie, but the variable changes more
+ * often, it does not stay: not rule 1, rule 3 (pg14b1's `tries`).  The
+ * mirror image, constant through the slow run (one run of 1,150) and
+ * changing in the normal run, is rule 1 (gcc46401's `found`, never set in
+ * the slow run). */
+static uint64_t g_const7(size_t i) { (void)i; return 7; }
+static uint64_t g_mostly_new(size_t i) /* pairs: half the deltas are 0 */
+{
+    return (i / 2) % 50 == 0 ? 7 : 100 + ((i / 2) * 37) % 97;
+}
+static void test_rule1_direction(void **state)
+{
+    (void)state;
+    for (int mirror = 0; mirror < 2; mirror++) {
+        struct vp_rank_model *m = mirror ? one_var(g_mostly_new, 1150, g_const7, 1150, VP_TYPE_SINT,
+                                                   VP_TAG_COND)
+                                         : one_var(g_const7, 35, g_mostly_new, 1150, VP_TYPE_SINT,
+                                                   VP_TAG_COND);
+        struct vp_rank_result *r = run(m);
+        const struct vp_rank_func_result *f = find(r, "f");
+        const struct vp_rank_var_result *v = fvar(r, f, "v");
+        const struct vp_rank_dim_result *proc = &v->dims[VP_RANK_DIM_PROC];
+        assert_true(proc->rejected && proc->discount == 0.0);
+        assert_int_equal(f->pattern_dim, VP_RANK_DIM_PROC);
+        if (!mirror) {
+            assert_int_equal(proc->n_normal, 1);
+            assert_true(proc->slow_median < proc->normal_median);
+            assert_true(v->dims[VP_RANK_DIM_VALUES].discount == 0.0);
+            assert_true(proc->hellinger > v->dims[VP_RANK_DIM_VALUES].hellinger);
+            assert_int_equal(f->pattern, VP_RANK_PAT_WRONG_CONSTRAINT);
+        } else {
+            assert_int_equal(proc->n_slow, 1);
+            assert_true(proc->slow_median > proc->normal_median);
+            assert_int_equal(f->pattern, VP_RANK_PAT_MISSING_CONSTRAINT);
+        }
+        vp_rank_result_free(r);
+        vp_rank_model_free(m);
+    }
+}
+
 /* Pointers to non-basic types use processing cost only. */
 static void test_pointer_proc_only(void **state)
 {
@@ -569,7 +614,7 @@ static void test_patterns_2_3(void **state)
     r = run(m);
     f = find(r, "f");
     assert_int_equal(f->pattern, VP_RANK_PAT_WRONG_CONSTRAINT);
-    assert_int_equal(f->pattern_dim, VP_RANK_DIM_VALUES);
+    assert_int_not_equal(f->pattern_dim, VP_RANK_DIM_PROC); /* deltas: 0 always vs varied */
     vp_rank_result_free(r);
     vp_rank_model_free(m);
     /* no tag: anomalous but no pattern */
@@ -847,6 +892,7 @@ int main(void)
         cmocka_unit_test(test_slow_only_pointer_no_evidence),
         cmocka_unit_test(test_rule4_most_costly_calibrated),
         cmocka_unit_test(test_rule4_basic_needs_no_anomaly),
+        cmocka_unit_test(test_rule1_direction),
         cmocka_unit_test(test_unreadable),
         cmocka_unit_test(test_aggregation),
         cmocka_unit_test(test_hist_discounter),
