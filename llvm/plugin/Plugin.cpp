@@ -24,6 +24,9 @@ static void registerVprofPasses(PassBuilder &PB) {
 #ifdef VPROF_HAVE_REDUNDANCY
   vprof::registerRedundancyPasses(PB);
 #endif
+#ifdef VPROF_HAVE_LOOPCLASS
+  vprof::registerFinalPasses(PB); // after the others: they analyse and copy the clones
+#endif
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {

@@ -588,6 +588,32 @@ void insertGate(Function &F, const ProbedClone &PC) {
   returnCallOf(F, Clone, new UnreachableInst(Ctx, Probed));
 }
 
+bool redirectGatedSelfCalls(Module &M) {
+  bool Changed = false;
+  for (Function &F : M) {
+    if (F.isDeclaration() || isProbedClone(F))
+      continue;
+    ProbedClone PC = findProbedClone(F);
+    if (!PC.Clone)
+      continue;
+    StringRef Prefix = PC.Clone->getName();
+    for (Function &G : M) {
+      if (G.isDeclaration() || !G.getName().startswith(Prefix))
+        continue;
+      for (BasicBlock &BB : G)
+        for (Instruction &I : BB) {
+          auto *CB = dyn_cast<CallBase>(&I);
+          if (CB && CB->getCalledOperand() == &F &&
+              CB->getFunctionType() == PC.Clone->getFunctionType()) {
+            CB->setCalledOperand(PC.Clone);
+            Changed = true;
+          }
+        }
+    }
+  }
+  return Changed;
+}
+
 Instruction *afterStaticAllocas(Function &F) {
   BasicBlock::iterator At = F.getEntryBlock().begin();
   while (isa<AllocaInst>(&*At))

@@ -84,6 +84,14 @@ public:
   static bool isRequired() { return true; }
 };
 
+/// Last of all vprof passes (registerFinalPasses): calls of a function from
+/// its own gated clone go to the clone (redirectGatedSelfCalls).
+class ProbedSelfCallsPass : public llvm::PassInfoMixin<ProbedSelfCallsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+};
+
 const char *loopClassName(vp_loop_class C);
 
 } // namespace vprof

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoopclassPasses.h"
+#include "vprof/LoopProbes.h"
+#include "vprof/PassHooks.h"
 
 #include "llvm/Passes/PassBuilder.h"
 
@@ -29,6 +31,10 @@ void registerLoopclassPasses(PassBuilder &PB) {
           MPM.addPass(LoopTablePass());
           return true;
         }
+        if (Name == "vprof-probed-self-calls") {
+          MPM.addPass(ProbedSelfCallsPass());
+          return true;
+        }
         return false;
       });
   PB.registerOptimizerLastEPCallback(
@@ -36,6 +42,15 @@ void registerLoopclassPasses(PassBuilder &PB) {
         MPM.addPass(LoopProbesPass());
         MPM.addPass(LoopTablePass());
       });
+}
+
+PreservedAnalyses ProbedSelfCallsPass::run(Module &M, ModuleAnalysisManager &) {
+  return redirectGatedSelfCalls(M) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+void registerFinalPasses(PassBuilder &PB) {
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(ProbedSelfCallsPass()); });
 }
 
 } // namespace vprof

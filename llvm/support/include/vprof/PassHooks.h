@@ -8,7 +8,8 @@
 //
 //   target                   defines                  function
 //   vprof_schema_pass        (always, llvm/schema/)   registerSchemaPasses
-//   vprof_loopclass_pass     VPROF_HAVE_LOOPCLASS     registerLoopclassPasses
+//   vprof_loopclass_pass     VPROF_HAVE_LOOPCLASS     registerLoopclassPasses,
+//                                                     registerFinalPasses
 //   vprof_redundancy_pass    VPROF_HAVE_REDUNDANCY    registerRedundancyPasses
 //
 // A registration function adds its passes through PassBuilder callbacks
@@ -39,6 +40,11 @@ void registerLoopclassPasses(llvm::PassBuilder &PB);
 
 /// Registers the redundancy passes (redundancy/).
 void registerRedundancyPasses(llvm::PassBuilder &PB);
+
+/// Registers what runs after every other vprof pass at OptimizerLastEP
+/// (loopclass/: calls of a function from its own gated clone go to the
+/// clone).  The plugin calls it last.
+void registerFinalPasses(llvm::PassBuilder &PB);
 
 } // namespace vprof
 

@@ -92,6 +92,15 @@ ProbedClone makeProbedClone(llvm::Function &F, llvm::ValueToValueMapTy &VMap);
 ///   probed: %r = call clone(args...); ret %r
 void insertGate(llvm::Function &F, const ProbedClone &PC);
 
+/// In every gated clone `F.vprof_probed`, and every copy made from it (its
+/// name extended: `.vprec`), direct calls of the original `F` call the clone
+/// instead: the clone runs only when F's gate is set, so the original would
+/// test the gate and forward the call again (a recursive function paid its
+/// whole prologue and the test on every recursive call: 14 % of gcc27733's
+/// time with synth_mult selected).  Run after every pass that analyses or
+/// copies the clones.  Returns whether anything changed.
+bool redirectGatedSelfCalls(llvm::Module &M);
+
 } // namespace vprof
 
 #endif // VPROF_LOOPPROBES_H
