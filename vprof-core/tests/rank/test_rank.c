@@ -179,6 +179,23 @@ static struct vp_rank_model *one_var(gen_fn gn, size_t nn, gen_fn gs, size_t ns,
     return m;
 }
 
+/* A model with one normal and one slow run, and function `fn` in file `file`
+ * with `nn` and `ns` PC samples and basic variable `var` (int, tags `tags`)
+ * filled from `gn` / `gs` with as many samples. */
+static struct vp_rank_model *func_var(struct vp_rank_run **n, struct vp_rank_run **s,
+                                      const char *fn, const char *file, const char *var,
+                                      uint16_t tags, size_t nn, gen_fn gn, size_t ns, gen_fn gs)
+{
+    struct vp_rank_model *m = vp_rank_model_new();
+    *n = vp_rank_add_run(m, "n", 0, P);
+    *s = vp_rank_add_run(m, "s", 1, P);
+    vp_rank_add_func(*n, fn, file, 1, nn, 0);
+    vp_rank_add_func(*s, fn, file, 1, ns, 0);
+    fill(vp_rank_add_var(*n, fn, file, var, "int", 2, tags, VP_TYPE_SINT, 4), nn, gn, 0x10);
+    fill(vp_rank_add_var(*s, fn, file, var, "int", 2, tags, VP_TYPE_SINT, 4), ns, gs, 0x10);
+    return m;
+}
+
 static void test_same_distribution_default(void **state)
 {
     (void)state;
@@ -377,15 +394,9 @@ static void test_rule4_most_costly_calibrated(void **state)
 {
     (void)state;
     for (int variant = 0; variant < 2; variant++) {
-        struct vp_rank_model *m = vp_rank_model_new();
-        struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
-        struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
-        vp_rank_add_func(n, "c", "w.c", 1, 2000, 0);
-        vp_rank_add_func(s, "c", "w.c", 1, 3000, 0);
-        fill(vp_rank_add_var(n, "c", "w.c", "k", "int", 2, VP_TAG_COND, VP_TYPE_SINT, 4), 2000,
-             g_perm, 0x10);
-        fill(vp_rank_add_var(s, "c", "w.c", "k", "int", 2, VP_TAG_COND, VP_TYPE_SINT, 4), 3000,
-             g_perm, 0x10);
+        struct vp_rank_run *n, *s;
+        struct vp_rank_model *m = func_var(&n, &s, "c", "w.c", "k", VP_TAG_COND, 2000, g_perm,
+                                           3000, g_perm);
         vp_rank_add_func(n, "w", "w.c", 20, 10, 0);
         vp_rank_add_func(s, "w", "w.c", 20, 2500, 0);
         fill(vp_rank_add_var(s, "w", "w.c", "b", "struct page *", 21, VP_TAG_COND,
@@ -425,24 +436,21 @@ static void test_rule4_most_costly_calibrated(void **state)
 }
 
 /* Rule 4 with basic-type variables: the most costly function gets
- * scalability when none of them is anomalous ("f", a normal counter), and no
- * pattern when one is anomalous in a way rules 1-3 do not read ("g": an
- * argument, not a loop or condition variable, with shifted values): the
+ * scalability when none of them is anomalous (argument "a" with the same
+ * values), and no pattern when one is anomalous in a way rules 1-3 do not
+ * read ("a" with shifted values: an argument, not a loop or condition
+ * variable): the
  * anomaly says the function does something else than in the normal run, so
  * "more of the same" would be a guess. */
 static void test_rule4_basic_needs_no_anomaly(void **state)
 {
     (void)state;
     for (int anomalous = 0; anomalous < 2; anomalous++) {
-        struct vp_rank_model *m = vp_rank_model_new();
-        struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
-        struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
-        vp_rank_add_func(n, "f", "b.c", 1, 1000, 0);
-        vp_rank_add_func(s, "f", "b.c", 1, 5000, 0);
-        fill(vp_rank_add_var(n, "f", "b.c", "a", "int", 2, VP_TAG_ARGS, VP_TYPE_SINT, 4), 1000,
-             g_uniform100, 0x10);
-        fill(vp_rank_add_var(s, "f", "b.c", "a", "int", 2, VP_TAG_ARGS, VP_TYPE_SINT, 4), 5000,
-             anomalous ? g_uniform100_hi : g_uniform100, 0x10);
+        struct vp_rank_run *n, *s;
+        struct vp_rank_model *m = func_var(&n, &s, "f", "b.c", "a", VP_TAG_ARGS, 1000, g_uniform100,
+                                           5000, anomalous ? g_uniform100_hi : g_uniform100);
+        (void)n;
+        (void)s;
         struct vp_rank_result *r = run(m);
         const struct vp_rank_func_result *f = find(r, "f");
         assert_int_equal(f->rank, 1);
