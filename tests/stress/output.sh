@@ -74,7 +74,7 @@ stress_no_temp "$work"
 echo secret > victim3
 cp same.vprof ok.vprof
 for cmd in "export --folded ok.vprof -o planted.out" "export --pprof ok.vprof -o planted.out" \
-           "rank --normal ok.vprof --buggy ok.vprof --format json -o planted.out"; do
+           "rank --normal link.vprof --buggy ok.vprof --format json -o planted.out"; do
     # shellcheck disable=SC2016,SC2086
     bash -c 'ln -s "$1" "planted.out.tmp.$$"; shift; exec "$@"' _ "$work/victim3" "$VPROF" $cmd \
         >/dev/null 2>planted.err

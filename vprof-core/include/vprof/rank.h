@@ -97,6 +97,10 @@ struct vp_rank_run {
                                 the run's length; 0 = sum over funcs[]        */
     uint64_t input_bytes;
     struct vp_rank_symbolizer sym; /* optional; slow runs only                */
+    /* Which recording this is (header pid, start and end time; all 0 for a
+       run built by hand): vp_rank_load_profile refuses the same recording
+       twice, which would count its samples as independent observations. */
+    uint64_t rec_pid, rec_start_ns, rec_end_ns;
 };
 
 struct vp_rank_model {

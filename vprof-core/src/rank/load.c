@@ -462,12 +462,31 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
         vp_profile_close(L.p);
         return -1;
     }
+    /* The same recording twice (one file given twice, or a copy of it, or
+       one run as both normal and slow) would count its samples twice as
+       independent observations and change the statistics (a processing-cost
+       dimension with one run per profile becomes testable): refused. */
+    for (size_t i = 0; i < m->nruns; i++) {
+        const struct vp_rank_run *o = &m->runs[i];
+        if (o->rec_start_ns && o->rec_pid == L.p->hdr.pid &&
+            o->rec_start_ns == L.p->hdr.start_ns && o->rec_end_ns == L.p->hdr.end_ns) {
+            vp_set_err(err, errlen,
+                       "%s: the same recording as %s (pid %u, same start and end): give each run "
+                       "once",
+                       path, o->label, (unsigned)L.p->hdr.pid);
+            vp_profile_close(L.p);
+            return -1;
+        }
+    }
     L.res = vp_resolver_new(L.p);
     if (!L.res)
         goto oom;
     L.run = vp_rank_add_run(m, path, slow, L.p->hdr.period_ns);
     if (!L.run)
         goto oom;
+    L.run->rec_pid = L.p->hdr.pid;
+    L.run->rec_start_ns = L.p->hdr.start_ns;
+    L.run->rec_end_ns = L.p->hdr.end_ns;
     L.run->value_samples = L.p->value_count;
     L.run->input_bytes = L.p->map_size_;
     /* Costs are weighted: a record stands for VP_PC_SAMPLE_WEIGHT(flags)

@@ -45,6 +45,9 @@ static void write_rank_profile(const char *path, int helper_n, int scan_n, int i
     const struct vp_func *s = func(PROG_RANK, "scan_list", &st2);
     struct pf_builder b;
     pf_init(&b);
+    /* a distinct recording each (vprof rank refuses one recording twice) */
+    b.hdr.start_ns = 1000000000ull + (uint64_t)helper_n;
+    b.hdr.end_ns = 2000000000ull + (uint64_t)scan_n;
     pf_module(&b, PROG_RANK, 0, 0x400000, 0x500000, 1);
     uint32_t v = pf_var(&b, s->file, "scan_list", "i", "int", (uint32_t)s->line + 3, 1 /* loop */,
                         1 /* sint */, 4);
@@ -244,6 +247,15 @@ static void test_errors(void **state)
                  path_of("slow.vprof"));
     expect_exit2("--format must be", 4, "--format", "xml", "--buggy", path_of("slow.vprof"));
     expect_exit2("--alpha needs a number", 4, "--alpha", "2", "--buggy", path_of("slow.vprof"));
+    /* one recording twice: as two slow runs, and as normal and slow */
+    char e[4096];
+    assert_int_equal(rank(e, sizeof e, 5, "--normal", path_of("normal.vprof"), "--buggy",
+                          path_of("slow.vprof"), path_of("slow.vprof")),
+                     2);
+    if (!strstr(e, "the same recording as"))
+        fail_msg("stderr '%s' lacks 'the same recording as'", e);
+    expect_exit2("give each run once", 4, "--normal", path_of("slow.vprof"), "--buggy",
+                 path_of("slow.vprof"));
 }
 
 int main(void)
