@@ -151,9 +151,16 @@ static int vp_rt_hook(int sig, void (*fn)(int, siginfo_t *, void *), struct siga
     sa.sa_sigaction = fn;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     /* A writer running in a signal handler must never interrupt our SIGPROF
-       handler on the same thread (it would wait for it): block them here. */
+       handler on the same thread (it would wait for it): block them here.
+       SIGTRAP is not added, even in sigtrap mode: these handlers chain to
+       the target's own, and a breakpoint (int3) hit while SIGTRAP is
+       blocked makes the kernel reset SIGTRAP to SIG_DFL, after which the
+       next sample would kill the process.  The writer blocks the sampling
+       signals itself (vp_rt_sample_signals), and a SIGTRAP sampling
+       handler blocks SIGTRAP while it runs, as any handler blocks its own
+       signal. */
     sigemptyset(&sa.sa_mask);
-    vp_rt_sample_signals(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGPROF);
     sigaddset(&sa.sa_mask, SIGTERM);
     sigaddset(&sa.sa_mask, SIGINT);
     if (vp_rt.flush_signal)

@@ -345,8 +345,8 @@ static int vp_rt_first_timer = VP_RT_TIMER_PERF;
 
 /* Start-up, before the signal handlers are installed: reads the timer
    settings (VPROF_TIMER, VPROF_PERF_RING, VPROF_PERF_SIGTRAP) and decides
-   whether perf events will signal with SIGTRAP, so the handlers' masks and
-   the SIGTRAP hook can follow.  VPROF_PERF_SIGTRAP: unset = where the
+   whether perf events will signal with SIGTRAP, so that SIGTRAP is hooked
+   before any event exists.  VPROF_PERF_SIGTRAP: unset = where the
    kernel allows and no tracer is attached, 0 = never (fasync), 1 = even
    under ptrace (testing). */
 void vp_rt_timer_prepare(void)
@@ -360,6 +360,10 @@ void vp_rt_timer_prepare(void)
         vp_rt_log("ignoring VPROF_TIMER (expected perf, thread or process): ", force);
     vp_rt.perf_no_ring = getenv("VPROF_PERF_RING") && strcmp(getenv("VPROF_PERF_RING"), "0") == 0;
     const char *trap = getenv("VPROF_PERF_SIGTRAP");
+    if (trap && *trap && strcmp(trap, "0") != 0 && strcmp(trap, "1") != 0) {
+        vp_rt_log("ignoring VPROF_PERF_SIGTRAP (expected 0 or 1): ", trap);
+        trap = NULL;
+    }
     int want = vp_rt_first_timer == VP_RT_TIMER_PERF;
     if (trap && strcmp(trap, "0") == 0)
         want = 0;

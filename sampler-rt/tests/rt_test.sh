@@ -134,6 +134,13 @@ traps)  # sigtrap mode: the target's own SIGTRAPs (raise, int3) reach its handle
   if grep -q "perf_signal=trap" "$W/err.txt"; then  # 5 raised, 5 int3, 1 ignored: all passed on
     grep -q " foreign_signals=11 " "$W/err.txt" || fail "expected 11 foreign SIGTRAPs"
   fi
+  # a breakpoint inside the target's SIGTERM handler (which our hook calls)
+  # reaches the target's SIGTRAP handler: SIGTRAP must not be blocked there,
+  # or the kernel resets it to SIG_DFL and the trap kills the process
+  run VPROF_PERF_SIGTRAP=yes "$RT_BIN/t_cpu" spin 50 2> "$W/err.txt"; [ $? = 3 ] || fail "exit (bad VPROF_PERF_SIGTRAP)"
+  grep -q "ignoring VPROF_PERF_SIGTRAP (expected 0 or 1): yes" "$W/err.txt" || fail "bad VPROF_PERF_SIGTRAP not reported"
+  run "$RT_BIN/t_cpu" termtrap; rc=$?
+  [ $rc = 7 ] || fail "int3 in the target's SIGTERM handler: status $rc, expected 7"
   rm -f "$W/p.out"
   run "$RT_BIN/t_cpu" traps die > "$W/out.txt"; rc=$?
   [ $rc = 133 ] || fail "SIG_DFL SIGTRAP: status $rc, expected 133 (killed by SIGTRAP)"

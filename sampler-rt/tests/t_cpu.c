@@ -14,6 +14,9 @@
  *   t_cpu traps [die]      own SIGTRAP handler: raise(SIGTRAP) and int3 while
  *                          burning, each seen once; then SIG_IGN; with "die"
  *                          SIG_DFL and raise(SIGTRAP) (killed by it)
+ *   t_cpu termtrap         own SIGTRAP and SIGTERM handlers; raise(SIGTERM),
+ *                          whose handler hits an int3 and exits 7 if the
+ *                          SIGTRAP handler saw it (else 1)
  *   t_cpu traced CMD...    runs CMD as a ptrace tracee, passing its signals
  *                          on; prints "trap_stops=N" (SIGTRAP stops but the
  *                          exec stop) and exits with CMD's status
@@ -119,10 +122,21 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
         trap_other++;
 }
 
+static void on_term_trap(int sig)
+{
+    (void)sig;
+    __asm__ volatile("int3");
+    _exit(trap_int3 == 1 ? 7 : 1);
+}
+
 /* t_cpu traced CMD...: a minimal tracer, as a debugger or strace would be. */
 static int run_traced(char **cmd)
 {
     pid_t c = fork();
+    if (c < 0) {
+        perror("fork");
+        return 127;
+    }
     if (c == 0) {
         ptrace(PTRACE_TRACEME, 0, NULL, NULL);
         execv(cmd[0], cmd);
@@ -270,6 +284,17 @@ int main(int argc, char **argv)
             return 1;
         }
         return 0;
+    }
+    if (!strcmp(mode, "termtrap")) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_trap;
+        sa.sa_flags = SA_SIGINFO;
+        sigaction(SIGTRAP, &sa, NULL);
+        signal(SIGTERM, on_term_trap);
+        burn(100);
+        raise(SIGTERM);
+        return 2; /* not reached: the SIGTERM handler exits */
     }
     if (!strcmp(mode, "traced") && argc > 2)
         return run_traced(argv + 2);
