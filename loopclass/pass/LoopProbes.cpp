@@ -12,6 +12,7 @@
 #include "vprof/LoopProbes.h"
 #include "vprof/RuntimeRefs.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -596,20 +597,19 @@ bool redirectGatedSelfCalls(Module &M) {
     ProbedClone PC = findProbedClone(F);
     if (!PC.Clone)
       continue;
+    // The calls of F (its users), not every function's instructions: the
+    // clone and its copies are named after it.
     StringRef Prefix = PC.Clone->getName();
-    for (Function &G : M) {
-      if (G.isDeclaration() || !G.getName().startswith(Prefix))
-        continue;
-      for (BasicBlock &BB : G)
-        for (Instruction &I : BB) {
-          auto *CB = dyn_cast<CallBase>(&I);
-          if (CB && CB->getCalledOperand() == &F &&
-              CB->getFunctionType() == PC.Clone->getFunctionType()) {
-            CB->setCalledOperand(PC.Clone);
-            Changed = true;
-          }
-        }
-    }
+    SmallVector<CallBase *, 8> Calls;
+    for (User *U : F.users())
+      if (auto *CB = dyn_cast<CallBase>(U))
+        if (CB->getCalledOperand() == &F &&
+            CB->getFunctionType() == PC.Clone->getFunctionType() &&
+            CB->getFunction()->getName().startswith(Prefix))
+          Calls.push_back(CB);
+    for (CallBase *CB : Calls)
+      CB->setCalledOperand(PC.Clone);
+    Changed |= !Calls.empty();
   }
   return Changed;
 }
