@@ -204,10 +204,9 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
     for (Loop *L : LI.getLoopsInPreorder()) {
       LoopSideEffects E = findLoopSideEffects(*L, Summary, DT, PDT, LI, &SE);
       LoopRecord Rec;
-      Loop::LocRange Range = L->getLocRange();
-      setSource(Rec, Range.getStart().get(), F, Ids);
-      if (const DILocation *End = Range.getEnd().get())
-        Rec.EndLine = End->getLine();
+      LoopLocation Loc = loopLocationOf(*L);
+      setSource(Rec, Loc.Start, F, Ids);
+      Rec.EndLine = Loc.EndLine;
       Rec.Kind = VP_LOOP_NATURAL;
       Rec.Depth = L->getLoopDepth();
       Rec.Class = classifyLoop(*L, E);

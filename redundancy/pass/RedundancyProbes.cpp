@@ -874,7 +874,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
     std::vector<Item> Items;
     StringMap<unsigned> LocalSeen;
     for (Loop *L : OrigLI.getLoopsInPreorder()) {
-      LoopSource K = loopSourceOf(L->getLocRange().getStart().get(), *F);
+      LoopSource K = loopSourceOf(loopLocationOf(*L).Start, *F);
       std::string Local = std::to_string(K.Line) + ":" + std::to_string(K.Column);
       Local += "#" + std::to_string(LocalSeen[Local]++);
       uint64_t Id = Ids.assign(K);
@@ -906,7 +906,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
                         &FAM.getResult<AAManager>(A)};
     StringMap<unsigned> Seen2;
     for (Loop *L : FA.LI->getLoopsInPreorder()) {
-      LoopSource K = loopSourceOf(L->getLocRange().getStart().get(), *F);
+      LoopSource K = loopSourceOf(loopLocationOf(*L).Start, *F);
       std::string Local = std::to_string(K.Line) + ":" + std::to_string(K.Column);
       Local += "#" + std::to_string(Seen2[Local]++);
       auto It = find_if(Items, [&](const Item &I) { return I.Local == Local; });

@@ -18,6 +18,7 @@
 namespace llvm {
 class DILocation;
 class Function;
+class Loop;
 } // namespace llvm
 
 namespace vprof {
@@ -36,6 +37,23 @@ struct LoopSource {
 /// `g`'s loop.  Without `Loc` (recursion, or a loop made by the optimiser)
 /// the position is the line of `F`'s subprogram, column 0.
 LoopSource loopSourceOf(const llvm::DILocation *Loc, const llvm::Function &F);
+
+/// Where a natural loop starts and ends in the source.
+struct LoopLocation {
+  const llvm::DILocation *Start = nullptr; ///< null: no debug location
+  unsigned EndLine = 0;                    ///< 0: unknown
+};
+
+/// The position of loop `L`: the `llvm.loop` range clang attaches to every
+/// loop when there is one.  The optimiser drops it when it rebuilds a
+/// loop's back edge (a peeled or jump-threaded `for (;;)`); LLVM's fallback,
+/// the preheader's or header's branch, then often carries the line of a
+/// loop nested in `L`, so that two loops share one line.  In that case the
+/// position is the innermost lexical block (the `for`/`while` statement or
+/// its body) that holds every instruction of `L` outside its subloops
+/// (docs/loopclass.md, "Loop positions").  Every pass that names a loop
+/// takes its position from here, on the original function or on a copy.
+LoopLocation loopLocationOf(const llvm::Loop &L);
 
 /// True if the loops of `F` enter the loop table and get ids: definitions
 /// of the module other than available_externally ones and probe clones.
