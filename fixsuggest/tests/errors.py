@@ -94,6 +94,23 @@ def main():
                 rep["normal_command"][1:] == ["20000", "1500"])
         print("%s: diagnose found find's 0*1? loop with normal counts" % ("ok" if good else "FAIL"))
         bad += 0 if good else 1
+    # vprof-loop ranking the profiles itself (--normal/--buggy instead of --rank)
+    vp = os.path.join(bindir, "vprof")
+    npro, bpro = os.path.join(work, "n.vprof"), os.path.join(work, "b.vprof")
+    for pro, args in ((npro, ["20000", "1500"]), (bpro, ["40000", "6000"])):
+        subprocess.run([vp, "record", "-o", pro, "--force", "--", prog] + args, cwd=work,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pout = os.path.join(work, "profiles.json")
+    check("--normal/--buggy profiles",
+          [loop, "--top", "3", "--normal", npro, "--buggy", bpro, "--format", "json", "-o", pout,
+           "--", prog, "40000", "6000"], 0, "", work, pout)
+    if os.path.exists(pout):
+        rep = json.load(open(pout))
+        f = [l for l in rep["loops"] if l["function"] == "find"]
+        good = bool(rep["rank"] and f and f[0]["root_cause"] == ["0*1?"])
+        print("%s: vprof-loop --normal/--buggy ranked and found find's 0*1? loop"
+              % ("ok" if good else "FAIL"))
+        bad += 0 if good else 1
     print("PASS" if not bad else "FAILED: %d" % bad)
     return 1 if bad else 0
 
