@@ -651,6 +651,8 @@ static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
         d->sampled_iterations = r->sampled_iterations;
         d->distinct_iterations = r->distinct_signatures;
         d->sampled_instances = r->sampled_instances;
+        d->pairs_compared = r->pairs_compared;
+        d->ci_ruled_out = r->ci_impossible;
         d->io_every_iteration = r->ci_fix == VP_RED_FIX_BATCHING;
         d->constant_writes = r->cl_fix != VP_RED_FIX_BATCHING;
         d->repeated_per_instance = r->mean_pair_distance >= 0 ? 1.0 - r->mean_pair_distance : 0;

@@ -254,11 +254,15 @@ static void loop_section(FILE *out, const struct vp_loop_report *r, size_t i)
     vp_html_escape(out, vp_loop_class_name(l->static_class));
     fprintf(out, "</code></td></tr>\n<tr><td>nesting depth</td><td class=\"num\">%d</td></tr>\n",
             l->depth);
-    if (l->in.red.measured)
+    if (vp_fix_ci_measured(&l->in.red))
         fprintf(out, "<tr><td>cross-iteration rate (sampled / distinct iterations)</td>"
-                     "<td class=\"num\">%.3f</td></tr>\n<tr><td>cross-loop rate (values repeated "
-                     "from the previous instance)</td><td class=\"num\">%.3f</td></tr>\n",
-                l->in.red.cross_iteration_rate, l->in.red.cross_loop_rate);
+                     "<td class=\"num\">%.3f</td></tr>\n", l->in.red.cross_iteration_rate);
+    else if (l->in.red.measured && l->in.red.ci_ruled_out)
+        fputs("<tr><td>cross-iteration rate</td><td class=\"num\">ruled out (induction "
+              "variable)</td></tr>\n", out);
+    if (vp_fix_cl_measured(&l->in.red))
+        fprintf(out, "<tr><td>cross-loop rate (values repeated from the previous instance)</td>"
+                     "<td class=\"num\">%.3f</td></tr>\n", l->in.red.cross_loop_rate);
     fputs("</tbody></table>\n", out);
     vp_html_code(out, (const char *const *)l->source, l->nsource, (int)l->line, (int)l->line);
     vp_html_section_end(out);

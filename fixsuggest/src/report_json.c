@@ -117,9 +117,12 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         vp_json_kv_double(j, "share", l->share);
         vp_json_kv_double(j, "resultless_rate", l->resultless_rate);
         vp_json_key(j, "cross_iteration_rate");
-        l->in.red.measured ? vp_json_double(j, l->in.red.cross_iteration_rate) : vp_json_null(j);
+        vp_fix_ci_measured(&l->in.red) ? vp_json_double(j, l->in.red.cross_iteration_rate)
+                                       : vp_json_null(j);
         vp_json_key(j, "cross_loop_rate");
-        l->in.red.measured ? vp_json_double(j, l->in.red.cross_loop_rate) : vp_json_null(j);
+        vp_fix_cl_measured(&l->in.red) ? vp_json_double(j, l->in.red.cross_loop_rate)
+                                       : vp_json_null(j);
+        vp_json_kv_bool(j, "redundancy_measured", l->in.red.measured);
         counts(j, "counts", &l->in.slow);
         counts(j, "normal_counts", &l->in.normal);
         vp_json_kv_str(j, "evidence", l->fix.evidence);

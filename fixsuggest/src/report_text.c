@@ -94,24 +94,37 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
                 vp_loop_class_name(l->static_class));
         char inst[32], it[32], mx[32], avg[32];
         const struct vp_fix_counts *c = &l->in.slow;
-        fprintf(out, "   slow run: %s instances, %s iterations, %s per instance (max %s); "
+        fprintf(out, "   slow run: %s instance%s, %s iterations, %s per instance (max %s); "
                      "resultless %.2f%%\n",
-                vp_fix_commas(inst, sizeof inst, c->instances),
+                vp_fix_commas(inst, sizeof inst, c->instances), c->instances == 1 ? "" : "s",
                 vp_fix_commas(it, sizeof it, c->iterations), vp_lr_avg(avg, sizeof avg, c->avg_iterations),
                 vp_fix_commas(mx, sizeof mx, c->max_iterations), l->resultless_rate * 100.0);
         if (l->in.normal.ran) {
             c = &l->in.normal;
-            fprintf(out, "   normal run: %s instances, %s iterations, %s per instance (max %s)\n",
-                    vp_fix_commas(inst, sizeof inst, c->instances),
+            fprintf(out, "   normal run: %s instance%s, %s iterations, %s per instance (max %s)\n",
+                    vp_fix_commas(inst, sizeof inst, c->instances), c->instances == 1 ? "" : "s",
                     vp_fix_commas(it, sizeof it, c->iterations),
                     vp_lr_avg(avg, sizeof avg, c->avg_iterations),
                     vp_fix_commas(mx, sizeof mx, c->max_iterations));
         } else if (r->normal_counts) {
             fprintf(out, "   normal run: did not run\n");
         }
-        if (l->in.red.measured)
-            fprintf(out, "   redundancy: cross-iteration %.2fx, cross-loop %.0f%%\n",
-                    l->in.red.cross_iteration_rate, l->in.red.cross_loop_rate * 100.0);
+        if (l->in.red.measured) {
+            const struct vp_fix_redundancy *d = &l->in.red;
+            fputs("   redundancy: cross-iteration ", out);
+            if (vp_fix_ci_measured(d))
+                fprintf(out, "%.2fx", d->cross_iteration_rate);
+            else
+                fputs(d->ci_ruled_out ? "ruled out (an induction variable among its sources)"
+                                      : "not sampled", out);
+            if (l->kind != VP_LOOP_RECURSION) {
+                if (vp_fix_cl_measured(d))
+                    fprintf(out, ", cross-loop %.0f%%", d->cross_loop_rate * 100.0);
+                else
+                    fputs(", cross-loop not sampled (fewer than two instances recorded)", out);
+            }
+            fputc('\n', out);
+        }
         fprintf(out, "   %sevidence:%s %s\n", s->yellow, s->off, l->fix.evidence);
         if (l->fix.condition[0])
             fprintf(out, "   condition: %s\n", l->fix.condition);

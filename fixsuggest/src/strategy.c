@@ -276,9 +276,10 @@ static void growth(const struct vp_fix_input *in, struct vp_fix_result *r)
     fmt_avg(savg, sizeof savg, s->avg_iterations);
     vp_fix_commas(ninst, sizeof ninst, n->instances);
     vp_fix_commas(sinst, sizeof sinst, s->instances);
-    cat(r->growth, sizeof r->growth, "normal run: %s %s per %s (%s %ss); slow run: %s (%s %ss)",
-        navg, unit(in->kind, 1), instance_word(in->kind), ninst, instance_word(in->kind), savg,
-        sinst, instance_word(in->kind));
+    cat(r->growth, sizeof r->growth, "normal run: %s %s per %s (%s %s%s); slow run: %s (%s %s%s)",
+        navg, unit(in->kind, strcmp(navg, "1") != 0), instance_word(in->kind), ninst,
+        instance_word(in->kind), n->instances == 1 ? "" : "s", savg, sinst,
+        instance_word(in->kind), s->instances == 1 ? "" : "s");
     if (n->avg_iterations > 0 && n->iterations > 0) {
         char per[32], total[32];
         fmt_ratio(per, sizeof per, s->avg_iterations / n->avg_iterations);

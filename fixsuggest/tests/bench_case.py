@@ -89,7 +89,7 @@ def main():
     def show(l):
         return "%s %s:%d kind=%s class=%s root_cause=%s fix=%s red=%s | %s" % (
             l["function"], os.path.basename(l["file"]), l["line"], l["kind"], l["static_class"],
-            l["root_cause"], l["fix"], l["cross_loop_rate"] is not None, l["evidence"])
+            l["root_cause"], l["fix"], l["redundancy_measured"], l["evidence"])
 
     if rc:
         key = (rc["function"], rc["file"], rc["loop_line"])
@@ -100,7 +100,7 @@ def main():
             return 1
         l = found[0]
         print("root cause: expected %s fix %s; reported %s" % (rc["categories"], rc["fixes"], show(l)))
-        measured = l["cross_loop_rate"] is not None
+        measured = l["redundancy_measured"]
         want = set(rc["categories"])
         if not measured:
             want -= RED

@@ -67,10 +67,26 @@ struct vp_fix_redundancy {
     double repeated_per_instance; /* share of an instance's values repeated from
                                    the previous instance (1 - mean distance)  */
     uint64_t sampled_iterations, distinct_iterations, sampled_instances;
+    uint64_t pairs_compared;    /* consecutive sampled instances compared     */
+    int ci_ruled_out;           /* an induction variable among the sources:
+                                   no cross-iteration redundancy, nothing recorded */
     int io_every_iteration;     /* only I/O side effects, one on every iteration */
     int constant_writes;        /* each instance updates a constant number of
                                    locations (no side effect in an inner loop) */
 };
+
+/* Whether each variant has a rate: cross-iteration needs sampled
+   iterations, cross-loop a compared pair of consecutive sampled instances.
+   A loop can be measured (its probes ran) with neither: an induction
+   variable ruled cross-iteration out and too few instances ran. */
+static inline int vp_fix_ci_measured(const struct vp_fix_redundancy *d)
+{
+    return d->measured && d->sampled_iterations > 0;
+}
+static inline int vp_fix_cl_measured(const struct vp_fix_redundancy *d)
+{
+    return d->measured && d->pairs_compared > 0;
+}
 
 struct vp_fix_input {
     const char *function;
