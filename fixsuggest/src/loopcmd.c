@@ -541,11 +541,23 @@ static char *trimmed_line(const char *path, uint32_t line)
 
 /* ---- the report ------------------------------------------------------------ */
 
+/* Whether a loop's diagnosis says more than its static class: a root
+   cause other than a bare 1*. */
+static int informative(const struct vp_lr_loop *l)
+{
+    return (l->fix.categories & ~(unsigned)VP_FIX_CAT_ONE_STAR) != 0;
+}
+
+/* By share of the slow run; at equal share (a recursion and the loop that
+   tail-recursion elimination made of it cover the same samples) the loop
+   with an informative root cause first, then the one with more work. */
 static int cmp_loops(const void *a, const void *b)
 {
     const struct vp_lr_loop *x = a, *y = b;
     if (x->samples != y->samples)
         return x->samples > y->samples ? -1 : 1;
+    if (informative(x) != informative(y))
+        return informative(x) ? -1 : 1;
     if (x->in.slow.iterations != y->in.slow.iterations)
         return x->in.slow.iterations > y->in.slow.iterations ? -1 : 1;
     int f = strcmp(x->file, y->file);

@@ -186,11 +186,15 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
             fprintf(out, "\n");
         }
         char inst[32], it[32], mx[32];
-        fprintf(out, "- **Counts (slow run):** %s instances, %s iterations, max %s per instance; "
+        int rec = l->kind == VP_LOOP_RECURSION;
+        fprintf(out, "- **Counts (slow run):** %s %s%s, %s %s, max %s per %s; "
                      "resultless rate %.4f; static class `%s`; nesting depth %d\n",
                 vp_fix_commas(inst, sizeof inst, l->in.slow.instances),
+                rec ? "outermost call" : "instance", l->in.slow.instances == 1 ? "" : "s",
                 vp_fix_commas(it, sizeof it, l->in.slow.iterations),
-                vp_fix_commas(mx, sizeof mx, l->in.slow.max_iterations), l->resultless_rate,
+                rec ? "recursive calls" : "iterations",
+                vp_fix_commas(mx, sizeof mx, l->in.slow.max_iterations),
+                rec ? "outermost call" : "instance", l->resultless_rate,
                 vp_loop_class_name(l->static_class), l->depth);
         if (l->nsource) {
             /* A fence longer than any backtick run in the quoted lines. */

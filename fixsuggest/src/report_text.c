@@ -94,17 +94,19 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
                 vp_loop_class_name(l->static_class));
         char inst[32], it[32], mx[32], avg[32];
         const struct vp_fix_counts *c = &l->in.slow;
-        fprintf(out, "   slow run: %s instance%s, %s iterations, %s per instance (max %s); "
-                     "resultless %.2f%%\n",
-                vp_fix_commas(inst, sizeof inst, c->instances), c->instances == 1 ? "" : "s",
-                vp_fix_commas(it, sizeof it, c->iterations), vp_lr_avg(avg, sizeof avg, c->avg_iterations),
+        const char *unit = l->kind == VP_LOOP_RECURSION ? "outermost call" : "instance";
+        const char *iters = l->kind == VP_LOOP_RECURSION ? "recursive calls" : "iterations";
+        fprintf(out, "   slow run: %s %s%s, %s %s, %s per %s (max %s); resultless %.2f%%\n",
+                vp_fix_commas(inst, sizeof inst, c->instances), unit, c->instances == 1 ? "" : "s",
+                vp_fix_commas(it, sizeof it, c->iterations), iters,
+                vp_lr_avg(avg, sizeof avg, c->avg_iterations), unit,
                 vp_fix_commas(mx, sizeof mx, c->max_iterations), l->resultless_rate * 100.0);
         if (l->in.normal.ran) {
             c = &l->in.normal;
-            fprintf(out, "   normal run: %s instance%s, %s iterations, %s per instance (max %s)\n",
-                    vp_fix_commas(inst, sizeof inst, c->instances), c->instances == 1 ? "" : "s",
-                    vp_fix_commas(it, sizeof it, c->iterations),
-                    vp_lr_avg(avg, sizeof avg, c->avg_iterations),
+            fprintf(out, "   normal run: %s %s%s, %s %s, %s per %s (max %s)\n",
+                    vp_fix_commas(inst, sizeof inst, c->instances), unit,
+                    c->instances == 1 ? "" : "s", vp_fix_commas(it, sizeof it, c->iterations),
+                    iters, vp_lr_avg(avg, sizeof avg, c->avg_iterations), unit,
                     vp_fix_commas(mx, sizeof mx, c->max_iterations));
         } else if (r->normal_counts) {
             fprintf(out, "   normal run: did not run\n");
