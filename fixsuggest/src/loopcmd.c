@@ -649,6 +649,31 @@ static int write_report(struct ctx *c)
 static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
                             struct vp_fix_redundancy *d)
 {
+    /* The loop's repeated-call units: the redundant one with the highest
+       rate, else the most sampled one. */
+    const struct vp_red_loop_result *best = NULL;
+    for (size_t i = 0; i < red->loop_count; i++) {
+        const struct vp_red_loop_result *u = &red->loops[i];
+        if (!u->callsite || u->parent_id != loop_id ||
+            u->sampled_iterations < VP_RED_CALL_MIN_SAMPLES)
+            continue;
+        if (!best || (u->ci_redundant && !best->ci_redundant) ||
+            (u->ci_redundant == best->ci_redundant &&
+             (u->ci_redundant ? u->ci_rate > best->ci_rate
+                              : u->sampled_iterations > best->sampled_iterations)))
+            best = u;
+    }
+    if (best) {
+        d->measured = 1;
+        d->call_callee = best->function;
+        d->call_line = best->line;
+        d->call_sampled = best->sampled_iterations;
+        d->call_distinct = best->distinct_signatures;
+        d->call_rate = best->ci_rate;
+        d->call_redundant = best->ci_redundant;
+        if (best->ci_redundant)
+            d->cross_iteration = 1;
+    }
     for (size_t i = 0; i < red->loop_count; i++) {
         const struct vp_red_loop_result *r = &red->loops[i];
         if (r->loop_id != loop_id)
@@ -656,7 +681,8 @@ static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
         if (!r->sampled_iterations && !r->sampled_instances && !r->ci_impossible)
             return;
         d->measured = 1;
-        d->cross_iteration = r->ci_redundant;
+        d->cross_iteration = r->ci_redundant || d->call_redundant;
+        d->iterations_redundant = r->ci_redundant;
         d->cross_loop = r->cl_redundant;
         d->cross_iteration_rate = r->ci_rate;
         d->cross_loop_rate = r->cl_rate;

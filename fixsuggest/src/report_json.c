@@ -123,6 +123,20 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         vp_fix_cl_measured(&l->in.red) ? vp_json_double(j, l->in.red.cross_loop_rate)
                                        : vp_json_null(j);
         vp_json_kv_bool(j, "redundancy_measured", l->in.red.measured);
+        vp_json_key(j, "repeated_call");
+        if (l->in.red.call_sampled) {
+            const struct vp_fix_redundancy *d = &l->in.red;
+            vp_json_begin_object(j);
+            vp_json_kv_str(j, "callee", d->call_callee);
+            vp_json_kv_uint(j, "line", d->call_line);
+            vp_json_kv_uint(j, "sampled_calls", d->call_sampled);
+            vp_json_kv_uint(j, "distinct_calls", d->call_distinct);
+            vp_json_kv_double(j, "rate", d->call_rate);
+            vp_json_kv_bool(j, "redundant", d->call_redundant);
+            vp_json_end_object(j);
+        } else {
+            vp_json_null(j);
+        }
         counts(j, "counts", &l->in.slow);
         counts(j, "normal_counts", &l->in.normal);
         vp_json_kv_str(j, "evidence", l->fix.evidence);

@@ -117,8 +117,12 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
             if (vp_fix_ci_measured(d))
                 fprintf(out, "%.2fx", d->cross_iteration_rate);
             else
-                fputs(d->ci_ruled_out ? "ruled out (an induction variable among its sources)"
+                fputs(d->ci_ruled_out ? "ruled out for whole iterations (an induction variable "
+                                        "among its sources)"
                                       : "not sampled", out);
+            if (d->call_sampled)
+                fprintf(out, ", repeated calls of %s (line %u) %.2fx",
+                        d->call_callee ? d->call_callee : "?", d->call_line, d->call_rate);
             if (l->kind != VP_LOOP_RECURSION) {
                 if (vp_fix_cl_measured(d))
                     fprintf(out, ", cross-loop %.0f%%", d->cross_loop_rate * 100.0);

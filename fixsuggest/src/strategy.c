@@ -230,7 +230,15 @@ static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_res
 {
     const struct vp_fix_redundancy *d = &in->red;
     char a[32], b[32], rep[32], pct[32];
-    if (d->cross_iteration) {
+    if (d->cross_iteration && !d->iterations_redundant && d->call_redundant) {
+        vp_fix_commas(a, sizeof a, d->call_sampled);
+        vp_fix_commas(b, sizeof b, d->call_distinct);
+        cat(r->evidence, sizeof r->evidence,
+            "%sits calls of %s (line %u) repeat earlier calls with the same inputs: %s sampled "
+            "calls, %s distinct (%.1fx redundancy); %s redo work that earlier ones did.",
+            r->evidence[0] ? " " : "", d->call_callee ? d->call_callee : "a function",
+            d->call_line, a, b, d->call_rate, unit(in->kind, 1));
+    } else if (d->cross_iteration) {
         vp_fix_commas(a, sizeof a, d->sampled_iterations);
         vp_fix_commas(b, sizeof b, d->distinct_iterations);
         cat(r->evidence, sizeof r->evidence,

@@ -14,12 +14,14 @@
 #include "vprof/format.h"
 
 #include "llvm/IR/PassManager.h"
+#include "llvm/IR/ValueHandle.h"
 
 #include <string>
 #include <vector>
 
 namespace llvm {
 class AAResults;
+class CallInst;
 class MemorySSA;
 class Value;
 } // namespace llvm
@@ -54,6 +56,13 @@ struct LoopSources {
   bool SideEffectInInner = false;
   bool Probed = false;
   bool Recursion = false;      ///< a recursive function, one call an iteration
+  /// A repeated-call unit: `Call` (in the analysed function), in the loop
+  /// at index `Parent` of the result vector, to a function with loops or
+  /// recursion; one call an iteration, its arguments and the callee's
+  /// sources the signature.
+  bool CallSite = false;
+  llvm::WeakTrackingVH Call; ///< null if the call was deleted meanwhile
+  size_t Parent = 0;
   uint32_t ProbeIndex = ~0u;
 };
 

@@ -52,6 +52,7 @@ using namespace llvm;
 
 STATISTIC(NumProbedLoops, "Number of loops given redundancy probes");
 STATISTIC(NumOwnClones, "Number of functions cloned by the redundancy pass");
+STATISTIC(NumCallUnits, "Number of repeated-call units");
 
 static cl::opt<bool> PrintSources(
     "vprof-print-sources", cl::init(false), cl::Hidden,
@@ -59,6 +60,10 @@ static cl::opt<bool> PrintSources(
 static cl::opt<bool>
     EnableProbes("vprof-redundancy-probes", cl::init(true), cl::Hidden,
                  cl::desc("Insert the redundancy value probes (default on)"));
+static cl::opt<bool> EnableCallUnits(
+    "vprof-repeated-calls", cl::init(true), cl::Hidden,
+    cl::desc("Sample a loop's calls of functions with loops or recursion as "
+             "repeated-call units (default on)"));
 static cl::opt<bool> NoPruning(
     "vprof-redundancy-no-pruning", cl::init(false), cl::Hidden,
     cl::desc("Record every source (ignore the static pruning; benchmarks)"));
@@ -659,6 +664,13 @@ static void insertCalleeProbes(
   }
   ValueToValueMapTy VMap;
   Function *C = cloneForProbes(G, VMap, ".vprof_callee");
+  // The copy was made after loopclass gated G: without this, a G that is
+  // itself selected would leave its copy for its probed clone at once and
+  // send no value, and its callers' signatures would lose its reads.
+  if (GlobalVariable *Gate = findProbedClone(G).Gate)
+    for (Instruction &I : C->getEntryBlock())
+      if (auto *Ld = dyn_cast<LoadInst>(&I); Ld && Ld->getPointerOperand() == Gate)
+        Ld->replaceAllUsesWith(ConstantInt::get(Ld->getType(), 0));
   for (const auto &[I, Id] : Probes) {
     auto *CI = dyn_cast_or_null<Instruction>(VMap.lookup(I));
     if (!CI || CI->isTerminator() || isa<PHINode>(CI) || !canRecord(CI))
@@ -821,6 +833,114 @@ static void instrumentRecursion(ProbeModule &PM, Function &F,
 }
 
 // ---------------------------------------------------------------------------
+// Repeated calls (docs/redundancy.md, "Repeated calls").
+// ---------------------------------------------------------------------------
+
+/// The repeated-call units of loop \p L: its own calls (not those of its
+/// subloops) to a function of the module that has loops or recursion
+/// (\p Expensive) and whose reads are callee sources of the loop, so that
+/// the callee's probes give each call a signature.  LDoctor's signature
+/// covers a whole iteration; an iteration that also writes a new slot or
+/// carries a position never repeats, though its costly call does
+/// (bench layout_widthcache).  A unit is sampled per call, like a
+/// recursion, and its signature is the call's arguments and the callee's
+/// sources.
+static std::vector<LoopSources>
+repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
+                  function_ref<bool(Function &)> Expensive) {
+  std::vector<LoopSources> Units;
+  if (!EnableCallUnits)
+    return Units;
+  SmallPtrSet<const Function *, 4> WithSources;
+  for (const SourceInfo &S : LS.Sources)
+    if (S.Depth && (S.CI == VP_SRCD_RECORD || S.CL == VP_SRCD_RECORD || S.CI == VP_SRCD_IV))
+      if (auto *I = dyn_cast<Instruction>(S.V))
+        WithSources.insert(I->getFunction());
+  unsigned Ordinal = 0;
+  for (BasicBlock *BB : L.blocks()) {
+    if (LI.getLoopFor(BB) != &L)
+      continue;
+    for (Instruction &I : *BB) {
+      auto *CI = dyn_cast<CallInst>(&I);
+      Function *G = CI ? CI->getCalledFunction() : nullptr;
+      if (!G || G == &F || G->isDeclaration() || G->isIntrinsic() || CI->isMustTailCall() ||
+          G->hasFnAttribute(Attribute::ReturnsTwice) || !WithSources.count(G) || !Expensive(*G))
+        continue;
+      LoopSources U;
+      U.CallSite = true;
+      U.Call = CI;
+      uint64_t Key[2] = {LS.LoopId, 0x7670726663616c6cULL ^ Ordinal++};
+      U.LoopId = xxHash64(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Key), sizeof Key));
+      if (!U.LoopId)
+        U.LoopId = 1;
+      const DISubprogram *SP = G->getSubprogram();
+      U.Function = SP ? SP->getName().str() : G->getName().str();
+      U.File = LS.File;
+      if (const DILocation *DL = CI->getDebugLoc().get()) {
+        U.Line = DL->getLine();
+        U.Column = DL->getColumn();
+      }
+      for (unsigned A = 0; A < CI->arg_size(); ++A) {
+        Value *V = CI->getArgOperand(A);
+        if (isa<Constant>(V) || !canRecord(V))
+          continue;
+        SourceInfo S;
+        S.V = V;
+        S.Kind = VP_SRC_OUTSIDE;
+        S.CI = VP_SRCD_RECORD;
+        S.Id = A;
+        S.Line = U.Line;
+        S.Column = U.Column;
+        S.Function = LS.Function;
+        U.Sources.push_back(std::move(S));
+      }
+      Units.push_back(std::move(U));
+    }
+  }
+  return Units;
+}
+
+/// A repeated-call unit's probes around its call:
+///   if (--slot.iter_countdown <= 0) rec = iter_sample() != 0;
+///   if (rec) { value(arg) for each recorded argument; active++; }
+///   call
+///   if (rec) { active--; iter_end(); }
+/// `active` makes the callee run its copy with probes (insertCalleeProbes),
+/// whose values go to every recorded frame of the thread, this one too.
+static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources &U) {
+  uint32_t Index = U.ProbeIndex;
+  MDNode *Unlikely = MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20);
+  BasicBlock *Head = CB.getParent();
+  IRBuilder<> B(&CB);
+  Value *Slot = PM.slot(B, Index);
+  Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, Slot), B.getInt32(1));
+  B.CreateStore(Cd, Slot);
+  Instruction *Ask = SplitBlockAndInsertIfThen(B.CreateICmpSLE(Cd, B.getInt32(0)), &CB,
+                                               false, Unlikely);
+  B.SetInsertPoint(Ask);
+  Value *Yes = B.CreateICmpNE(B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot}),
+                              B.getInt32(0));
+  BasicBlock *Tail = CB.getParent();
+  PHINode *Rec = PHINode::Create(B.getInt1Ty(), 2, "vprof.red.callrec", &Tail->front());
+  Rec->addIncoming(B.getFalse(), Head);
+  Rec->addIncoming(Yes, Ask->getParent());
+  Instruction *Before = SplitBlockAndInsertIfThen(Rec, &CB, false, Unlikely);
+  B.SetInsertPoint(Before);
+  // The arguments as the call has them now: the loops' recording copies,
+  // made before, may have replaced the values the analysis saw.
+  for (const SourceInfo &S : U.Sources) {
+    Value *V = S.Id < CB.arg_size() ? CB.getArgOperand(S.Id) : nullptr;
+    if (V && !isa<Constant>(V) && canRecord(V))
+      sendCallValue(PM, B, Index, S, V);
+  }
+  B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I32, PM.Active), B.getInt32(1)), PM.Active);
+  Instruction *After = SplitBlockAndInsertIfThen(Rec, CB.getNextNode(), false, Unlikely);
+  B.SetInsertPoint(After);
+  B.CreateStore(B.CreateSub(B.CreateLoad(PM.I32, PM.Active), B.getInt32(1)), PM.Active);
+  B.CreateCall(PM.IterEndFn, {PM.desc(B), B.getInt32(Index)});
+}
+
+// ---------------------------------------------------------------------------
 // The pass.
 // ---------------------------------------------------------------------------
 
@@ -920,9 +1040,21 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
       LS.File = It->Src.File;
       LS.Line = It->Src.Line;
       LS.Column = It->Src.Column;
-      T.Loops.push_back(Results.size());
+      std::vector<LoopSources> Units =
+          repeatedCallUnits(*L, LS, *FA.LI, *F, [&](Function &G) {
+            return !FAM.getResult<LoopAnalysis>(G).empty() || isDirectlyRecursive(G);
+          });
+      size_t Parent = Results.size();
+      T.Loops.push_back(Parent);
       T.Headers.push_back(L->getHeader());
       Results.push_back(std::move(LS));
+      for (LoopSources &U : Units) {
+        U.Parent = Parent;
+        T.Loops.push_back(Results.size());
+        T.Headers.push_back(nullptr);
+        Results.push_back(std::move(U));
+        ++NumCallUnits;
+      }
     }
     if (!T.Loops.empty())
       Targets.push_back(std::move(T));
@@ -954,10 +1086,14 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
         bool AnyCI = any_of(LS.Sources, [](const SourceInfo &S) {
           return S.CI == VP_SRCD_RECORD;
         });
-        PM.Entries.push_back({LS.LoopId, LS.Function,
+        // The runtime selects an entry by its function's name: a unit's is
+        // its loop's (LS.Function names the callee, for the report).
+        PM.Entries.push_back({LS.LoopId,
+                              LS.CallSite ? Results[LS.Parent].Function : LS.Function,
                               T.Orig->getName().str(), T.Gate,
-                              (LS.IVSource || !AnyCI) ? (uint32_t)VP_RED_RTF_NO_CI
-                                                      : 0u});
+                              (!LS.CallSite && (LS.IVSource || !AnyCI))
+                                  ? (uint32_t)VP_RED_RTF_NO_CI
+                                  : 0u});
       }
       Probed.push_back(&T);
     }
@@ -1032,7 +1168,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
         }
         for (size_t i = 0; i != T->Loops.size(); ++i) {
           LoopSources &LS = Results[T->Loops[i]];
-          if (LS.Recursion)
+          if (LS.Recursion || LS.CallSite)
             continue;
           uint32_t Idx = LS.ProbeIndex;
           bool CIOn = !LS.IVSource;
@@ -1065,7 +1201,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
                          [](auto &A, auto &B) { return A.first > B.first; });
         for (size_t i = 0; i != T->Loops.size(); ++i) {
           LoopSources &LS = Results[T->Loops[i]];
-          if (LS.Recursion)
+          if (LS.Recursion || LS.CallSite)
             continue;
           if (FI.instrumentInstances(T->Headers[i], LS.ProbeIndex)) {
             LS.Probed = true;
@@ -1074,8 +1210,22 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
         }
         for (auto &[Depth, i] : Order) {
           LoopSources &LS = Results[T->Loops[i]];
-          if (LS.Probed && !LS.Recursion)
+          if (LS.Probed && !LS.Recursion && !LS.CallSite)
             FI.instrumentIterations(T->Headers[i], LS.ProbeIndex);
+        }
+        // Repeated-call units last, in the loops' own bodies only: a call in
+        // a recorded iteration or instance is not sampled as a unit too
+        // (its frame would nest in the loop's, and the copies' hand-made
+        // SSA would have to carry the unit's decision).
+        for (size_t i = 0; i != T->Loops.size(); ++i) {
+          LoopSources &LS = Results[T->Loops[i]];
+          if (!LS.CallSite)
+            continue;
+          Value *C = LS.Call;
+          if (auto *CB = dyn_cast_or_null<CallInst>(C ? Map(C) : nullptr)) {
+            instrumentCallUnit(PM, *CB, LS);
+            LS.Probed = true;
+          }
         }
         FI.promote();
         // The recording copies rewire SSA by hand: check the result here

@@ -46,6 +46,8 @@ static uint16_t loopFlags(const LoopSources &LS) {
     F |= VP_REDF_CI_NONE;
   if (!AnyCL)
     F |= VP_REDF_CL_NONE;
+  if (LS.CallSite)
+    F |= VP_REDF_CALLSITE;
   return F;
 }
 
@@ -66,6 +68,8 @@ static std::string buildBlob(const std::vector<LoopSources> &Loops) {
     E.flags = loopFlags(LS);
     E.side_effects = std::min<size_t>(LS.SideEffects.size(), 0xffff);
     E.iv_line = LS.IVLine;
+    if (LS.CallSite)
+      E.reserved = static_cast<uint32_t>(LS.Parent + 1);
     appendRecord(Entries, E);
     for (const SourceInfo &S : LS.Sources) {
       vp_redund_source R;
@@ -120,6 +124,8 @@ void printLoopSources(raw_ostream &OS, const LoopSources &LS) {
     OS << " side-effect-in-inner-loop";
   if (LS.Probed)
     OS << " probed";
+  if (LS.CallSite)
+    OS << " repeated-call-unit";
   OS << "\n";
   if (LS.IVSource)
     OS << "vprof-sources:   no cross-iteration redundancy: IV source at line "

@@ -44,6 +44,10 @@ static cl::opt<unsigned>
                    cl::desc("How deep the slice follows called functions"));
 
 namespace vprof {
+static bool isCounterUpdate(llvm::LoadInst *LdI);
+}
+
+namespace vprof {
 
 namespace {
 
@@ -322,6 +326,11 @@ void Slicer::visit(Value *V, const Context *C) {
         visitLocalLoad(LdI, A, C);
         return;
       }
+    // A statistics counter in a called function (`calls++`) feeds only
+    // itself and differs in every call: not an input of the call's work,
+    // as for recursion (docs/redundancy.md, "Repeated calls").
+    if (C->Depth && isCounterUpdate(LdI))
+      return;
     // A read of heap, global or argument memory: the slice stops here.
     addSource(LdI, C->Depth ? VP_SRC_CALLEE_LOAD : VP_SRC_LOAD, C->Depth);
     return;

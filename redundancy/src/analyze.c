@@ -45,11 +45,14 @@ static int vp_red_read_blob(const char *path, const uint8_t *blob, size_t avail,
     const char *st = (const char *)blob + h.strings_offset;
     if (h.strings_size == 0 || st[h.strings_size - 1] != '\0')
         return vp_red_fail(err, errlen, "%s: .vprof.redund offset %zu: bad string table", path, off);
+    size_t base = r->loop_count;
     for (uint32_t i = 0; i < h.loop_count; i++) {
         struct vp_redund_loop e;
         memcpy(&e, blob + sizeof h + i * sizeof e, sizeof e);
         if (e.function >= h.strings_size ||
-            (uint64_t)e.first_source + e.source_count > h.source_count)
+            (uint64_t)e.first_source + e.source_count > h.source_count ||
+            ((e.flags & VP_REDF_CALLSITE) && (e.reserved == 0 || e.reserved > h.loop_count ||
+                                              e.reserved - 1 == i)))
             return vp_red_fail(err, errlen, "%s: .vprof.redund offset %zu: bad loop %u", path,
                                off, i);
         if (r->loop_count == *cap) {
@@ -77,7 +80,13 @@ static int vp_red_read_blob(const char *path, const uint8_t *blob, size_t avail,
         lr->source_count = e.source_count;
         lr->ci_impossible = (e.flags & VP_REDF_CI_IV) != 0;
         lr->mean_pair_distance = -1;
+        lr->callsite = (e.flags & VP_REDF_CALLSITE) != 0;
+        lr->parent_id = e.reserved; /* an index until the blob is read */
     }
+    /* Call units name their loop by index in the blob: turn it into the id. */
+    for (size_t i = base; i < r->loop_count; i++)
+        if (r->loops[i].callsite)
+            r->loops[i].parent_id = r->loops[base + r->loops[i].parent_id - 1].loop_id;
     return 0;
 }
 
@@ -362,7 +371,8 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
     for (size_t i = 0; i < r->loop_count; i++) {
         struct vp_red_loop_result *l = &r->loops[i];
         l->ci_redundant = !l->ci_impossible && l->distinct_signatures > 0 &&
-                          l->ci_rate >= prm->ci_threshold;
+                          l->ci_rate >= prm->ci_threshold &&
+                          (!l->callsite || l->sampled_iterations >= VP_RED_CALL_MIN_SAMPLES);
         l->ci_fix = !l->ci_redundant ? VP_RED_FIX_NONE
                     : (l->static_flags & VP_REDF_IO_EVERY_ITER) ? VP_RED_FIX_BATCHING
                                                                 : VP_RED_FIX_MEMOIZATION;

@@ -59,6 +59,16 @@ int main(int argc, char **argv)
     }
     for (size_t k = 0; k < r->loop_count; k++) {
         const struct vp_red_loop_result *l = &r->loops[k];
+        if (l->callsite) { /* a repeated-call unit: its calls are its iterations */
+            printf("calls of %s at line %u in loop %016llx id=%016llx sources=%u\n",
+                   l->function, l->line, (unsigned long long)l->parent_id,
+                   (unsigned long long)l->loop_id, l->source_count);
+            printf("  repeated calls: %s rate=%.2f sampled=%llu distinct=%llu\n",
+                   l->ci_redundant ? "yes" : "no", l->ci_rate,
+                   (unsigned long long)l->sampled_iterations,
+                   (unsigned long long)l->distinct_signatures);
+            continue;
+        }
         printf("loop %s:%u id=%016llx sources=%u\n", l->function, l->line,
                (unsigned long long)l->loop_id, l->source_count);
         if (l->ci_impossible)

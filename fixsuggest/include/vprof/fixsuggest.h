@@ -59,7 +59,9 @@ struct vp_fix_counts {
 /* Redundancy measurements (redundancy/); measured = 0 when not available. */
 struct vp_fix_redundancy {
     int measured;
-    int cross_iteration;        /* verdicts, decided by the redundancy analysis */
+    int cross_iteration;        /* verdicts, decided by the redundancy analysis:
+                                   the loop's own (iterations) or a repeated call */
+    int iterations_redundant;   /* the loop's own iteration signatures repeat */
     int cross_loop;
     double cross_iteration_rate;/* sampled iterations / distinct iterations   */
     double cross_loop_rate;     /* share of an instance's values repeated from
@@ -70,6 +72,15 @@ struct vp_fix_redundancy {
     uint64_t pairs_compared;    /* consecutive sampled instances compared     */
     int ci_ruled_out;           /* an induction variable among the sources:
                                    no cross-iteration redundancy, nothing recorded */
+    /* The loop's most repeated call of a function with loops or recursion
+       (a repeated-call unit); call_sampled = 0 when none was sampled.  A
+       redundant one makes the loop cross-iteration redundant even when its
+       whole-iteration signatures never repeat. */
+    const char *call_callee;
+    uint32_t call_line;
+    uint64_t call_sampled, call_distinct;
+    double call_rate;
+    int call_redundant;
     int io_every_iteration;     /* only I/O side effects, one on every iteration */
     int constant_writes;        /* each instance updates a constant number of
                                    locations (no side effect in an inner loop) */

@@ -51,6 +51,10 @@ enum vp_red_writes {
     VP_RED_WRITES_GROWING = 2,  /* grows with the instance's work -> batching */
 };
 
+/* A repeated-call unit needs this many sampled calls before its rate can
+   flag it: two calls that happen to agree say little. */
+#define VP_RED_CALL_MIN_SAMPLES 10
+
 struct vp_red_loop_result {
     uint64_t loop_id;
     const char *function;       /* from .vprof.redund (owned by the result)  */
@@ -58,6 +62,11 @@ struct vp_red_loop_result {
     uint16_t static_flags;      /* VP_REDF_* from the pass                   */
     uint16_t side_effect_sites;
     uint32_t source_count;
+    /* A repeated-call unit (VP_REDF_CALLSITE): one call in the loop
+       `parent_id`, of `function`, at `line`; its "iterations" are the
+       calls (docs/redundancy.md, "Repeated calls"). */
+    int callsite;
+    uint64_t parent_id;
 
     /* cross-iteration */
     uint64_t sampled_iterations;

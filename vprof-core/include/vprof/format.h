@@ -631,6 +631,11 @@ enum vp_redund_loop_flags {
                                       writes per instance may grow with work    */
     VP_REDF_CI_NONE = 1u << 4,     /* no cross-iteration source is recorded     */
     VP_REDF_CL_NONE = 1u << 5,     /* no cross-loop source is recorded          */
+    VP_REDF_CALLSITE = 1u << 6,    /* a repeated-call unit: one call, in the loop
+                                      whose entry index + 1 is `reserved`, of a
+                                      function with loops or recursion; `function`
+                                      names the callee, `line` the call
+                                      (docs/redundancy.md, "Repeated calls")    */
 };
 
 struct vp_redund_loop {
@@ -643,7 +648,8 @@ struct vp_redund_loop {
     uint16_t flags;          /* VP_REDF_* bits                                 */
     uint16_t side_effects;   /* in-body side-effect instructions               */
     uint32_t iv_line;        /* VP_REDF_CI_IV: line of the induction source   */
-    uint32_t reserved;
+    uint32_t reserved;       /* VP_REDF_CALLSITE: 1 + index, in this blob, of
+                                the loop holding the call; else 0             */
 };
 
 enum vp_redund_source_kind {
