@@ -72,7 +72,7 @@ struct vp_fix_redundancy {
     uint64_t pairs_compared;    /* consecutive sampled instances compared     */
     int ci_ruled_out;           /* an induction variable among the sources:
                                    no cross-iteration redundancy, nothing recorded */
-    /* The loop's most repeated call of a function with loops or recursion
+    /* The loop's most repeated call of a function with a loop
        (a repeated-call unit); call_sampled = 0 when none was sampled.  A
        redundant one makes the loop cross-iteration redundant even when its
        whole-iteration signatures never repeat. */

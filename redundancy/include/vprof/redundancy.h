@@ -63,7 +63,7 @@ struct vp_red_loop_result {
     uint16_t side_effect_sites;
     uint32_t source_count;
     /* A repeated-call unit (VP_REDF_CALLSITE): one call in the loop
-       `parent_id`, of `function`, at `line`; its "iterations" are the
+       `parent_id`, of `function` (a function with a loop), at `line`; its "iterations" are the
        calls (docs/redundancy.md, "Repeated calls"). */
     int callsite;
     uint64_t parent_id;

@@ -1,7 +1,8 @@
 // Which calls become repeated-call units (docs/redundancy.md, "Repeated
 // calls"): a loop's own calls of a function of the module that has a loop
-// or recursion and whose reads are sources of the loop.  A call of a
-// straight-line function, of a libc function, or one that sits in an
+// and whose reads are sources of the loop.  A call of a straight-line
+// function, of a recursive one without a loop (the per-call decision would
+// cost as much as the call), of a libc function, or one that sits in an
 // inner loop (it is the inner loop's) does not make a unit of the outer.
 // RUN: %vprof-cc -O2 -c %s -o /dev/null -mllvm -vprof-print-sources 2>&1 | FileCheck %s
 // RUN: %vprof-cc -O2 -c %s -o /dev/null -mllvm -vprof-print-sources -mllvm -vprof-repeated-calls=0 2>&1 | FileCheck %s --check-prefix=OFF
@@ -35,14 +36,13 @@ void outer(const int *keys, const char **names, int n, int m) {
     out[i] = v;
   }
 }
-// CHECK: vprof-sources: outer repeated-call-units.c:28:3 sources={{[0-9]+}}
+// CHECK: vprof-sources: outer repeated-call-units.c:29:3 sources={{[0-9]+}}
 // CHECK-NOT: vprof-sources: cheap
-// CHECK: vprof-sources: costly repeated-call-units.c:29:13 sources=1 side-effects=0 probed repeated-call-unit
-// CHECK-NEXT: vprof-source: 29:13 outside ci=record cl=-
+// CHECK: vprof-sources: costly repeated-call-units.c:30:13 sources=1 side-effects=0 probed repeated-call-unit
+// CHECK-NEXT: vprof-source: 30:13 outside ci=record cl=-
 // CHECK-NOT: vprof-sources: cheap
-// CHECK: vprof-sources: walk repeated-call-units.c:32:10 sources=1 side-effects=0 probed repeated-call-unit
+// CHECK-NOT: vprof-sources: walk
 // The inner loop's call is its unit, not the outer loop's:
-// CHECK-NEXT: vprof-source: 32:10 outside ci=record cl=-
-// CHECK-NEXT: vprof-sources: outer repeated-call-units.c:33:5
-// CHECK: vprof-sources: costly repeated-call-units.c:34:12 sources=1 side-effects=0 probed repeated-call-unit
+// CHECK: vprof-sources: outer repeated-call-units.c:34:5
+// CHECK: vprof-sources: costly repeated-call-units.c:35:12 sources=1 side-effects=0 probed repeated-call-unit
 // CHECK-NOT: probed repeated-call-unit

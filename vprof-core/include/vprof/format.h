@@ -633,7 +633,7 @@ enum vp_redund_loop_flags {
     VP_REDF_CL_NONE = 1u << 5,     /* no cross-loop source is recorded          */
     VP_REDF_CALLSITE = 1u << 6,    /* a repeated-call unit: one call, in the loop
                                       whose entry index + 1 is `reserved`, of a
-                                      function with loops or recursion; `function`
+                                      function with a loop; `function`
                                       names the callee, `line` the call
                                       (docs/redundancy.md, "Repeated calls")    */
 };
