@@ -20,6 +20,7 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemorySSA.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -667,10 +668,30 @@ static void insertCalleeProbes(
   // The copy was made after loopclass gated G: without this, a G that is
   // itself selected would leave its copy for its probed clone at once and
   // send no value, and its callers' signatures would lose its reads.
-  if (GlobalVariable *Gate = findProbedClone(G).Gate)
+  if (GlobalVariable *Gate = findProbedClone(G).Gate) {
+    LoadInst *Ld = nullptr;
     for (Instruction &I : C->getEntryBlock())
-      if (auto *Ld = dyn_cast<LoadInst>(&I); Ld && Ld->getPointerOperand() == Gate)
-        Ld->replaceAllUsesWith(ConstantInt::get(Ld->getType(), 0));
+      if (auto *L = dyn_cast<LoadInst>(&I); L && L->getPointerOperand() == Gate)
+        Ld = L;
+    if (Ld) {
+      // gate == 0: the test folds away, and the call of the probed clone
+      // with it.
+      SmallVector<Instruction *, 2> Users;
+      for (User *U : Ld->users())
+        if (auto *I = dyn_cast<Instruction>(U))
+          Users.push_back(I);
+      Ld->replaceAllUsesWith(ConstantInt::get(Ld->getType(), 0));
+      Ld->eraseFromParent();
+      const DataLayout &DL = G.getParent()->getDataLayout();
+      for (Instruction *I : Users)
+        if (Constant *K = ConstantFoldInstruction(I, DL)) {
+          I->replaceAllUsesWith(K);
+          I->eraseFromParent();
+        }
+      ConstantFoldTerminator(&C->getEntryBlock(), true);
+      removeUnreachableBlocks(*C);
+    }
+  }
   for (const auto &[I, Id] : Probes) {
     auto *CI = dyn_cast_or_null<Instruction>(VMap.lookup(I));
     if (!CI || CI->isTerminator() || isa<PHINode>(CI) || !canRecord(CI))
