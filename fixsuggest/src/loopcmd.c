@@ -671,8 +671,6 @@ static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
         d->call_distinct = best->distinct_signatures;
         d->call_rate = best->ci_rate;
         d->call_redundant = best->ci_redundant;
-        if (best->ci_redundant)
-            d->cross_iteration = 1;
     }
     for (size_t i = 0; i < red->loop_count; i++) {
         const struct vp_red_loop_result *r = &red->loops[i];
@@ -681,8 +679,7 @@ static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
         if (!r->sampled_iterations && !r->sampled_instances && !r->ci_impossible)
             return;
         d->measured = 1;
-        d->cross_iteration = r->ci_redundant || d->call_redundant;
-        d->iterations_redundant = r->ci_redundant;
+        d->cross_iteration = r->ci_redundant;
         d->cross_loop = r->cl_redundant;
         d->cross_iteration_rate = r->ci_rate;
         d->cross_loop_rate = r->cl_rate;

@@ -230,7 +230,7 @@ static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_res
 {
     const struct vp_fix_redundancy *d = &in->red;
     char a[32], b[32], rep[32], pct[32];
-    if (d->cross_iteration && !d->iterations_redundant && d->call_redundant) {
+    if (!d->cross_iteration && d->call_redundant) {
         vp_fix_commas(a, sizeof a, d->call_sampled);
         vp_fix_commas(b, sizeof b, d->call_distinct);
         cat(r->evidence, sizeof r->evidence,
@@ -361,7 +361,7 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
             r->categories |= VP_FIX_CAT_CROSS_LOOP;
             add_fix(r, in->red.constant_writes ? VP_FIX_MEMOIZATION : VP_FIX_BATCHING);
         }
-        if (in->red.cross_iteration) {
+        if (in->red.cross_iteration || in->red.call_redundant) {
             r->categories |= VP_FIX_CAT_CROSS_ITERATION;
             add_fix(r, in->red.io_every_iteration ? VP_FIX_BATCHING : VP_FIX_MEMOIZATION);
         }

@@ -87,6 +87,20 @@ static void test_redundancy(void **state)
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_BATCHING}, 1);
 
+    /* a repeated call (docs/redundancy.md, "Repeated calls"): the loop's own
+       iterations ruled out or not repeated, its call of shape_word repeats */
+    in.red = (struct vp_fix_redundancy){.measured = 1, .call_callee = "shape_word",
+                                        .call_line = 113, .call_sampled = 2800,
+                                        .call_distinct = 420, .call_rate = 6.67,
+                                        .call_redundant = 1};
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_MEMOIZATION}, 1);
+    assert_non_null(strstr(r.evidence, "calls of shape_word (line 113) repeat earlier calls"));
+    assert_non_null(strstr(r.evidence, "2,800 sampled calls, 420 distinct (6.7x"));
+    in.red.call_redundant = 0; /* sampled but not repeated: nothing */
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+
     /* cross-loop: memoization with constant writes, else batching */
     in.red = (struct vp_fix_redundancy){.measured = 1, .cross_loop = 1, .cross_loop_rate = 0.9,
                                         .constant_writes = 1, .repeated_per_instance = 0.8};

@@ -60,8 +60,7 @@ struct vp_fix_counts {
 struct vp_fix_redundancy {
     int measured;
     int cross_iteration;        /* verdicts, decided by the redundancy analysis:
-                                   the loop's own (iterations) or a repeated call */
-    int iterations_redundant;   /* the loop's own iteration signatures repeat */
+                                   the loop's own iteration signatures repeat */
     int cross_loop;
     double cross_iteration_rate;/* sampled iterations / distinct iterations   */
     double cross_loop_rate;     /* share of an instance's values repeated from
@@ -74,8 +73,8 @@ struct vp_fix_redundancy {
                                    no cross-iteration redundancy, nothing recorded */
     /* The loop's most repeated call of a function with a loop
        (a repeated-call unit); call_sampled = 0 when none was sampled.  A
-       redundant one makes the loop cross-iteration redundant even when its
-       whole-iteration signatures never repeat. */
+       redundant one (call_redundant) makes the loop cross-iteration
+       redundant even when its whole-iteration signatures never repeat. */
     const char *call_callee;
     uint32_t call_line;
     uint64_t call_sampled, call_distinct;
