@@ -857,6 +857,12 @@ static void instrumentRecursion(ProbeModule &PM, Function &F,
 // Repeated calls (docs/redundancy.md, "Repeated calls").
 // ---------------------------------------------------------------------------
 
+/// Whether source \p S is read in a called function and gets a callee probe
+/// there (insertCalleeProbes).
+static bool getsCalleeProbe(const SourceInfo &S) {
+  return S.Depth && (S.CI == VP_SRCD_RECORD || S.CL == VP_SRCD_RECORD);
+}
+
 /// The repeated-call units of loop \p L: its own calls (not those of its
 /// subloops) to a function of the module that has a loop (\p Expensive;
 /// not recursion alone: the per-call decision costs as much as a small
@@ -876,7 +882,7 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
     return Units;
   SmallPtrSet<const Function *, 4> WithSources;
   for (const SourceInfo &S : LS.Sources)
-    if (S.Depth && (S.CI == VP_SRCD_RECORD || S.CL == VP_SRCD_RECORD || S.CI == VP_SRCD_IV))
+    if (getsCalleeProbe(S))
       if (auto *I = dyn_cast<Instruction>(S.V))
         WithSources.insert(I->getFunction());
   unsigned Ordinal = 0;
@@ -1147,8 +1153,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
       for (const LoopSources &LS : Results)
         if (LS.ProbeIndex != ~0u)
           for (const SourceInfo &S : LS.Sources)
-            if (S.Depth && (S.CI == VP_SRCD_RECORD || S.CL == VP_SRCD_RECORD) &&
-                CalleeDone.insert(S.V).second)
+            if (getsCalleeProbe(S) && CalleeDone.insert(S.V).second)
               if (auto *I = dyn_cast<Instruction>(S.V))
                 CalleeProbes[I->getFunction()].push_back({I, S.Id});
       for (auto &[G, Probes] : CalleeProbes)
