@@ -47,14 +47,28 @@
 #define VP_RED_INSTANCE_VALUE_CAP 4096 /* values kept per instance             */
 #define VP_RED_INSTANCE_RANGES 16      /* range sources per instance           */
 #define VP_RED_ARENA (16u << 20)       /* finished instances per thread (bytes) */
+#define VP_RED_INSTANCE_MAX_BYTES                                                 \
+    (sizeof(struct vp_instance) + VP_RED_INSTANCE_VALUE_CAP * sizeof(struct vp_instance_value) + \
+     VP_RED_INSTANCE_RANGES * sizeof(struct vp_instance_range))
 #define VP_RED_DEFAULT_ITER_RATE 1000
 #define VP_RED_DEFAULT_INSTANCE_RATE 1000 /* LDoctor: 100; see docs/redundancy.md */
+
+/* An iteration's <source, value> pairs are hashed as one byte stream.  Most
+   iterations send a few pairs, so they are kept in `pairs` and hashed in one
+   XXH3_64bits call at the end; the streaming state is set up only when an
+   iteration overflows the buffer.  Both give the same XXH3-64 of the same
+   bytes (xxhash.h: streaming and one-shot digests agree), so the signature
+   does not depend on the buffer size. */
+#define VP_RED_FRAME_PAIRS 16
 
 struct vp_red_frame {
     uint32_t loop;          /* global loop number                            */
     uint32_t ci;            /* this iteration is a cross-iteration sample    */
     uint32_t values;
     uint32_t truncated;
+    uint32_t buffered;      /* pairs in `pairs` not yet in `state`           */
+    uint32_t streaming;     /* `state` is in use (the buffer overflowed)     */
+    uint64_t pairs[2 * VP_RED_FRAME_PAIRS];
     XXH3_state_t state;
 };
 
@@ -267,10 +281,10 @@ static void vp_red_push_frame(struct vp_red_thread *t, uint32_t g, int ci)
     f->ci = (uint32_t)ci;
     f->values = 0;
     f->truncated = 0;
-    if (ci) {
-        XXH3_64bits_reset(&f->state);
+    f->buffered = 0;
+    f->streaming = 0;
+    if (ci)
         vp_red_recording(t, g, VP_RED_MODE_CI, 0);
-    }
 }
 
 /* Header of a loop whose iteration countdown ran out.  Returns 1 when this
@@ -288,11 +302,14 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
     ls->slot = slot;
     int no_ci = vp_red_no_ci(g);
     struct vp_red_staging *in = vp_red_instance(t, g);
+    /* Signatures that could not be kept are not computed (counted). */
+    int hashes_full = t->hash_count >= VP_RED_HASH_CAP;
     if (in) { /* recording the instance: every iteration, and CI by countdown */
         in->inst.iterations++;
         int ci = 0;
         if (!no_ci && --ls->ci_countdown <= 0) {
-            ci = 1;
+            ci = !hashes_full;
+            t->hash_dropped += (uint64_t)hashes_full;
             ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
         }
         slot->iter_countdown = 1;
@@ -310,11 +327,16 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
     }
     ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
     slot->iter_countdown = ls->ci_countdown;
+    if (hashes_full) {
+        t->hash_dropped++;
+        return 0;
+    }
     vp_red_push_frame(t, g, 1);
     return 1;
 }
 
 static void vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint32_t n);
+static uint64_t vp_red_digest(struct vp_red_frame *f);
 
 /* End of a recorded iteration: its signature is complete. */
 VP_RED_EXPORT void __vprof_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx)
@@ -363,7 +385,7 @@ static void vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint
     }
     struct vp_iter_hash *h = &t->hashes[t->hash_count++];
     h->loop_id = vp_red_loop_id(g);
-    h->signature = XXH3_64bits_digest(&f->state);
+    h->signature = vp_red_digest(f);
     h->instance = t->loops[g].pairs;
     h->tid = t->tid;
     h->values = f->values;
@@ -408,7 +430,9 @@ VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
     for (s = 0; s < VP_RED_ACTIVE_INSTANCES; s++)
         if (t->staging[s].loop == ~0u)
             break;
-    if (s == VP_RED_ACTIVE_INSTANCES) {
+    /* An instance that might not fit in the arena is not recorded: it
+       would be dropped at its end, after paying for every iteration. */
+    if (s == VP_RED_ACTIVE_INSTANCES || t->arena_used + VP_RED_INSTANCE_MAX_BYTES > VP_RED_ARENA) {
         t->inst_dropped++;
         ls->pair_second = 0;
         slot->instance_countdown = vp_red_gap(t, vp_red.instance_rate);
@@ -476,9 +500,28 @@ static void vp_red_hash(struct vp_red_thread *t, struct vp_red_frame *f, uint32_
         vp_red_recording(t, f->loop, 0, VP_RED_MODE_CI); /* stop the calls */
         return;
     }
-    uint64_t pair[2] = {src, v};
-    XXH3_64bits_update(&f->state, pair, sizeof pair);
+    if (f->buffered == VP_RED_FRAME_PAIRS) {
+        if (!f->streaming) {
+            XXH3_64bits_reset(&f->state);
+            f->streaming = 1;
+        }
+        XXH3_64bits_update(&f->state, f->pairs, sizeof f->pairs);
+        f->buffered = 0;
+    }
+    f->pairs[2 * f->buffered] = src;
+    f->pairs[2 * f->buffered + 1] = v;
+    f->buffered++;
     f->values++;
+}
+
+/* The signature of a finished iteration: XXH3-64 of all its pairs. */
+static uint64_t vp_red_digest(struct vp_red_frame *f)
+{
+    size_t bytes = (size_t)f->buffered * 2 * sizeof(uint64_t);
+    if (!f->streaming)
+        return XXH3_64bits(f->pairs, bytes);
+    XXH3_64bits_update(&f->state, f->pairs, bytes);
+    return XXH3_64bits_digest(&f->state);
 }
 
 static void vp_red_append(struct vp_red_thread *t, struct vp_red_staging *in, uint32_t src,
