@@ -50,6 +50,10 @@
 #define VP_RED_INSTANCE_MAX_BYTES                                                 \
     (sizeof(struct vp_instance) + VP_RED_INSTANCE_VALUE_CAP * sizeof(struct vp_instance_value) + \
      VP_RED_INSTANCE_RANGES * sizeof(struct vp_instance_range))
+#define VP_RED_LOOP_HASHES 8192       /* signatures per loop and thread, then thinned */
+#define VP_RED_LOOP_PAIRS 128         /* instance pairs per loop and thread, then thinned */
+#define VP_RED_LOOP_ARENA (VP_RED_ARENA / 4) /* their bytes, then thinned       */
+#define VP_RED_MAX_RATE (1 << 30)
 #define VP_RED_DEFAULT_ITER_RATE 1000
 #define VP_RED_DEFAULT_INSTANCE_RATE 1000 /* LDoctor: 100; see docs/redundancy.md */
 
@@ -85,6 +89,11 @@ struct vp_red_loop_state {
     uint8_t staging;        /* index + 1 of the staging buffer, 0 if none    */
     uint8_t started;        /* the instance countdown got its random phase   */
     uint8_t pair_skips;     /* instances passed over looking for the second  */
+    uint8_t ci_shift;       /* iteration rate doubled this many times (thinning) */
+    uint8_t inst_shift;     /* instance rate doubled this many times         */
+    uint32_t ci_kept;       /* this loop's signatures in the thread's table  */
+    uint32_t inst_kept;     /* this loop's instances in the thread's arena   */
+    uint64_t inst_bytes;    /* and their bytes                               */
     uint64_t pairs;         /* pairs started                                 */
     uintptr_t pair_frame;   /* stack depth of the pair's first instance      */
     struct vp_red_rt_slot *slot; /* this thread's slot of the loop (its TU's
@@ -244,6 +253,23 @@ static int32_t vp_red_gap(struct vp_red_thread *t, int32_t rate)
     return 1 + (int32_t)((x * 0x2545F4914F6CDD1Dull >> 33) % (uint64_t)(2 * rate - 1));
 }
 
+/* The loop's rates: the configured ones, doubled at each thinning. */
+static int32_t vp_red_rate(int32_t rate, unsigned shift)
+{
+    int64_t r = (int64_t)rate << (shift < 31 ? shift : 31);
+    return r < VP_RED_MAX_RATE ? (int32_t)r : VP_RED_MAX_RATE;
+}
+
+static int32_t vp_red_iter_gap(struct vp_red_thread *t, uint32_t g)
+{
+    return vp_red_gap(t, vp_red_rate(vp_red.iter_rate, t->loops[g].ci_shift));
+}
+
+static int32_t vp_red_inst_gap(struct vp_red_thread *t, uint32_t g)
+{
+    return vp_red_gap(t, vp_red_rate(vp_red.instance_rate, t->loops[g].inst_shift));
+}
+
 static uint64_t vp_red_loop_id(uint32_t g)
 {
     const struct vp_red_loop_ref *r = &vp_red.loops[g];
@@ -310,7 +336,7 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
         if (!no_ci && --ls->ci_countdown <= 0) {
             ci = !hashes_full;
             t->hash_dropped += (uint64_t)hashes_full;
-            ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
+            ls->ci_countdown = vp_red_iter_gap(t, g);
         }
         slot->iter_countdown = 1;
         vp_red_push_frame(t, g, ci);
@@ -321,11 +347,11 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
         return 0;
     }
     if (ls->ci_countdown == 0) { /* first call on this thread: random phase */
-        ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
+        ls->ci_countdown = vp_red_iter_gap(t, g);
         slot->iter_countdown = ls->ci_countdown;
         return 0;
     }
-    ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
+    ls->ci_countdown = vp_red_iter_gap(t, g);
     slot->iter_countdown = ls->ci_countdown;
     if (hashes_full) {
         t->hash_dropped++;
@@ -337,6 +363,8 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
 
 static void vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint32_t n);
 static uint64_t vp_red_digest(struct vp_red_frame *f);
+static void vp_red_thin_hashes(struct vp_red_thread *t, uint32_t g);
+static void vp_red_thin_instances(struct vp_red_thread *t, uint32_t g);
 
 /* End of a recorded iteration: its signature is complete. */
 VP_RED_EXPORT void __vprof_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx)
@@ -391,6 +419,31 @@ static void vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint
     h->values = f->values;
     if (f->truncated)
         t->iter_truncated++;
+    if (++t->loops[g].ci_kept >= VP_RED_LOOP_HASHES)
+        vp_red_thin_hashes(t, g);
+}
+
+/* Loop `g` has its share of the thread's signature table: keep every other
+   one of its signatures and halve its iteration rate from now on, so that
+   what is kept stays a uniform sample of the whole run and no loop crowds
+   out the others (docs/redundancy.md, "Caps").  The ones let go are counted
+   in `dropped`. */
+static void vp_red_thin_hashes(struct vp_red_thread *t, uint32_t g)
+{
+    struct vp_red_loop_state *ls = &t->loops[g];
+    uint64_t id = vp_red_loop_id(g), out = 0, nth = 0;
+    for (uint64_t i = 0; i < t->hash_count; i++) {
+        const struct vp_iter_hash *h = &t->hashes[i];
+        if (h->loop_id == id && (nth++ & 1)) {
+            t->hash_dropped++;
+            ls->ci_kept--;
+            continue;
+        }
+        t->hashes[out++] = *h;
+    }
+    t->hash_count = out;
+    if (ls->ci_shift < 30)
+        ls->ci_shift++;
 }
 
 /* Preheader of a loop whose instance countdown ran out: record this
@@ -408,11 +461,11 @@ VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
     ls->slot = slot;
     if (!ls->started) { /* first call on this thread: random phase */
         ls->started = 1;
-        slot->instance_countdown = vp_red_gap(t, vp_red.instance_rate);
+        slot->instance_countdown = vp_red_inst_gap(t, g);
         return;
     }
     if (ls->staging) { /* re-entered (recursion) while recording: skip */
-        slot->instance_countdown = ls->pair_second ? 1 : vp_red_gap(t, vp_red.instance_rate);
+        slot->instance_countdown = ls->pair_second ? 1 : vp_red_inst_gap(t, g);
         return;
     }
     int second = ls->pair_second;
@@ -435,7 +488,7 @@ VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
     if (s == VP_RED_ACTIVE_INSTANCES || t->arena_used + VP_RED_INSTANCE_MAX_BYTES > VP_RED_ARENA) {
         t->inst_dropped++;
         ls->pair_second = 0;
-        slot->instance_countdown = vp_red_gap(t, vp_red.instance_rate);
+        slot->instance_countdown = vp_red_inst_gap(t, g);
         return;
     }
     if (!second)
@@ -451,11 +504,11 @@ VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
     ls->pair_frame = frame;
     ls->pair_skips = 0;
     if (!vp_red_no_ci(g) && ls->ci_countdown <= 0)
-        ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
+        ls->ci_countdown = vp_red_iter_gap(t, g);
     slot->instance_active = 1;
     slot->recording |= VP_RED_MODE_CL;
     slot->iter_countdown = 1;
-    slot->instance_countdown = second ? vp_red_gap(t, vp_red.instance_rate) : 1;
+    slot->instance_countdown = second ? vp_red_inst_gap(t, g) : 1;
 }
 
 /* Exit of a recorded instance: copy it into the arena. */
@@ -490,6 +543,55 @@ VP_RED_EXPORT void __vprof_red_instance_end(const struct vp_red_rt_module *m,
     memcpy(p, in->ranges, in->inst.range_count * sizeof(struct vp_instance_range));
     t->arena_used += bytes;
     t->inst_count++;
+    ls->inst_kept++;
+    ls->inst_bytes += bytes;
+    /* at the end of a pair, so that a pair is thinned as a whole */
+    if (!ls->pair_second &&
+        (ls->inst_kept >= 2 * VP_RED_LOOP_PAIRS || ls->inst_bytes >= VP_RED_LOOP_ARENA))
+        vp_red_thin_instances(t, g);
+}
+
+static size_t vp_red_record_size(const struct vp_instance *in)
+{
+    return sizeof *in + in->value_count * sizeof(struct vp_instance_value) +
+           in->range_count * sizeof(struct vp_instance_range);
+}
+
+/* The same for instances: every other pair of loop `g` leaves the arena
+   (both of its instances, counted in `dropped_instances`) and its instance
+   rate halves. */
+static void vp_red_thin_instances(struct vp_red_thread *t, uint32_t g)
+{
+    struct vp_red_loop_state *ls = &t->loops[g];
+    uint64_t id = vp_red_loop_id(g), nth = 0, last_pair = UINT64_MAX;
+    size_t in_off = 0, out_off = 0;
+    while (in_off + sizeof(struct vp_instance) <= t->arena_used) {
+        struct vp_instance rec;
+        memcpy(&rec, t->arena + in_off, sizeof rec);
+        size_t size = vp_red_record_size(&rec);
+        int drop = 0;
+        if (rec.loop_id == id) {
+            if (rec.seq >> 1 != last_pair) {
+                last_pair = rec.seq >> 1;
+                nth++;
+            }
+            drop = !(nth & 1); /* keep the 1st, 3rd, ... pair */
+        }
+        if (drop) {
+            t->inst_count--;
+            t->inst_dropped++;
+            ls->inst_kept--;
+            ls->inst_bytes -= size;
+        } else {
+            if (out_off != in_off)
+                memmove(t->arena + out_off, t->arena + in_off, size);
+            out_off += size;
+        }
+        in_off += size;
+    }
+    t->arena_used = out_off;
+    if (ls->inst_shift < 30)
+        ls->inst_shift++;
 }
 
 static void vp_red_hash(struct vp_red_thread *t, struct vp_red_frame *f, uint32_t src,
