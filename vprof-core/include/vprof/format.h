@@ -764,7 +764,8 @@ struct vp_iter_hashes_header {
     uint32_t version;          /* VP_ITER_HASHES_VERSION (first word)          */
     uint32_t header_size;
     uint64_t record_count;
-    uint64_t dropped;          /* sampled iterations lost: per-thread buffer full */
+    uint64_t dropped;          /* sampled iterations not kept: buffer full, or
+                                  thinned out (docs/redundancy.md, "Caps")     */
     uint64_t truncated;        /* iterations whose value count hit the cap     */
     uint32_t thread_count;
     uint32_t iteration_cap;    /* max <id,value> pairs hashed per iteration    */
@@ -782,7 +783,8 @@ struct vp_instances_header {
     uint32_t version;          /* VP_INSTANCES_VERSION (first word)            */
     uint32_t header_size;
     uint64_t instance_count;
-    uint64_t dropped_instances;/* sampled instances lost: buffer full          */
+    uint64_t dropped_instances;/* sampled instances not kept: buffer full,
+                                  thinned out, or unfinished                   */
     uint64_t dropped_values;   /* values beyond the per-instance cap           */
     uint32_t thread_count;
     uint32_t value_cap;        /* max values kept per instance                 */
