@@ -105,6 +105,7 @@ struct ProbeModule {
   Value *slot(IRBuilder<> &B, uint32_t Loop);
   Value *desc(IRBuilder<> &B) { return B.CreatePointerCast(Desc, I8Ptr); }
   void finish();
+  Function *activeAddress();
 };
 
 } // namespace
@@ -117,7 +118,7 @@ ProbeModule::ProbeModule(Module &M) : M(M), Ctx(M.getContext()) {
   I32Ptr = Type::getInt32PtrTy(Ctx);
   Void = Type::getVoidTy(Ctx);
   // struct vp_red_rt_module, initialised in finish()
-  StructType *ModTy = StructType::get(Ctx, {I32, I32, I8Ptr, I64, I8Ptr});
+  StructType *ModTy = StructType::get(Ctx, {I32, I32, I8Ptr, I64, I8Ptr, I8Ptr});
   Desc = new GlobalVariable(M, ModTy, false, GlobalValue::InternalLinkage,
                             nullptr, "__vprof_red_module");
   Desc->setAlignment(Align(8));
@@ -166,6 +167,18 @@ Value *ProbeModule::slot(IRBuilder<> &B, uint32_t Loop) {
                              {B.getInt32(0), B.getInt32(Loop), B.getInt32(0)});
 }
 
+/// static int32_t *__vprof_red_active_addr(void) { return &__vprof_red_active; }
+/// The runtime calls it to find this thread's copy (module.active).
+Function *ProbeModule::activeAddress() {
+  Function *F = Function::Create(FunctionType::get(I32Ptr, false),
+                                 GlobalValue::InternalLinkage,
+                                 "__vprof_red_active_addr", M);
+  F->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+  B.CreateRet(B.CreatePointerCast(Active, I32Ptr));
+  return F;
+}
+
 void ProbeModule::finish() {
   StructType *LoopTy = StructType::get(Ctx, {I64, I8Ptr, I8Ptr, I8Ptr, I32, I32});
   std::vector<Constant *> Loops;
@@ -185,7 +198,8 @@ void ProbeModule::finish() {
               ConstantInt::get(I32, Loops.size()),
               ConstantExpr::getPointerCast(LoopsGV, I8Ptr),
               ConstantInt::get(I64, 0),
-              ConstantPointerNull::get(cast<PointerType>(I8Ptr))}));
+              ConstantPointerNull::get(cast<PointerType>(I8Ptr)),
+              ConstantExpr::getPointerCast(activeAddress(), I8Ptr)}));
 
   // static void ctor(void) { if (&__vprof_red_register) __vprof_red_register(&desc); }
   FunctionCallee Reg = weak(VP_RED_RT_REGISTER, Void, {I8Ptr});
@@ -1120,9 +1134,10 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
         PM.Entries.push_back({LS.LoopId,
                               LS.CallSite ? Results[LS.Parent].Function : LS.Function,
                               T.Orig->getName().str(), T.Gate,
-                              (!LS.CallSite && (LS.IVSource || !AnyCI))
-                                  ? (uint32_t)VP_RED_RTF_NO_CI
-                                  : 0u});
+                              ((!LS.CallSite && (LS.IVSource || !AnyCI))
+                                   ? (uint32_t)VP_RED_RTF_NO_CI
+                                   : 0u) |
+                                  (LS.Recursion ? (uint32_t)VP_RED_RTF_NO_ACTIVE : 0u)});
       }
       Probed.push_back(&T);
     }

@@ -54,6 +54,7 @@
 #define VP_RED_LOOP_PAIRS 128         /* instance pairs per loop and thread, then thinned */
 #define VP_RED_LOOP_ARENA (VP_RED_ARENA / 4) /* their bytes, then thinned       */
 #define VP_RED_MAX_RATE (1 << 30)
+#define VP_RED_STALE_SPAN (8u << 20)  /* a frame this far below the stack is stale */
 #define VP_RED_DEFAULT_ITER_RATE 1000
 #define VP_RED_DEFAULT_INSTANCE_RATE 1000 /* LDoctor: 100; see docs/redundancy.md */
 
@@ -71,6 +72,8 @@ struct vp_red_frame {
     uint32_t values;
     uint32_t truncated;
     uint32_t buffered;      /* pairs in `pairs` not yet in `state`           */
+    uintptr_t sp;           /* stack address of the sampling call (stale
+                               frames: vp_red_drop_stale)                    */
     uint32_t streaming;     /* `state` is in use (the buffer overflowed)     */
     uint64_t pairs[2 * VP_RED_FRAME_PAIRS];
     XXH3_state_t state;
@@ -78,6 +81,7 @@ struct vp_red_frame {
 
 struct vp_red_staging {
     uint32_t loop;          /* global loop number, ~0u when free             */
+    uintptr_t sp;           /* stack address of its instance_sample          */
     struct vp_instance inst;
     struct vp_instance_range ranges[VP_RED_INSTANCE_RANGES];
     struct vp_instance_value values[VP_RED_INSTANCE_VALUE_CAP];
@@ -178,8 +182,8 @@ static int vp_red_selected(const char *name)
    global loop numbers and opens the gates of the selected functions. */
 VP_RED_EXPORT void __vprof_red_register(struct vp_red_rt_module *m)
 {
-    if (!m || m->version != VP_RED_RT_VERSION)
-        return;
+    if (!m || (m->version != VP_RED_RT_VERSION && m->version != 2))
+        return; /* 2: no `active` (built before it) */
     vp_red_read_env();
     uint32_t base = atomic_fetch_add(&vp_red.next_loop, m->loop_count);
     m->slot_base = base;
@@ -276,6 +280,12 @@ static uint64_t vp_red_loop_id(uint32_t g)
     return r->mod ? r->mod->loops[r->idx].loop_id : 0;
 }
 
+static int vp_red_no_active(uint32_t g)
+{
+    const struct vp_red_loop_ref *r = &vp_red.loops[g];
+    return r->mod && (r->mod->loops[r->idx].flags & VP_RED_RTF_NO_ACTIVE);
+}
+
 static int vp_red_no_ci(uint32_t g)
 {
     const struct vp_red_loop_ref *r = &vp_red.loops[g];
@@ -296,7 +306,7 @@ static void vp_red_recording(struct vp_red_thread *t, uint32_t g, int32_t set, i
         slot->recording = (slot->recording | set) & ~clear;
 }
 
-static void vp_red_push_frame(struct vp_red_thread *t, uint32_t g, int ci)
+static void vp_red_push_frame(struct vp_red_thread *t, uint32_t g, int ci, uintptr_t sp)
 {
     if (t->depth >= VP_RED_STACK) { /* deeper nesting: counted, not recorded */
         t->depth++;
@@ -309,8 +319,51 @@ static void vp_red_push_frame(struct vp_red_thread *t, uint32_t g, int ci)
     f->truncated = 0;
     f->buffered = 0;
     f->streaming = 0;
+    f->sp = sp;
     if (ci)
         vp_red_recording(t, g, VP_RED_MODE_CI, 0);
+}
+
+/* A longjmp or C++ exception out of a recorded iteration skips its
+   iter_end: its frame stays on the thread's stack, and the probes' count
+   of open frames (__vprof_red_active) stays raised, so every callee with
+   probes would run its recording copy from then on.  A frame is stale when
+   the stack has unwound past it: it was pushed from deeper than the current
+   sampling call (but not so far that it is another stack, a sigaltstack
+   say), or from the same stack address by the same loop, which cannot have
+   two iterations open there.  Stale frames are dropped (a cross-iteration
+   one counts in `dropped`). */
+static void vp_red_drop_stale(struct vp_red_thread *t, uint32_t g, uintptr_t now)
+{
+    while (t->depth > 0 && t->depth <= VP_RED_STACK) {
+        struct vp_red_frame *f = &t->frames[t->depth - 1];
+        int below = f->sp < now && now - f->sp < VP_RED_STALE_SPAN;
+        if (!below && !(f->sp == now && f->loop == g))
+            break;
+        if (f->ci) {
+            vp_red_recording(t, f->loop, 0, VP_RED_MODE_CI);
+            t->hash_dropped++;
+        }
+        t->depth--;
+    }
+}
+
+/* Set this thread's __vprof_red_active to the open frames that raise it
+   (all but recursion units'); between the probes' own increments and
+   decrements the two agree, so this changes it only after an unwind. */
+static void vp_red_sync_active(const struct vp_red_rt_module *m, struct vp_red_thread *t)
+{
+    if (!t || m->version < 3 || !m->active)
+        return;
+    int32_t *active = m->active();
+    if (!active)
+        return;
+    uint32_t n = 0, d = t->depth < VP_RED_STACK ? t->depth : VP_RED_STACK;
+    for (uint32_t i = 0; i < d; i++)
+        if (t->frames[i].loop >= VP_RED_MAX_LOOPS || !vp_red_no_active(t->frames[i].loop))
+            n++;
+    n += t->depth - d; /* frames past the stack are counted, not kept */
+    *active = (int32_t)n;
 }
 
 /* Header of a loop whose iteration countdown ran out.  Returns 1 when this
@@ -324,6 +377,9 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
         slot->iter_countdown = INT32_MAX;
         return 0;
     }
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    vp_red_drop_stale(t, g, sp);
+    vp_red_sync_active(m, t);
     struct vp_red_loop_state *ls = &t->loops[g];
     ls->slot = slot;
     int no_ci = vp_red_no_ci(g);
@@ -339,7 +395,7 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
             ls->ci_countdown = vp_red_iter_gap(t, g);
         }
         slot->iter_countdown = 1;
-        vp_red_push_frame(t, g, ci);
+        vp_red_push_frame(t, g, ci, sp);
         return 1;
     }
     if (no_ci) {
@@ -357,7 +413,7 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
         t->hash_dropped++;
         return 0;
     }
-    vp_red_push_frame(t, g, 1);
+    vp_red_push_frame(t, g, 1, sp);
     return 1;
 }
 
@@ -370,6 +426,7 @@ static void vp_red_thin_instances(struct vp_red_thread *t, uint32_t g);
 VP_RED_EXPORT void __vprof_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx)
 {
     vp_red_iter_end(m, idx, 1);
+    vp_red_sync_active(m, vp_red_self);
 }
 
 /* End of `n` recorded iterations of a loop without cross-iteration sampling,
@@ -379,6 +436,7 @@ VP_RED_EXPORT void __vprof_red_iter_end_n(const struct vp_red_rt_module *m, uint
                                           uint32_t n)
 {
     vp_red_iter_end(m, idx, n);
+    vp_red_sync_active(m, vp_red_self);
 }
 
 static void vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint32_t n)
@@ -464,16 +522,26 @@ VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
         slot->instance_countdown = vp_red_inst_gap(t, g);
         return;
     }
-    if (ls->staging) { /* re-entered (recursion) while recording: skip */
-        slot->instance_countdown = ls->pair_second ? 1 : vp_red_inst_gap(t, g);
-        return;
+    uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
+    if (ls->staging) {
+        struct vp_red_staging *open = &t->staging[ls->staging - 1];
+        if (frame < open->sp || frame - open->sp >= VP_RED_STALE_SPAN) {
+            /* re-entered (recursion) while recording: skip */
+            slot->instance_countdown = ls->pair_second ? 1 : vp_red_inst_gap(t, g);
+            return;
+        }
+        /* Entered again from as high on the stack: the open instance was
+           left by a longjmp or exception (vp_red_drop_stale).  Dropped. */
+        open->loop = ~0u;
+        ls->staging = 0;
+        ls->pair_second = 0;
+        t->inst_dropped++;
     }
     int second = ls->pair_second;
     /* The second instance of a pair is the next one at the same stack depth
        (docs/redundancy.md): in a recursive walk the next instance in time
        belongs to another level (xph_generate counts an ancestor's siblings
        between two fields).  After VP_RED_PAIR_SKIPS others, any will do. */
-    uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
     if (second && frame != ls->pair_frame && ls->pair_skips < VP_RED_PAIR_SKIPS) {
         ls->pair_skips++;
         slot->instance_countdown = 1;
@@ -495,6 +563,7 @@ VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
         ls->pairs++;
     struct vp_red_staging *in = &t->staging[s];
     in->loop = g;
+    in->sp = frame;
     memset(&in->inst, 0, sizeof in->inst);
     in->inst.loop_id = vp_red_loop_id(g);
     in->inst.seq = ((ls->pairs - 1) << 1) | (uint64_t)second;

@@ -698,7 +698,7 @@ struct vp_redund_source {
  * then both probe sets run in the same clone).  Per thread and loop the probes
  * keep struct vp_red_rt_slot in a thread-local array of the TU.
  */
-#define VP_RED_RT_VERSION 2
+#define VP_RED_RT_VERSION 3
 #define VP_RED_RT_REGISTER "__vprof_red_register"        /* (module *)         */
 #define VP_RED_RT_ITER "__vprof_red_iter_sample"   /* (module *, u32 loop, slot *) -> i32 record */
 #define VP_RED_RT_ITER_END "__vprof_red_iter_end"  /* (module *, u32 loop)     */
@@ -730,6 +730,9 @@ struct vp_red_rt_slot {
 
 enum vp_red_rt_loop_flags {
     VP_RED_RTF_NO_CI = 1u << 0, /* no cross-iteration sampling (IV or no source) */
+    VP_RED_RTF_NO_ACTIVE = 1u << 1, /* a recorded frame of this unit does not raise
+                                   __vprof_red_active (recursion: its calls
+                                   decide for themselves)                      */
 };
 
 struct vp_red_rt_loop {
@@ -747,6 +750,10 @@ struct vp_red_rt_module {
     const struct vp_red_rt_loop *loops;
     uint64_t slot_base;        /* runtime-owned: first global loop number      */
     struct vp_red_rt_module *next; /* runtime-owned: registration list         */
+    /* version >= 3: this thread's __vprof_red_active (the probes' "a recorded
+       frame is open" count), so that the runtime can put it right after a
+       longjmp or exception left recorded frames behind */
+    int32_t *(*active)(void);
 };
 
 /*
