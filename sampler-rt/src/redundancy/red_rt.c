@@ -72,19 +72,19 @@ struct vp_red_frame {
     uint32_t values;
     uint32_t truncated;
     uint32_t buffered;      /* pairs in `pairs` not yet in `state`           */
-    uintptr_t sp;           /* stack address of the sampling call (stale
-                               frames: vp_red_drop_stale)                    */
     uint32_t streaming;     /* `state` is in use (the buffer overflowed)     */
     uint64_t pairs[2 * VP_RED_FRAME_PAIRS];
     XXH3_state_t state;
+    uintptr_t sp;           /* stack address of the sampling call (stale
+                               frames: vp_red_drop_stale)                    */
 };
 
 struct vp_red_staging {
     uint32_t loop;          /* global loop number, ~0u when free             */
-    uintptr_t sp;           /* stack address of its instance_sample          */
     struct vp_instance inst;
     struct vp_instance_range ranges[VP_RED_INSTANCE_RANGES];
     struct vp_instance_value values[VP_RED_INSTANCE_VALUE_CAP];
+    uintptr_t sp;           /* stack address of its instance_sample          */
 };
 
 struct vp_red_loop_state {
