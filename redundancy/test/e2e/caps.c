@@ -1,22 +1,22 @@
 // Per-loop shares of the per-thread buffers (docs/redundancy.md, "Caps"):
-// a loop that has kept 8192 signatures, or 128 instance pairs or 4 MiB of
-// instances, gives back every other one and halves its rate, so what it
-// keeps stays a sample of its whole run and it does not crowd out the
-// other loops.  What is let go is counted as dropped.
+// a loop keeps its first 8192 signatures; a loop that has kept 128 instance
+// pairs or 4 MiB of instances gives back every other pair and halves its
+// instance rate.  No loop crowds out the others, and what is not kept is
+// counted as dropped.
 // RUN: %vprof-cc -O1 -fno-inline %s -o %t
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=spin,walk VPROF_RED_ITER_RATE=1 VPROF_RED_INSTANCE_RATE=1 %t
 // RUN: %redundancy-report %t %t.vprof | FileCheck %s
 #include <stdio.h>
 
-// Every iteration is sampled at first (rate 1): 200000 of them would fill
-// the whole table (65536); thinned, spin keeps 4096..8192.
+// Every iteration is sampled (rate 1): 200000 of them would fill the whole
+// table (65536); spin keeps 8192.
 volatile unsigned sink;
 void spin(const unsigned *k, int n) {
   for (int i = 0; i < n; i++)
     sink = *k * 3u;
 }
 // CHECK-LABEL: loop spin:
-// CHECK-NEXT: cross-iteration: yes rate={{.*}} sampled={{[4-8][0-9][0-9][0-9]}} distinct=1
+// CHECK-NEXT: cross-iteration: yes rate=8192.00 sampled=8192 distinct=1
 
 // walk runs after spin and still gets its share of the table.  Its
 // instances of 5000 iterations fill their 4096 values (truncated, ~64 KiB
@@ -29,9 +29,12 @@ unsigned walk(const struct node *n) {
   return s;
 }
 // CHECK-LABEL: loop walk:
-// CHECK-NEXT: cross-iteration: {{.*}} sampled={{[4-8][0-9][0-9][0-9]}}
+// CHECK-NEXT: cross-iteration: {{.*}} sampled=8192 distinct=
 // CHECK-NEXT: cross-loop: yes {{.*}} instances={{3[0-9]|[45][0-9]|6[0-4]}} writes
-// CHECK: loss: iterations-dropped={{[1-9][0-9]*}} iterations-truncated=0 instances-dropped={{[1-9][0-9]*}}
+//
+// Every iteration but each loop's first asks for a signature: 199999 +
+// 1999999, less the 2 x 8192 kept.
+// CHECK: loss: iterations-dropped=2183614 iterations-truncated=0 instances-dropped={{[1-9][0-9]*}}
 
 static struct node nodes[5000];
 int main(void) {

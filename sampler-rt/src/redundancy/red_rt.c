@@ -50,7 +50,7 @@
 #define VP_RED_INSTANCE_MAX_BYTES                                                 \
     (sizeof(struct vp_instance) + VP_RED_INSTANCE_VALUE_CAP * sizeof(struct vp_instance_value) + \
      VP_RED_INSTANCE_RANGES * sizeof(struct vp_instance_range))
-#define VP_RED_LOOP_HASHES 8192       /* signatures per loop and thread, then thinned */
+#define VP_RED_LOOP_HASHES 8192       /* signatures per loop and thread       */
 #define VP_RED_LOOP_PAIRS 128         /* instance pairs per loop and thread, then thinned */
 #define VP_RED_LOOP_ARENA (VP_RED_ARENA / 4) /* their bytes, then thinned       */
 #define VP_RED_MAX_RATE (1 << 30)
@@ -93,7 +93,6 @@ struct vp_red_loop_state {
     uint8_t staging;        /* index + 1 of the staging buffer, 0 if none    */
     uint8_t started;        /* the instance countdown got its random phase   */
     uint8_t pair_skips;     /* instances passed over looking for the second  */
-    uint8_t ci_shift;       /* iteration rate doubled this many times (thinning) */
     uint8_t inst_shift;     /* instance rate doubled this many times         */
     uint32_t ci_kept;       /* this loop's signatures in the thread's table  */
     uint32_t inst_kept;     /* this loop's instances in the thread's arena   */
@@ -266,7 +265,8 @@ static int32_t vp_red_rate(int32_t rate, unsigned shift)
 
 static int32_t vp_red_iter_gap(struct vp_red_thread *t, uint32_t g)
 {
-    return vp_red_gap(t, vp_red_rate(vp_red.iter_rate, t->loops[g].ci_shift));
+    (void)g;
+    return vp_red_gap(t, vp_red.iter_rate);
 }
 
 static int32_t vp_red_inst_gap(struct vp_red_thread *t, uint32_t g)
@@ -384,8 +384,10 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
     ls->slot = slot;
     int no_ci = vp_red_no_ci(g);
     struct vp_red_staging *in = vp_red_instance(t, g);
-    /* Signatures that could not be kept are not computed (counted). */
-    int hashes_full = t->hash_count >= VP_RED_HASH_CAP;
+    /* Signatures that could not be kept are not computed (counted).  A loop
+       keeps its first VP_RED_LOOP_HASHES: not thinned like instances, since
+       sampled/distinct depends on the sampling density (docs). */
+    int hashes_full = t->hash_count >= VP_RED_HASH_CAP || ls->ci_kept >= VP_RED_LOOP_HASHES;
     if (in) { /* recording the instance: every iteration, and CI by countdown */
         in->inst.iterations++;
         int ci = 0;
@@ -419,7 +421,6 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
 
 static void vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint32_t n);
 static uint64_t vp_red_digest(struct vp_red_frame *f);
-static void vp_red_thin_hashes(struct vp_red_thread *t, uint32_t g);
 static void vp_red_thin_instances(struct vp_red_thread *t, uint32_t g);
 
 /* End of a recorded iteration: its signature is complete. */
@@ -477,31 +478,7 @@ static void vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint
     h->values = f->values;
     if (f->truncated)
         t->iter_truncated++;
-    if (++t->loops[g].ci_kept >= VP_RED_LOOP_HASHES)
-        vp_red_thin_hashes(t, g);
-}
-
-/* Loop `g` has its share of the thread's signature table: keep every other
-   one of its signatures and halve its iteration rate from now on, so that
-   what is kept stays a uniform sample of the whole run and no loop crowds
-   out the others (docs/redundancy.md, "Caps").  The ones let go are counted
-   in `dropped`. */
-static void vp_red_thin_hashes(struct vp_red_thread *t, uint32_t g)
-{
-    struct vp_red_loop_state *ls = &t->loops[g];
-    uint64_t id = vp_red_loop_id(g), out = 0, nth = 0;
-    for (uint64_t i = 0; i < t->hash_count; i++) {
-        const struct vp_iter_hash *h = &t->hashes[i];
-        if (h->loop_id == id && (nth++ & 1)) {
-            t->hash_dropped++;
-            ls->ci_kept--;
-            continue;
-        }
-        t->hashes[out++] = *h;
-    }
-    t->hash_count = out;
-    if (ls->ci_shift < 30)
-        ls->ci_shift++;
+    t->loops[g].ci_kept++;
 }
 
 /* Preheader of a loop whose instance countdown ran out: record this

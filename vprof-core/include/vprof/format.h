@@ -771,8 +771,9 @@ struct vp_iter_hashes_header {
     uint32_t version;          /* VP_ITER_HASHES_VERSION (first word)          */
     uint32_t header_size;
     uint64_t record_count;
-    uint64_t dropped;          /* sampled iterations not kept: buffer full, or
-                                  thinned out (docs/redundancy.md, "Caps")     */
+    uint64_t dropped;          /* sampled iterations not kept: buffer or the
+                                  loop's share full (docs/redundancy.md, "Caps"),
+                                  or a frame left by an unwind                 */
     uint64_t truncated;        /* iterations whose value count hit the cap     */
     uint32_t thread_count;
     uint32_t iteration_cap;    /* max <id,value> pairs hashed per iteration    */
