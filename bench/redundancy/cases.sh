@@ -14,7 +14,7 @@
 #         its gate and runs the original code; callee probes test the
 #         recording flag once per call)
 #   on:   the probed binary, VPROF_LOOP_FUNCTIONS=<the truth's root-cause
-#         function>, default rates (1/1000 iterations, 1/1000 instances)
+#         function>, default rates (1/1000 iterations, 1/100 instances)
 # and prints per case the base median and the medians of the per-round
 # ratios none/base and on/base (wall time), then their medians over the
 # cases.  Controls have no root cause and are skipped.

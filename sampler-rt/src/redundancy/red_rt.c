@@ -56,7 +56,7 @@
 #define VP_RED_MAX_RATE (1 << 30)
 #define VP_RED_STALE_SPAN (8u << 20)  /* a frame this far below the stack is stale */
 #define VP_RED_DEFAULT_ITER_RATE 1000
-#define VP_RED_DEFAULT_INSTANCE_RATE 1000 /* LDoctor: 100; see docs/redundancy.md */
+#define VP_RED_DEFAULT_INSTANCE_RATE 100 /* LDoctor's; see docs/redundancy.md */
 
 /* An iteration's <source, value> pairs are hashed as one byte stream.  Most
    iterations send a few pairs, so they are kept in `pairs` and hashed in one
