@@ -5,7 +5,7 @@ import lit.formats
 
 config.name = "vprof-redundancy"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".c"]
+config.suffixes = [".c", ".cpp"]
 config.excludes = ["Inputs", "unit", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 
@@ -18,6 +18,7 @@ for var in ("VPROF_LOOP_FUNCTIONS", "VPROF_OUTPUT", "LD_PRELOAD",
 config.substitutions += [
     ("%vprof-plugin", os.path.join(config.vprof_lib_dir, "vprof", "VprofPlugin.so")),
     ("%vprof-cc", os.path.join(config.vprof_bin_dir, "vprof-cc")),
+    ("%vprof-cxx", os.path.join(config.vprof_bin_dir, "vprof-c++")),
     ("%vprof-rt", os.path.join(config.vprof_lib_dir, "libvprof-rt.so")),
     ("%redundancy-report", os.path.join(config.redundancy_bin_dir, "redundancy-report")),
     ("%loopclass-report", os.path.join(config.loopclass_bin_dir, "loopclass-report")),
