@@ -256,17 +256,11 @@ static int32_t vp_red_gap(struct vp_red_thread *t, int32_t rate)
     return 1 + (int32_t)((x * 0x2545F4914F6CDD1Dull >> 33) % (uint64_t)(2 * rate - 1));
 }
 
-/* The loop's rates: the configured ones, doubled at each thinning. */
+/* A loop's instance rate: the configured one, doubled at each thinning. */
 static int32_t vp_red_rate(int32_t rate, unsigned shift)
 {
     int64_t r = (int64_t)rate << (shift < 31 ? shift : 31);
     return r < VP_RED_MAX_RATE ? (int32_t)r : VP_RED_MAX_RATE;
-}
-
-static int32_t vp_red_iter_gap(struct vp_red_thread *t, uint32_t g)
-{
-    (void)g;
-    return vp_red_gap(t, vp_red.iter_rate);
 }
 
 static int32_t vp_red_inst_gap(struct vp_red_thread *t, uint32_t g)
@@ -394,7 +388,7 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
         if (!no_ci && --ls->ci_countdown <= 0) {
             ci = !hashes_full;
             t->hash_dropped += (uint64_t)hashes_full;
-            ls->ci_countdown = vp_red_iter_gap(t, g);
+            ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
         }
         slot->iter_countdown = 1;
         vp_red_push_frame(t, g, ci, sp);
@@ -405,11 +399,11 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
         return 0;
     }
     if (ls->ci_countdown == 0) { /* first call on this thread: random phase */
-        ls->ci_countdown = vp_red_iter_gap(t, g);
+        ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
         slot->iter_countdown = ls->ci_countdown;
         return 0;
     }
-    ls->ci_countdown = vp_red_iter_gap(t, g);
+    ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
     slot->iter_countdown = ls->ci_countdown;
     if (hashes_full) {
         t->hash_dropped++;
@@ -550,11 +544,17 @@ VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
     ls->pair_frame = frame;
     ls->pair_skips = 0;
     if (!vp_red_no_ci(g) && ls->ci_countdown <= 0)
-        ls->ci_countdown = vp_red_iter_gap(t, g);
+        ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
     slot->instance_active = 1;
     slot->recording |= VP_RED_MODE_CL;
     slot->iter_countdown = 1;
     slot->instance_countdown = second ? vp_red_inst_gap(t, g) : 1;
+}
+
+static size_t vp_red_record_size(const struct vp_instance *in)
+{
+    return sizeof *in + in->value_count * sizeof(struct vp_instance_value) +
+           in->range_count * sizeof(struct vp_instance_range);
 }
 
 /* Exit of a recorded instance: copy it into the arena. */
@@ -575,8 +575,7 @@ VP_RED_EXPORT void __vprof_red_instance_end(const struct vp_red_rt_module *m,
         return;
     ls->staging = 0;
     in->loop = ~0u;
-    size_t bytes = sizeof in->inst + in->inst.value_count * sizeof(struct vp_instance_value) +
-                   in->inst.range_count * sizeof(struct vp_instance_range);
+    size_t bytes = vp_red_record_size(&in->inst);
     if (t->arena_used + bytes > VP_RED_ARENA) {
         t->inst_dropped++;
         return;
@@ -595,12 +594,6 @@ VP_RED_EXPORT void __vprof_red_instance_end(const struct vp_red_rt_module *m,
     if (!ls->pair_second &&
         (ls->inst_kept >= 2 * VP_RED_LOOP_PAIRS || ls->inst_bytes >= VP_RED_LOOP_ARENA))
         vp_red_thin_instances(t, g);
-}
-
-static size_t vp_red_record_size(const struct vp_instance *in)
-{
-    return sizeof *in + in->value_count * sizeof(struct vp_instance_value) +
-           in->range_count * sizeof(struct vp_instance_range);
 }
 
 /* The same for instances: every other pair of loop `g` leaves the arena
