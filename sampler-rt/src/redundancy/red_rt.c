@@ -318,6 +318,18 @@ static void vp_red_push_frame(struct vp_red_thread *t, uint32_t g, int ci, uintp
         vp_red_recording(t, g, VP_RED_MODE_CI, 0);
 }
 
+/* Drops the top frame of a recorded iteration that will never end (a
+   cross-iteration one counts in `dropped`). */
+static void vp_red_drop_top(struct vp_red_thread *t)
+{
+    struct vp_red_frame *f = &t->frames[t->depth - 1];
+    if (f->ci) {
+        vp_red_recording(t, f->loop, 0, VP_RED_MODE_CI);
+        t->hash_dropped++;
+    }
+    t->depth--;
+}
+
 /* A longjmp or C++ exception out of a recorded iteration skips its
    iter_end: its frame stays on the thread's stack, and the probes' count
    of open frames (__vprof_red_active) stays raised, so every callee with
@@ -325,26 +337,26 @@ static void vp_red_push_frame(struct vp_red_thread *t, uint32_t g, int ci, uintp
    the stack has unwound past it: it was pushed from deeper than the current
    sampling call (but not so far that it is another stack, a sigaltstack
    say), or from the same stack address by the same loop, which cannot have
-   two iterations open there.  Stale frames are dropped (a cross-iteration
-   one counts in `dropped`). */
-static void vp_red_drop_stale(struct vp_red_thread *t, uint32_t g, uintptr_t now)
+   two iterations open there.  Stale frames are dropped; returns how
+   many. */
+static uint32_t vp_red_drop_stale(struct vp_red_thread *t, uint32_t g, uintptr_t now)
 {
+    uint32_t dropped = 0;
     while (t->depth > 0 && t->depth <= VP_RED_STACK) {
         struct vp_red_frame *f = &t->frames[t->depth - 1];
         int below = f->sp < now && now - f->sp < VP_RED_STALE_SPAN;
         if (!below && !(f->sp == now && f->loop == g))
             break;
-        if (f->ci) {
-            vp_red_recording(t, f->loop, 0, VP_RED_MODE_CI);
-            t->hash_dropped++;
-        }
-        t->depth--;
+        vp_red_drop_top(t);
+        dropped++;
     }
+    return dropped;
 }
 
 /* Set this thread's __vprof_red_active to the open frames that raise it
-   (all but recursion units'); between the probes' own increments and
-   decrements the two agree, so this changes it only after an unwind. */
+   (all but recursion units').  Between the probes' own increments and
+   decrements the two agree, so it is called only after frames left by an
+   unwind were dropped. */
 static void vp_red_sync_active(const struct vp_red_rt_module *m, struct vp_red_thread *t)
 {
     if (!t || m->version < 3 || !m->active)
@@ -372,8 +384,8 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
         return 0;
     }
     uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-    vp_red_drop_stale(t, g, sp);
-    vp_red_sync_active(m, t);
+    if (vp_red_drop_stale(t, g, sp))
+        vp_red_sync_active(m, t);
     struct vp_red_loop_state *ls = &t->loops[g];
     ls->slot = slot;
     int no_ci = vp_red_no_ci(g);
@@ -413,15 +425,15 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
     return 1;
 }
 
-static void vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint32_t n);
+static int vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint32_t n);
 static uint64_t vp_red_digest(struct vp_red_frame *f);
 static void vp_red_thin_instances(struct vp_red_thread *t, uint32_t g);
 
 /* End of a recorded iteration: its signature is complete. */
 VP_RED_EXPORT void __vprof_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx)
 {
-    vp_red_iter_end(m, idx, 1);
-    vp_red_sync_active(m, vp_red_self);
+    if (vp_red_iter_end(m, idx, 1))
+        vp_red_sync_active(m, vp_red_self);
 }
 
 /* End of `n` recorded iterations of a loop without cross-iteration sampling,
@@ -430,16 +442,18 @@ VP_RED_EXPORT void __vprof_red_iter_end(const struct vp_red_rt_module *m, uint32
 VP_RED_EXPORT void __vprof_red_iter_end_n(const struct vp_red_rt_module *m, uint32_t idx,
                                           uint32_t n)
 {
-    vp_red_iter_end(m, idx, n);
-    vp_red_sync_active(m, vp_red_self);
+    if (vp_red_iter_end(m, idx, n))
+        vp_red_sync_active(m, vp_red_self);
 }
 
-static void vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint32_t n)
+/* Returns 1 when frames above the ended one (left by an unwind) were
+   dropped, so that the caller puts __vprof_red_active right. */
+static int vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint32_t n)
 {
     struct vp_red_thread *t = vp_red_self;
     uint32_t g = (uint32_t)m->slot_base + idx;
     if (!t || t->depth == 0)
-        return;
+        return 0;
     if (n > 1 && g < VP_RED_MAX_LOOPS) {
         struct vp_red_staging *in = vp_red_instance(t, g);
         if (in)
@@ -447,22 +461,25 @@ static void vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint
     }
     if (t->depth > VP_RED_STACK) {
         t->depth--;
-        return;
+        return 0;
     }
     /* Normally the top frame; a frame left by a longjmp is dropped. */
     uint32_t d = t->depth;
     while (d > 0 && t->frames[d - 1].loop != g)
         d--;
     if (d == 0)
-        return;
+        return 0;
+    int dropped = d < t->depth;
+    while (t->depth > d)
+        vp_red_drop_top(t); /* the same as vp_red_drop_stale's */
     struct vp_red_frame *f = &t->frames[d - 1];
     t->depth = d - 1;
     if (!f->ci)
-        return;
+        return dropped;
     vp_red_recording(t, g, 0, VP_RED_MODE_CI);
     if (t->hash_count >= VP_RED_HASH_CAP) {
         t->hash_dropped++;
-        return;
+        return dropped;
     }
     struct vp_iter_hash *h = &t->hashes[t->hash_count++];
     h->loop_id = vp_red_loop_id(g);
@@ -473,6 +490,7 @@ static void vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint
     if (f->truncated)
         t->iter_truncated++;
     t->loops[g].ci_kept++;
+    return dropped;
 }
 
 /* Preheader of a loop whose instance countdown ran out: record this
