@@ -1185,15 +1185,21 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
     /* patterns and localisation, before sorting (indices match s.sf) */
     g_sort_result = res;
     size_t top = 0; /* the function the calibrated ranking puts first */
-    for (size_t k = 1; k < s.nsf; k++)
+    size_t pctop = 0; /* the first by PC-sample cost (a plain profiler's self time) */
+    for (size_t k = 1; k < s.nsf; k++) {
         if (cmp_func_result(&res->funcs[k], &res->funcs[top]) < 0)
             top = k;
+        int c = cmp_double_desc(res->funcs[k].pc_cost_ns, res->funcs[pctop].pc_cost_ns);
+        if (c < 0 || (c == 0 && cmp_func_key(&res->funcs[k], &res->funcs[pctop]) < 0))
+            pctop = k;
+    }
     for (size_t k = 0; k < s.nsf; k++) {
         struct vp_rank_func_result *f = &res->funcs[k];
         if (!f->nvars) {
             /* rule 4 for the most costly function without any sampled
                variable: no basic-type values at all (docs/rank.md) */
-            if ((k == top || f->raw_rank == 1) && f->calibrated_cost_ns > 0)
+            if ((k == top || f->raw_rank == 1 || (k == pctop && f->pc_cost_ns > 0)) &&
+                f->calibrated_cost_ns > 0)
                 f->pattern = VP_RANK_PAT_SCALABILITY;
             continue;
         }
@@ -1204,7 +1210,8 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
         memcpy(order, f->var_idx, f->nvars * sizeof *order);
         qsort_n(order, f->nvars, sizeof *order, cmp_var_anomaly);
         f->top_var = (long)order[0];
-        infer_pattern(res, f, order, p->default_discount, k == top || f->raw_rank == 1);
+        infer_pattern(res, f, order, p->default_discount,
+                      k == top || f->raw_rank == 1 || (k == pctop && f->pc_cost_ns > 0));
         long lv = f->pattern_var >= 0 ? f->pattern_var
                                       : (res->vars[order[0]].anomalous ? (long)order[0] : -1);
         if (lv >= 0) {

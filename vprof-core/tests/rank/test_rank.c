@@ -435,6 +435,53 @@ static void test_rule4_most_costly_calibrated(void **state)
     }
 }
 
+/* Rule 4's "most costly" also reads the PC-sample cost, vProf's execution
+ * cost (t x n, section 4): mdev23399's LRU scan has the most PC samples, but
+ * its caller, whose variables are sampled in its frame through unwinding,
+ * has the larger variable cost and comes first both raw and calibrated.
+ * The scan, whose only variable is a slow-only pointer, gets scalability;
+ * when another function has more PC samples (variant 1), it gets none. */
+static void test_rule4_most_costly_pc(void **state)
+{
+    (void)state;
+    for (int variant = 0; variant < 2; variant++) {
+        struct vp_rank_model *m = vp_rank_model_new();
+        struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
+        struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
+        vp_rank_add_func(n, "get_block", "l.c", 10, 5, 0);
+        vp_rank_add_func(s, "get_block", "l.c", 10, 0, 3000);
+        fill(vp_rank_add_var(s, "get_block", "l.c", "blk", "struct block *", 11, VP_TAG_COND,
+                             VP_TYPE_PTR_OTHER, 8),
+             3000, g_counter, 0x10);
+        vp_rank_add_func(n, "scan", "l.c", 30, 5, 0);
+        vp_rank_add_func(s, "scan", "l.c", 30, 2500, 2500);
+        fill(vp_rank_add_var(s, "scan", "l.c", "b", "struct page *", 31, VP_TAG_COND,
+                             VP_TYPE_PTR_OTHER, 8),
+             2500, g_counter, 0x30);
+        if (variant) {
+            vp_rank_add_func(n, "crc", "l.c", 50, 2600, 0);
+            vp_rank_add_func(s, "crc", "l.c", 50, 2600, 0);
+        }
+        struct vp_rank_result *r = run(m);
+        const struct vp_rank_func_result *g = find(r, "get_block"), *w = find(r, "scan");
+        assert_int_equal(g->rank, 1);
+        assert_int_equal(g->raw_rank, 1);
+        assert_int_equal(g->pattern, VP_RANK_PAT_SCALABILITY);
+        assert_int_equal(w->rank, 2);
+        if (!variant) {
+            assert_int_equal(w->raw_rank, 2);
+            assert_int_equal(w->pattern, VP_RANK_PAT_SCALABILITY);
+            assert_int_equal(w->pattern_dim, VP_RANK_DIM_SLOW_ONLY);
+        } else {
+            assert_int_equal(w->raw_rank, 3);
+            assert_int_equal(w->pattern, VP_RANK_PAT_NONE); /* crc has more PC samples */
+            assert_int_equal(find(r, "crc")->pattern, VP_RANK_PAT_NONE); /* discounted */
+        }
+        vp_rank_result_free(r);
+        vp_rank_model_free(m);
+    }
+}
+
 /* Rule 4 with basic-type variables: the most costly function gets
  * scalability when none of them is anomalous (argument "a" with the same
  * values), and no pattern when one is anomalous in a way rules 1-3 do not
@@ -899,6 +946,7 @@ int main(void)
         cmocka_unit_test(test_slow_only_anomalous),
         cmocka_unit_test(test_slow_only_pointer_no_evidence),
         cmocka_unit_test(test_rule4_most_costly_calibrated),
+        cmocka_unit_test(test_rule4_most_costly_pc),
         cmocka_unit_test(test_rule4_basic_needs_no_anomaly),
         cmocka_unit_test(test_rule1_direction),
         cmocka_unit_test(test_unreadable),
