@@ -11,8 +11,8 @@
 # run ROUNDS times (default 5), interleaved, with the runtime preloaded:
 #   base: the binary without redundancy probes
 #   none: the probed binary, nothing selected (every probed function takes
-#         its gate and runs the original code; callee probes test the
-#         recording flag once per call)
+#         its gate and runs the original code; callees with sources are
+#         left as compiled, recorded iterations call copies of them)
 #   on:   the probed binary, VPROF_LOOP_FUNCTIONS=<the truth's root-cause
 #         function>, default rates (1/1000 iterations, 1/100 instances)
 # and prints per case the base median and the medians of the per-round

@@ -17,6 +17,7 @@
 #include "vprof/LoopProbes.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/AliasAnalysis.h"
@@ -29,6 +30,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
@@ -97,6 +99,9 @@ struct ProbeModule {
   };
   std::vector<Entry> Entries;
   RuntimeStrings Strings{M, "__vprof_red_str"};
+  /// Per function a recorded iteration may reach with callee sources on
+  /// the way, the copy its recorded calls go to (insertCalleeCopies).
+  DenseMap<Function *, Function *> CalleeCopy;
 
   explicit ProbeModule(Module &M);
   FunctionCallee weak(StringRef Name, Type *Ret, ArrayRef<Type *> Args);
@@ -169,6 +174,21 @@ Value *ProbeModule::slot(IRBuilder<> &B, uint32_t Loop) {
 
 /// static int32_t *__vprof_red_active_addr(void) { return &__vprof_red_active; }
 /// The runtime calls it to find this thread's copy (module.active).
+/// Points the direct calls in \p Blocks at their functions' callee copies
+/// (insertCalleeCopies): the code of a recorded iteration calls the copies,
+/// which send the callee sources, and the originals test nothing.
+static void redirectRecordedCalls(ProbeModule &PM, ArrayRef<BasicBlock *> Blocks) {
+  if (PM.CalleeCopy.empty())
+    return;
+  for (BasicBlock *B : Blocks)
+    for (Instruction &I : *B)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (auto *G = dyn_cast<Function>(CB->getCalledOperand()))
+          if (Function *C = PM.CalleeCopy.lookup(G))
+            if (CB->getFunctionType() == C->getFunctionType())
+              CB->setCalledOperand(C);
+}
+
 Function *ProbeModule::activeAddress() {
   Function *F = Function::Create(FunctionType::get(I32Ptr, false),
                                  GlobalValue::InternalLinkage,
@@ -498,6 +518,7 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
     Copy.push_back(C);
   }
   remapInstructionsInBlocks(Copy, VMap);
+  redirectRecordedCalls(PM, Copy);
   for (BasicBlock *B : Blocks)
     for (Instruction &I : *B) {
       auto It = Tags.find(&I);
@@ -662,23 +683,11 @@ static void sendCallValue(ProbeModule &PM, IRBuilder<> &B, uint32_t Index,
                             asI64(B, V), B.getInt32(VP_RED_MODE_CI)});
 }
 
-/// The callee sources of one function \p G.  The original gets one test
-/// per call, `if (__vprof_red_active) return G.vprof_callee(args...)`, and
-/// the copy sends each source value unconditionally; a source in a loop of
-/// G then costs nothing while no iteration is recorded (the first version
-/// tested the flag after every source: +45 % on moz347306's note walk with
-/// nothing selected).  Functions whose calls cannot be forwarded, and
-/// optnone ones, keep a test after each source.
-static void insertCalleeProbes(
-    ProbeModule &PM, Function &G,
-    ArrayRef<std::pair<Instruction *, uint32_t>> Probes) {
-  if (G.hasOptNone() || !canForwardCalls(G)) {
-    for (const auto &[I, Id] : Probes)
-      insertCalleeProbe(PM, I, Id);
-    return;
-  }
-  ValueToValueMapTy VMap;
+/// A copy of \p G for the calls of recorded iterations, registered in
+/// PM.CalleeCopy.
+static Function *makeCalleeCopy(ProbeModule &PM, Function &G, ValueToValueMapTy &VMap) {
   Function *C = cloneForProbes(G, VMap, ".vprof_callee");
+  PM.CalleeCopy[&G] = C;
   // The copy was made after loopclass gated G: without this, a G that is
   // itself selected would leave its copy for its probed clone at once and
   // send no value, and its callers' signatures would lose its reads.
@@ -706,20 +715,86 @@ static void insertCalleeProbes(
       removeUnreachableBlocks(*C);
     }
   }
-  for (const auto &[I, Id] : Probes) {
-    auto *CI = dyn_cast_or_null<Instruction>(VMap.lookup(I));
-    if (!CI || CI->isTerminator() || isa<PHINode>(CI) || !canRecord(CI))
+  return C;
+}
+
+/// Whether a recorded iteration's calls of \p H can go to a copy of it.
+static bool canCopyCallee(Function &H) {
+  return !H.isDeclaration() && !H.isIntrinsic() && !isProbedClone(H) &&
+         !H.hasOptNone() && canForwardCalls(H);
+}
+
+/// The callee sources (docs/redundancy.md, "Callee sources").  Each
+/// function G holding some gets a copy `G.vprof_callee` that sends them
+/// unconditionally, and the code of a recorded iteration calls the copy
+/// instead of G (redirectRecordedCalls: the loops' recording copies, the
+/// repeated-call units' recorded calls, and the copies themselves).  The
+/// slice reaches G through direct calls only, at most \p Depth deep, so a
+/// function on such a chain that calls a copied one (\p Probed's callees
+/// and theirs, down to Depth - 1) gets a copy too, with no probe.  G itself
+/// is left as compiled: a call that is not recorded pays nothing.  (The
+/// version before tested `__vprof_red_active` at G's entry, about one cycle
+/// a call: +10 % on gcc46401, whose operand_equal_p_1 runs 432M times.)
+/// Functions whose calls cannot be forwarded, and optnone ones, get no copy
+/// and test the flag after each source instead; the recorded iterations
+/// still raise it.
+static void insertCalleeCopies(
+    ProbeModule &PM,
+    const MapVector<Function *, SmallVector<std::pair<Instruction *, uint32_t>, 4>> &Probes,
+    ArrayRef<Function *> Probed, unsigned Depth) {
+  for (const auto &[G, List] : Probes) {
+    if (!canCopyCallee(*G)) {
+      for (const auto &[I, Id] : List)
+        insertCalleeProbe(PM, I, Id);
       continue;
-    IRBuilder<> B(CI->getNextNode());
-    B.CreateCall(PM.CalleeFn, {B.getInt32(Id), asI64(B, CI)});
+    }
+    ValueToValueMapTy VMap;
+    makeCalleeCopy(PM, *G, VMap);
+    for (const auto &[I, Id] : List) {
+      auto *CI = dyn_cast_or_null<Instruction>(VMap.lookup(I));
+      if (!CI || CI->isTerminator() || isa<PHINode>(CI) || !canRecord(CI))
+        continue;
+      IRBuilder<> B(CI->getNextNode());
+      B.CreateCall(PM.CalleeFn, {B.getInt32(Id), asI64(B, CI)});
+    }
   }
-  Instruction *At = afterStaticAllocas(G);
-  IRBuilder<> B(At);
-  Value *On = B.CreateICmpNE(B.CreateLoad(PM.I32, PM.Active), B.getInt32(0));
-  returnCallOf(G, *C,
-               SplitBlockAndInsertIfThen(
-                   On, At, false,
-                   MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20)));
+  auto DirectCallees = [](Function &F, auto Fn) {
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (auto *H = dyn_cast<Function>(CB->getCalledOperand()))
+          Fn(*H);
+  };
+  // Levels of the direct-call tree below the probed functions.
+  std::vector<SetVector<Function *>> Level(Depth > 1 ? Depth : 1);
+  for (Function *F : Probed)
+    DirectCallees(*F, [&](Function &H) {
+      if (canCopyCallee(H))
+        Level[0].insert(&H);
+    });
+  for (size_t k = 1; k < Level.size(); ++k)
+    for (Function *F : Level[k - 1])
+      DirectCallees(*F, [&](Function &H) {
+        if (canCopyCallee(H))
+          Level[k].insert(&H);
+      });
+  // Bottom-up: level k (depth k + 1) may call a copy made at level k + 1.
+  for (size_t k = Level.size() - 1; k-- > 0;)
+    for (Function *H : Level[k]) {
+      if (PM.CalleeCopy.count(H))
+        continue;
+      bool Calls = false;
+      DirectCallees(*H, [&](Function &X) { Calls |= PM.CalleeCopy.count(&X) != 0; });
+      if (Calls) {
+        ValueToValueMapTy VMap;
+        makeCalleeCopy(PM, *H, VMap);
+      }
+    }
+  for (const auto &[G, C] : PM.CalleeCopy) {
+    SmallVector<BasicBlock *, 16> Blocks;
+    for (BasicBlock &B : *C)
+      Blocks.push_back(&B);
+    redirectRecordedCalls(PM, Blocks);
+  }
 }
 
 /// A recursive function's per-call decision at its entry, after the static
@@ -945,11 +1020,13 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
 
 /// A repeated-call unit's probes around its call:
 ///   if (--slot.iter_countdown <= 0) rec = iter_sample() != 0;
-///   if (rec) { value(arg) for each recorded argument; active++; }
-///   call
-///   if (rec) { active--; iter_end(); }
-/// `active` makes the callee run its copy with probes (insertCalleeProbes),
-/// whose values go to every recorded frame of the thread, this one too.
+///   if (rec) { value(arg) for each recorded argument; active++;
+///              r = call of the callee's copy (or the callee, without one);
+///              active--; iter_end(); }
+///   else r = call
+/// The copy sends the callee sources (insertCalleeCopies); `active` makes
+/// the functions that test it after each source send theirs.  The values
+/// go to every recorded frame of the thread, this one too.
 static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources &U) {
   uint32_t Index = U.ProbeIndex;
   MDNode *Unlikely = MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20);
@@ -967,8 +1044,20 @@ static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources 
   PHINode *Rec = PHINode::Create(B.getInt1Ty(), 2, "vprof.red.callrec", &Tail->front());
   Rec->addIncoming(B.getFalse(), Head);
   Rec->addIncoming(Yes, Ask->getParent());
-  Instruction *Before = SplitBlockAndInsertIfThen(Rec, &CB, false, Unlikely);
-  B.SetInsertPoint(Before);
+  Instruction *Then = nullptr, *Else = nullptr;
+  SplitBlockAndInsertIfThenElse(Rec, &CB, &Then, &Else, Unlikely);
+  BasicBlock *Join = CB.getParent();
+  CB.moveBefore(Else);
+  auto *RecCall = cast<CallInst>(CB.clone());
+  RecCall->insertBefore(Then);
+  redirectRecordedCalls(PM, {Then->getParent()});
+  if (!CB.getType()->isVoidTy() && !CB.use_empty()) {
+    PHINode *R = PHINode::Create(CB.getType(), 2, "", &Join->front());
+    CB.replaceAllUsesWith(R);
+    R->addIncoming(RecCall, Then->getParent());
+    R->addIncoming(&CB, Else->getParent());
+  }
+  B.SetInsertPoint(RecCall);
   // The arguments as the call has them now: the loops' recording copies,
   // made before, may have replaced the values the analysis saw.
   for (const SourceInfo &S : U.Sources) {
@@ -977,8 +1066,7 @@ static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources 
       sendCallValue(PM, B, Index, S, V);
   }
   B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I32, PM.Active), B.getInt32(1)), PM.Active);
-  Instruction *After = SplitBlockAndInsertIfThen(Rec, CB.getNextNode(), false, Unlikely);
-  B.SetInsertPoint(After);
+  B.SetInsertPoint(Then);
   B.CreateStore(B.CreateSub(B.CreateLoad(PM.I32, PM.Active), B.getInt32(1)), PM.Active);
   B.CreateCall(PM.IterEndFn, {PM.desc(B), B.getInt32(Index)});
 }
@@ -1171,8 +1259,18 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
             if (getsCalleeProbe(S) && CalleeDone.insert(S.V).second)
               if (auto *I = dyn_cast<Instruction>(S.V))
                 CalleeProbes[I->getFunction()].push_back({I, S.Id});
-      for (auto &[G, Probes] : CalleeProbes)
-        insertCalleeProbes(PM, *G, Probes);
+      {
+        unsigned Depth = 1;
+        std::vector<Function *> ProbedFns;
+        for (const LoopSources &LS : Results)
+          if (LS.ProbeIndex != ~0u)
+            for (const SourceInfo &S : LS.Sources)
+              if (getsCalleeProbe(S))
+                Depth = std::max(Depth, S.Depth);
+        for (Target *T : Probed)
+          ProbedFns.push_back(T->Analysed);
+        insertCalleeCopies(PM, CalleeProbes, ProbedFns, Depth);
+      }
 
       for (Target *T : Probed) {
         ValueToValueMapTy &VMap = VMaps[T];

@@ -2,8 +2,9 @@
 // clone runs only while the function's gate is set, so going through the
 // original would test the gate and forward the call again.  The redundancy
 // pass's recording copy of a sampled call (.vprec) does the same.  Calls in
-// the original and in the callee-recording copy (entered whatever the gate)
-// still call the original.
+// the original still call the original; the callee-recording copy (entered
+// from recorded iterations, whatever the gate) calls itself, so that the
+// whole recorded call sends its sources.
 // RUN: %vprof-cc -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefixes=CHECK,O2
 // RUN: %vprof-cc -O0 -S -emit-llvm %s -o - | FileCheck %s
 struct node {
@@ -28,7 +29,8 @@ int sum(struct node *n) {
 // CHECK-NOT: call {{.*}} @sum(
 // CHECK: define
 // O2-LABEL: define {{.*}} @sum.vprof_callee(
-// O2: call {{.*}} @sum(
+// O2-NOT: call {{.*}} @sum(
+// O2: call {{.*}} @sum.vprof_callee(
 // O2-LABEL: define {{.*}} @sum.vprof_probed.vprec(
 // O2-NOT: call {{.*}} @sum(
 // O2: call {{.*}} @sum.vprof_probed(

@@ -3,8 +3,8 @@
 // instances of scan()'s loop apart are read inside cell().  scan_same walks
 // an unchanged table (consecutive instances repeat: cross-loop redundant),
 // scan_new walks a table main rewrites between calls (not redundant).  The
-// original cell() tests the recording flag once per call and runs a copy
-// holding the probes while an iteration is recorded.
+// recorded iterations call a copy of cell() holding the probes; cell()
+// itself tests nothing.
 // RUN: %vprof-cc -O2 %s -o %t
 // RUN: nm %t | FileCheck %s --check-prefix=SYM
 // SYM: t cell.vprof_callee

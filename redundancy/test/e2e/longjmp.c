@@ -2,8 +2,8 @@
 // from the loop's own body leaves by an exit edge, which ends the frame),
 // skips the iteration's end: its
 // runtime frame stays behind and the probes' count of open frames,
-// __vprof_red_active, stays raised, so every callee with probes would run
-// its recording copy from then on.  The runtime drops the stale frame at
+// __vprof_red_active, stays raised, so the callees that test it after each
+// source (optnone ones) would send values from then on.  The runtime drops the stale frame at
 // the next sample and puts the count right (docs/redundancy.md, "Limits").
 // RUN: %vprof-cc -O1 -fno-inline %s -o %t
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=scan VPROF_RED_INSTANCE_RATE=1 %t | FileCheck %s
@@ -17,8 +17,8 @@ __thread int __vprof_red_active __attribute__((weak));
 static jmp_buf env;
 volatile int fail_at = -1;
 
-// A callee whose reads are sources of scan's loop: it runs its copy with
-// probes while __vprof_red_active is raised.  It fails on request.
+// A callee whose reads are sources of scan's loop: a recorded iteration
+// calls its copy with probes.  It fails on request.
 int weigh(const int *v, int n, int i) {
   if (i == fail_at)
     longjmp(env, 1);

@@ -332,8 +332,8 @@ static void vp_red_drop_top(struct vp_red_thread *t)
 
 /* A longjmp or C++ exception out of a recorded iteration skips its
    iter_end: its frame stays on the thread's stack, and the probes' count
-   of open frames (__vprof_red_active) stays raised, so every callee with
-   probes would run its recording copy from then on.  A frame is stale when
+   of open frames (__vprof_red_active) stays raised, so the callees that
+   test it after each source would send values from then on.  A frame is stale when
    the stack has unwound past it: it was pushed from deeper than the current
    sampling call (but not so far that it is another stack, a sigaltstack
    say), or from the same stack address by the same loop, which cannot have
