@@ -54,6 +54,9 @@ struct LoopSources {
   unsigned IVLine = 0;
   bool IOEveryIteration = false;
   bool SideEffectInInner = false;
+  /// Every in-body side effect writes one location fixed for the instance
+  /// (VP_REDF_SE_FIXED).
+  bool FixedWriteLocations = false;
   bool Probed = false;
   bool Recursion = false;      ///< a recursive function, one call an iteration
   /// A repeated-call unit: `Call` (in the analysed function), in the loop

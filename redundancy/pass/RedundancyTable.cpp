@@ -42,6 +42,8 @@ static uint16_t loopFlags(const LoopSources &LS) {
     F |= VP_REDF_IO_EVERY_ITER;
   if (LS.SideEffectInInner)
     F |= VP_REDF_SE_IN_INNER;
+  if (LS.FixedWriteLocations)
+    F |= VP_REDF_SE_FIXED;
   if (!AnyCI)
     F |= VP_REDF_CI_NONE;
   if (!AnyCL)
@@ -126,6 +128,8 @@ void printLoopSources(raw_ostream &OS, const LoopSources &LS) {
     OS << " probed";
   if (LS.CallSite)
     OS << " repeated-call-unit";
+  if (LS.FixedWriteLocations)
+    OS << " fixed-write-locations";
   OS << "\n";
   if (LS.IVSource)
     OS << "vprof-sources:   no cross-iteration redundancy: IV source at line "

@@ -537,6 +537,33 @@ static bool ioEveryIteration(Loop &L, const LoopSideEffects &E,
   return Every;
 }
 
+/// True if every in-body side effect of `L` writes one location that stays
+/// the same for the whole instance: a live-out or returned value (one
+/// variable), or a store to a loop-invariant address.  Then each instance
+/// writes a constant number of locations, whatever the number of writes
+/// (LDoctor 3.2.6: constant -> memoization).  Calls write locations the
+/// pass does not see.
+static bool fixedWriteLocations(Loop &L, const LoopSideEffects &E,
+                                ScalarEvolution *SE) {
+  bool Any = false;
+  for (const SideEffectSite &S : E.Sites) {
+    if (!S.InBody)
+      continue;
+    Any = true;
+    if (S.Kind == SiteKind::LiveOut || S.Kind == SiteKind::Return)
+      continue;
+    auto *St = dyn_cast<StoreInst>(S.Inst);
+    if (S.Kind != SiteKind::Store || !St)
+      return false;
+    Value *P = St->getPointerOperand();
+    if (L.isLoopInvariant(P))
+      continue;
+    if (!SE || !SE->isSCEVable(P->getType()) || !SE->isLoopInvariant(SE->getSCEV(P), &L))
+      return false;
+  }
+  return Any;
+}
+
 LoopSources
 findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
                 function_ref<PostDominatorTree &(Function &)> PDTOf,
@@ -556,6 +583,7 @@ findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
       LS.SideEffectInInner = true;
   }
   LS.IOEveryIteration = ioEveryIteration(L, E, *FA.DT);
+  LS.FixedWriteLocations = fixedWriteLocations(L, E, FA.SE);
 
   uint32_t NextId = 0;
   for (auto &[V, Found] : S.Sources) {

@@ -3,7 +3,7 @@
 // sets run in the same gated clone, so the same profile also carries
 // loopclass's exact counts (LC): the value probes must not disturb them.
 // RUN: %vprof-cc -O1 -fno-inline %s -o %t
-// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=log_level,count_prev,sum_distinct,fill,fill_var VPROF_RED_ITER_RATE=10 VPROF_RED_INSTANCE_RATE=5 %t
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=log_level,count_prev,sum_distinct,fill,fill_var,count_even VPROF_RED_ITER_RATE=10 VPROF_RED_INSTANCE_RATE=5 %t
 // RUN: %redundancy-report %t %t.vprof | FileCheck %s
 // RUN: %loopclass-report %t %t.vprof | FileCheck %s --check-prefix=LC
 #include <stdio.h>
@@ -65,6 +65,23 @@ void fill_var(int *out, int n) {
 // CHECK-LABEL: loop fill_var:
 // CHECK-NEXT: cross-iteration: no (IV source, static)
 // CHECK-NEXT: cross-loop: yes {{.*}} writes=growing({{.*}} fix=batching
+
+// Cross-loop redundant, and the number of writes follows the work (every
+// other node matches), but they all go to one variable: each instance
+// writes a constant number of locations -> memoization (LDoctor 3.2.6;
+// moz477564's count of same-name siblings).  Counting write executions
+// said batching.
+struct tnode { struct tnode *prev; int tag; };
+int count_even(struct tnode *n) {
+  int count = 0;
+  for (; n; n = n->prev)
+    if (n->tag % 2 == 0)
+      count++;
+  return count;
+}
+// CHECK-LABEL: loop count_even:
+// CHECK-NEXT: cross-iteration: no
+// CHECK-NEXT: cross-loop: yes {{.*}} writes=constant({{.*}} fix=memoization
 // CHECK: loss: iterations-dropped=0
 
 int main(void) {
@@ -87,12 +104,19 @@ int main(void) {
     fill(out + 1000 * k, 1000);
   for (int k = 0; k < 100; k++)
     fill_var(out, 10 * (k + 1));
+  static struct tnode tn[400];
+  for (int i = 0; i < 400; i++) {
+    tn[i].prev = i ? &tn[i - 1] : NULL;
+    tn[i].tag = i;
+    total += count_even(&tn[i]);
+  }
   fclose(null);
   return (int)(total & 1) * 0;
 }
-// LC: records=5 threads=1
+// LC: records=6 threads=1
 // LC-NEXT: loop log_level {{.*}} class=1* instances=1 iterations=5000 results=5000 max=5000
 // LC-NEXT: loop count_prev {{.*}} class=0*1? instances=400 iterations=80200 results=400 max=400
 // LC-NEXT: loop sum_distinct {{.*}} class=1* instances=200 iterations=12800 results=12800 max=64
 // LC-NEXT: loop fill {{.*}} class=1* instances=100 iterations=100000 results=100000 max=1000
 // LC-NEXT: loop fill_var {{.*}} class=1* instances=100 iterations=50500 results=50500 max=1000
+// LC-NEXT: loop count_even {{.*}} instances=400 iterations=80200 {{.*}} max=400

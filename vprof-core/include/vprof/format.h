@@ -636,6 +636,11 @@ enum vp_redund_loop_flags {
                                       function with a loop; `function`
                                       names the callee, `line` the call
                                       (docs/redundancy.md, "Repeated calls")    */
+    VP_REDF_SE_FIXED = 1u << 7,    /* every in-body side effect writes one fixed
+                                      location per instance (a live-out value,
+                                      a store to an address the loop does not
+                                      change): an instance writes a constant
+                                      number of locations (LDoctor 3.2.6)     */
 };
 
 struct vp_redund_loop {
