@@ -276,6 +276,9 @@ public:
   /// instance runs (loaded from the slot in the preheader, stored back at
   /// the exits and around the runtime call).
   DenseMap<uint32_t, AllocaInst *> Countdown;
+  /// The blocks that end a recorded iteration on a way out of its loop
+  /// (`vprof.red.iterend`), of every loop instrumented so far.
+  SmallPtrSet<BasicBlock *, 16> EndBlocks;
 
   bool instrumentInstances(BasicBlock *Header, uint32_t Index);
   void instrumentIterations(BasicBlock *Header, uint32_t Index);
@@ -562,7 +565,52 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
       if (S != Header && is_contained(Copy, S))
         continue;
       BasicBlock *&End = EndOf[S];
-      if (!End && NoCI && S == Header) {
+      if (!End && S != Header && EndBlocks.count(S)) {
+        // A way out of an inner loop that leaves this loop too (LLVM folds
+        // `if (!retry) break;` after the inner loop into its exit): the
+        // copy reaches the inner loop's end, which is outside this loop.
+        // The frames must end innermost first, so the copy gets its own
+        // clone of the inner end(s) and then this loop's end; before, this
+        // loop's end came first and the runtime took the inner frame for
+        // one left by a longjmp (pg14b1's lazy_scan_prune).
+        SmallVector<BasicBlock *, 2> Chain;
+        BasicBlock *Out = S;
+        while (EndBlocks.count(Out) && Out->getSingleSuccessor()) {
+          Chain.push_back(Out);
+          Out = Out->getSingleSuccessor();
+        }
+        ValueToValueMapTy EMap;
+        SmallVector<BasicBlock *, 2> Clones;
+        for (BasicBlock *E : Chain) {
+          BasicBlock *EC = CloneBasicBlock(E, EMap, "", &F);
+          EMap[E] = EC;
+          if (!Clones.empty())
+            Clones.back()->getTerminator()->replaceSuccessorWith(E, EC);
+          Clones.push_back(EC);
+          EndBlocks.insert(EC);
+        }
+        remapInstructionsInBlocks(Clones, EMap);
+        BasicBlock *OwnEnd = BasicBlock::Create(Ctx, "vprof.red.iterend", &F);
+        B.SetInsertPoint(OwnEnd);
+        ActiveAdd(-1);
+        if (NoCI)
+          B.CreateCall(PM.IterEndNFn, {PM.desc(B), B.getInt32(Index),
+                                       B.CreateLoad(PM.I32, Iters)});
+        else
+          B.CreateCall(PM.IterEndFn, {PM.desc(B), B.getInt32(Index)});
+        B.CreateBr(Out);
+        EndBlocks.insert(OwnEnd);
+        Clones.back()->getTerminator()->replaceSuccessorWith(Out, OwnEnd);
+        for (PHINode &P : Out->phis()) {
+          Value *In = P.getIncomingValueForBlock(Chain.back());
+          if (Value *M = EMap.lookup(In))
+            In = M;
+          else if (Value *M2 = VMap.lookup(In))
+            In = M2;
+          P.addIncoming(In, OwnEnd);
+        }
+        End = Clones.front();
+      } else if (!End && NoCI && S == Header) {
         // the demoted loop has no phi in the header to feed
         End = BasicBlock::Create(Ctx, "vprof.red.iternext", &F);
         B.SetInsertPoint(End);
@@ -580,6 +628,8 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
         B.CreateBr(S);
         if (S == Header)
           BackEnds.push_back(End);
+        else
+          EndBlocks.insert(End);
         BasicBlock *Orig = nullptr;
         for (size_t k = 0; k != Copy.size(); ++k)
           if (Copy[k] == C)
