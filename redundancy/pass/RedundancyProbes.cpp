@@ -711,17 +711,26 @@ void FunctionInstrumenter::promote() {
   PromoteMemToReg(Promotable, DT);
 }
 
-/// Callee sources: `if (__vprof_red_active) __vprof_red_callee_value(id, v)`
-/// after the instruction.  Runs in the original function: a callee is not
-/// gated, it contributes only while a sampled iteration is active.
-static void insertCalleeProbe(ProbeModule &PM, Instruction *I, uint32_t Id) {
+/// A callee source's value, after \p I: `if ((unsigned)(__vprof_red_active
+/// - 1) < VP_RED_ACTIVE_FULL - 1) __vprof_red_callee_value(id, v)`: some
+/// recorded frame is open on the thread and not every one is full.  In the
+/// original function (\p Likely false: a callee with no copy contributes
+/// only while a recorded iteration is active) or in its copy (true: it runs
+/// only from recorded code, and the test only stops the calls past the
+/// caps).
+static void insertCalleeProbe(ProbeModule &PM, Instruction *I, uint32_t Id,
+                              bool Likely) {
   if (I->isTerminator() || isa<PHINode>(I) || !canRecord(I))
     return;
   Instruction *Next = I->getNextNode();
   IRBuilder<> B(Next);
-  Value *On = B.CreateICmpNE(B.CreateLoad(PM.I32, PM.Active), B.getInt32(0));
+  Value *On = B.CreateICmpULT(
+      B.CreateSub(B.CreateLoad(PM.I32, PM.Active), B.getInt32(1)),
+      B.getInt32(VP_RED_ACTIVE_FULL - 1));
+  MDBuilder MDB(PM.Ctx);
   Instruction *Then = SplitBlockAndInsertIfThen(
-      On, Next, false, MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20));
+      On, Next, false,
+      Likely ? MDB.createBranchWeights(1u << 20, 1) : MDB.createBranchWeights(1, 1u << 20));
   B.SetInsertPoint(Then);
   B.CreateCall(PM.CalleeFn, {B.getInt32(Id), asI64(B, I)});
 }
@@ -795,18 +804,14 @@ static void insertCalleeCopies(
   for (const auto &[G, List] : Probes) {
     if (!canCopyCallee(*G)) {
       for (const auto &[I, Id] : List)
-        insertCalleeProbe(PM, I, Id);
+        insertCalleeProbe(PM, I, Id, false);
       continue;
     }
     ValueToValueMapTy VMap;
     makeCalleeCopy(PM, *G, VMap);
-    for (const auto &[I, Id] : List) {
-      auto *CI = dyn_cast_or_null<Instruction>(VMap.lookup(I));
-      if (!CI || CI->isTerminator() || isa<PHINode>(CI) || !canRecord(CI))
-        continue;
-      IRBuilder<> B(CI->getNextNode());
-      B.CreateCall(PM.CalleeFn, {B.getInt32(Id), asI64(B, CI)});
-    }
+    for (const auto &[I, Id] : List)
+      if (auto *CI = dyn_cast_or_null<Instruction>(VMap.lookup(I)))
+        insertCalleeProbe(PM, CI, Id, true);
   }
   auto DirectCallees = [](Function &F, auto Fn) {
     for (Instruction &I : instructions(F))

@@ -117,6 +117,8 @@ struct vp_red_thread {
     struct vp_red_staging *staging; /* VP_RED_ACTIVE_INSTANCES               */
     struct vp_red_frame frames[VP_RED_STACK];
     struct vp_red_loop_state loops[VP_RED_MAX_LOOPS];
+    int32_t *active;             /* __vprof_red_active of the last module that
+                                    opened a frame (VP_RED_ACTIVE_FULL)      */
 };
 
 struct vp_red_loop_ref {
@@ -372,6 +374,18 @@ static void vp_red_sync_active(const struct vp_red_rt_module *m, struct vp_red_t
     *active = (int32_t)n;
 }
 
+/* A frame opens or ends: the callees send values again (VP_RED_ACTIVE_FULL;
+   __vprof_red_callee_value sets the bit when no open frame takes any). */
+static void vp_red_callees_on(const struct vp_red_rt_module *m, struct vp_red_thread *t)
+{
+    if (m->version < 3 || !m->active)
+        return;
+    int32_t *active = m->active();
+    if (active)
+        *active &= ~(int32_t)VP_RED_ACTIVE_FULL;
+    t->active = active;
+}
+
 /* Header of a loop whose iteration countdown ran out.  Returns 1 when this
    iteration runs the recording copy. */
 VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
@@ -404,6 +418,7 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
         }
         slot->iter_countdown = 1;
         vp_red_push_frame(t, g, ci, sp);
+        vp_red_callees_on(m, t);
         return 1;
     }
     if (no_ci) {
@@ -422,6 +437,7 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
         return 0;
     }
     vp_red_push_frame(t, g, 1, sp);
+    vp_red_callees_on(m, t);
     return 1;
 }
 
@@ -434,6 +450,8 @@ VP_RED_EXPORT void __vprof_red_iter_end(const struct vp_red_rt_module *m, uint32
 {
     if (vp_red_iter_end(m, idx, 1))
         vp_red_sync_active(m, vp_red_self);
+    else if (vp_red_self)
+        vp_red_callees_on(m, vp_red_self);
 }
 
 /* End of `n` recorded iterations of a loop without cross-iteration sampling,
@@ -444,6 +462,8 @@ VP_RED_EXPORT void __vprof_red_iter_end_n(const struct vp_red_rt_module *m, uint
 {
     if (vp_red_iter_end(m, idx, n))
         vp_red_sync_active(m, vp_red_self);
+    else if (vp_red_self)
+        vp_red_callees_on(m, vp_red_self);
 }
 
 /* Returns 1 when frames above the ended one (left by an unwind) were
@@ -761,14 +781,25 @@ VP_RED_EXPORT void __vprof_red_callee_value(uint32_t src, uint64_t v)
     if (!t)
         return;
     uint32_t d = t->depth < VP_RED_STACK ? t->depth : VP_RED_STACK;
+    int wanted = t->depth > d; /* frames past the stack: unknown, keep sending */
     for (uint32_t i = 0; i < d; i++) {
         struct vp_red_frame *f = &t->frames[i];
-        if (f->ci)
+        if (f->ci && !f->truncated) {
             vp_red_hash(t, f, src, v);
+            wanted |= !f->truncated;
+        }
         struct vp_red_staging *in = vp_red_instance(t, f->loop);
-        if (in && (i == 0 || t->frames[i - 1].loop != f->loop))
+        if (in && (i == 0 || t->frames[i - 1].loop != f->loop) &&
+            !(in->inst.flags & VP_INSTF_TRUNCATED)) {
             vp_red_append(t, in, src, v);
+            wanted |= !(in->inst.flags & VP_INSTF_TRUNCATED);
+        }
     }
+    /* every open frame is full: the callees stop calling until a frame
+       opens or ends (the drops after the cap are not counted, as for the
+       loops' own probes; the truncation flags say so) */
+    if (!wanted && t->active)
+        *t->active |= (int32_t)VP_RED_ACTIVE_FULL;
 }
 
 /* A side-effect instruction ran in the recording copy. */

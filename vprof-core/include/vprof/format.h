@@ -704,6 +704,13 @@ struct vp_redund_source {
  * keep struct vp_red_rt_slot in a thread-local array of the TU.
  */
 #define VP_RED_RT_VERSION 3
+/* Bit of __vprof_red_active the runtime sets while every recorded frame
+   open on the thread is full (its signature truncated, its instance's
+   values at the cap): the callee probes send a value only when
+   (uint32_t)(active - 1) < VP_RED_ACTIVE_FULL - 1, so past the caps a
+   recorded iteration's callees stop calling the runtime.  Cleared when a
+   frame opens or ends.  Modules that test `active != 0` still work. */
+#define VP_RED_ACTIVE_FULL 0x40000000
 #define VP_RED_RT_REGISTER "__vprof_red_register"        /* (module *)         */
 #define VP_RED_RT_ITER "__vprof_red_iter_sample"   /* (module *, u32 loop, slot *) -> i32 record */
 #define VP_RED_RT_ITER_END "__vprof_red_iter_end"  /* (module *, u32 loop)     */
