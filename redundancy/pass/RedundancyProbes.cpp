@@ -553,6 +553,20 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
   }
   auto *CopyRest = cast<BasicBlock>(VMap[Rest]);
 
+  // A block that ends the recorded iteration and goes on to `To`.
+  auto MakeEnd = [&](BasicBlock *To) {
+    BasicBlock *E = BasicBlock::Create(Ctx, "vprof.red.iterend", &F);
+    B.SetInsertPoint(E);
+    ActiveAdd(-1);
+    if (NoCI)
+      B.CreateCall(PM.IterEndNFn, {PM.desc(B), B.getInt32(Index),
+                                   B.CreateLoad(PM.I32, Iters)});
+    else
+      B.CreateCall(PM.IterEndFn, {PM.desc(B), B.getInt32(Index)});
+    B.CreateBr(To);
+    return E;
+  };
+
   // Leaving the copy ends the recorded iteration.
   SmallVector<BasicBlock *, 4> BackEnds; // ends that go back to the header
   for (BasicBlock *C : Copy) {
@@ -590,15 +604,7 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
           EndBlocks.insert(EC);
         }
         remapInstructionsInBlocks(Clones, EMap);
-        BasicBlock *OwnEnd = BasicBlock::Create(Ctx, "vprof.red.iterend", &F);
-        B.SetInsertPoint(OwnEnd);
-        ActiveAdd(-1);
-        if (NoCI)
-          B.CreateCall(PM.IterEndNFn, {PM.desc(B), B.getInt32(Index),
-                                       B.CreateLoad(PM.I32, Iters)});
-        else
-          B.CreateCall(PM.IterEndFn, {PM.desc(B), B.getInt32(Index)});
-        B.CreateBr(Out);
+        BasicBlock *OwnEnd = MakeEnd(Out);
         EndBlocks.insert(OwnEnd);
         Clones.back()->getTerminator()->replaceSuccessorWith(Out, OwnEnd);
         for (PHINode &P : Out->phis()) {
@@ -617,15 +623,7 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
         B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I32, Iters), B.getInt32(1)), Iters);
         B.CreateBr(CopyRest);
       } else if (!End) {
-        End = BasicBlock::Create(Ctx, "vprof.red.iterend", &F);
-        B.SetInsertPoint(End);
-        ActiveAdd(-1);
-        if (NoCI)
-          B.CreateCall(PM.IterEndNFn, {PM.desc(B), B.getInt32(Index),
-                                       B.CreateLoad(PM.I32, Iters)});
-        else
-          B.CreateCall(PM.IterEndFn, {PM.desc(B), B.getInt32(Index)});
-        B.CreateBr(S);
+        End = MakeEnd(S);
         if (S == Header)
           BackEnds.push_back(End);
         else

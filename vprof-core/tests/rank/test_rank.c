@@ -45,6 +45,14 @@ static void fill(struct vp_rank_var *v, size_t n, gen_fn g, uint64_t pc)
 static uint64_t g_uniform100(size_t i) { (void)i; return rnd(100); }
 static uint64_t g_uniform100_hi(size_t i) { (void)i; return 1000 + rnd(100); }
 static uint64_t g_counter(size_t i) { return i % 50; }
+
+/* A `cond` pointer to a struct, sampled only in run `r` (the slow one). */
+static void slow_only_ptr(struct vp_rank_run *r, const char *fn, const char *file,
+                          const char *var, int line, size_t n, uint64_t pc)
+{
+    fill(vp_rank_add_var(r, fn, file, var, "struct page *", line, VP_TAG_COND, VP_TYPE_PTR_OTHER, 8),
+         n, g_counter, pc);
+}
 static uint64_t g_slow_counter(size_t i) { return (i / 20) % 50; } /* same values, long runs */
 static uint64_t g_perm(size_t i) { return (i * 37) % 100; } /* each of 0..99 equally often */
 static uint64_t g_half_shift(size_t i) { return i % 2 ? rnd(100) : 50 + rnd(100); }
@@ -399,9 +407,7 @@ static void test_rule4_most_costly_calibrated(void **state)
                                            3000, g_perm);
         vp_rank_add_func(n, "w", "w.c", 20, 10, 0);
         vp_rank_add_func(s, "w", "w.c", 20, 2500, 0);
-        fill(vp_rank_add_var(s, "w", "w.c", "b", "struct page *", 21, VP_TAG_COND,
-                             VP_TYPE_PTR_OTHER, 8),
-             2500, g_counter, 0x20);
+        slow_only_ptr(s, "w", "w.c", "b", 21, 2500, 0x20);
         vp_rank_add_func(n, "h", "w.c", 40, 5, 0);
         vp_rank_add_func(s, "h", "w.c", 40, 5, 0);
         if (variant) {
@@ -450,14 +456,10 @@ static void test_rule4_most_costly_pc(void **state)
         struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
         vp_rank_add_func(n, "get_block", "l.c", 10, 5, 0);
         vp_rank_add_func(s, "get_block", "l.c", 10, 0, 3000);
-        fill(vp_rank_add_var(s, "get_block", "l.c", "blk", "struct block *", 11, VP_TAG_COND,
-                             VP_TYPE_PTR_OTHER, 8),
-             3000, g_counter, 0x10);
+        slow_only_ptr(s, "get_block", "l.c", "blk", 11, 3000, 0x10);
         vp_rank_add_func(n, "scan", "l.c", 30, 5, 0);
         vp_rank_add_func(s, "scan", "l.c", 30, 2500, 2500);
-        fill(vp_rank_add_var(s, "scan", "l.c", "b", "struct page *", 31, VP_TAG_COND,
-                             VP_TYPE_PTR_OTHER, 8),
-             2500, g_counter, 0x30);
+        slow_only_ptr(s, "scan", "l.c", "b", 31, 2500, 0x30);
         if (variant) {
             vp_rank_add_func(n, "crc", "l.c", 50, 2600, 0);
             vp_rank_add_func(s, "crc", "l.c", 50, 2600, 0);
