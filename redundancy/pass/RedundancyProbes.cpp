@@ -777,8 +777,7 @@ static Function *makeCalleeCopy(ProbeModule &PM, Function &G, ValueToValueMapTy 
 
 /// Whether a recorded iteration's calls of \p H can go to a copy of it.
 static bool canCopyCallee(Function &H) {
-  return !H.isDeclaration() && !H.isIntrinsic() && !isProbedClone(H) &&
-         !H.hasOptNone() && canForwardCalls(H);
+  return canProbeFunction(H) && !H.hasOptNone();
 }
 
 /// The callee sources (docs/redundancy.md, "Callee sources").  Each

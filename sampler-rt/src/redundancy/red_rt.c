@@ -117,8 +117,8 @@ struct vp_red_thread {
     struct vp_red_staging *staging; /* VP_RED_ACTIVE_INSTANCES               */
     struct vp_red_frame frames[VP_RED_STACK];
     struct vp_red_loop_state loops[VP_RED_MAX_LOOPS];
-    int32_t *active;             /* __vprof_red_active of the last module that
-                                    opened a frame (VP_RED_ACTIVE_FULL)      */
+    int32_t *active;             /* this thread's __vprof_red_active of...   */
+    const struct vp_red_rt_module *active_mod; /* ...this module (cached)    */
 };
 
 struct vp_red_loop_ref {
@@ -335,12 +335,12 @@ static void vp_red_drop_top(struct vp_red_thread *t)
 /* A longjmp or C++ exception out of a recorded iteration skips its
    iter_end: its frame stays on the thread's stack, and the probes' count
    of open frames (__vprof_red_active) stays raised, so the callees that
-   test it after each source would send values from then on.  A frame is stale when
-   the stack has unwound past it: it was pushed from deeper than the current
-   sampling call (but not so far that it is another stack, a sigaltstack
-   say), or from the same stack address by the same loop, which cannot have
-   two iterations open there.  Stale frames are dropped; returns how
-   many. */
+   test it after each source would send values from then on.  A frame is
+   stale when the stack has unwound past it: it was pushed from deeper than
+   the current sampling call (but not so far that it is another stack, a
+   sigaltstack say), or from the same stack address by the same loop, which
+   cannot have two iterations open there.  Stale frames are dropped; returns
+   how many. */
 static uint32_t vp_red_drop_stale(struct vp_red_thread *t, uint32_t g, uintptr_t now)
 {
     uint32_t dropped = 0;
@@ -355,15 +355,27 @@ static uint32_t vp_red_drop_stale(struct vp_red_thread *t, uint32_t g, uintptr_t
     return dropped;
 }
 
+/* This thread's __vprof_red_active as module `m` sees it (NULL before
+   version 3).  The address is asked once per thread and module: a recorded
+   iteration opens and ends a frame, and each needs it. */
+static int32_t *vp_red_active_of(const struct vp_red_rt_module *m, struct vp_red_thread *t)
+{
+    if (m->version < 3 || !m->active)
+        return NULL;
+    if (t->active_mod != m) {
+        t->active = m->active();
+        t->active_mod = m;
+    }
+    return t->active;
+}
+
 /* Set this thread's __vprof_red_active to the open frames that raise it
    (all but recursion units').  Between the probes' own increments and
    decrements the two agree, so it is called only after frames left by an
    unwind were dropped. */
 static void vp_red_sync_active(const struct vp_red_rt_module *m, struct vp_red_thread *t)
 {
-    if (!t || m->version < 3 || !m->active)
-        return;
-    int32_t *active = m->active();
+    int32_t *active = t ? vp_red_active_of(m, t) : NULL;
     if (!active)
         return;
     uint32_t n = 0, d = t->depth < VP_RED_STACK ? t->depth : VP_RED_STACK;
@@ -378,12 +390,9 @@ static void vp_red_sync_active(const struct vp_red_rt_module *m, struct vp_red_t
    __vprof_red_callee_value sets the bit when no open frame takes any). */
 static void vp_red_callees_on(const struct vp_red_rt_module *m, struct vp_red_thread *t)
 {
-    if (m->version < 3 || !m->active)
-        return;
-    int32_t *active = m->active();
+    int32_t *active = vp_red_active_of(m, t);
     if (active)
         *active &= ~(int32_t)VP_RED_ACTIVE_FULL;
-    t->active = active;
 }
 
 /* Header of a loop whose iteration countdown ran out.  Returns 1 when this
@@ -634,9 +643,9 @@ VP_RED_EXPORT void __vprof_red_instance_end(const struct vp_red_rt_module *m,
         vp_red_thin_instances(t, g);
 }
 
-/* The same for instances: every other pair of loop `g` leaves the arena
-   (both of its instances, counted in `dropped_instances`) and its instance
-   rate halves. */
+/* Loop `g` has its share of the arena: every other pair of its instances
+   leaves it (both instances, counted in `dropped_instances`) and its
+   instance rate halves. */
 static void vp_red_thin_instances(struct vp_red_thread *t, uint32_t g)
 {
     struct vp_red_loop_state *ls = &t->loops[g];
