@@ -56,6 +56,7 @@ using namespace llvm;
 STATISTIC(NumProbedLoops, "Number of loops given redundancy probes");
 STATISTIC(NumOwnClones, "Number of functions cloned by the redundancy pass");
 STATISTIC(NumCallUnits, "Number of repeated-call units");
+STATISTIC(NumTailRecLoops, "Number of tail-recursion loops left to the per-call probes");
 
 static cl::opt<bool> PrintSources(
     "vprof-print-sources", cl::init(false), cl::Hidden,
@@ -1127,6 +1128,38 @@ static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources 
 // The pass.
 // ---------------------------------------------------------------------------
 
+/// Whether \p L is the loop tail-recursion elimination made of a directly
+/// recursive function's tail call (`return c + f(l) + f(r)`: the call on
+/// `r` becomes a back edge to the old entry).  Its iterations are calls of
+/// the source, which the per-call decision already samples: the call
+/// recorded goes on through the tail calls to its return, one signature
+/// for the chain.  Probing it as a loop too made every call pay a second
+/// countdown (gcc1687: +8 % -> see docs/redundancy.md, "Recursive
+/// functions").  Recognised by what TRE leaves: a top-level loop with no
+/// `llvm.loop` location (clang gives every source loop one with -g) whose
+/// header has a phi a `dbg.value` describes as a parameter of the function
+/// itself (TRE replaces each argument by such a phi).  Anything else stays
+/// a loop.
+static bool isTailRecursionLoop(const Loop &L, const Function &F) {
+  if (L.getParentLoop() || !F.getSubprogram())
+    return false;
+  if (MDNode *Id = L.getLoopID())
+    for (unsigned I = 1, E = Id->getNumOperands(); I < E; ++I)
+      if (isa<DILocation>(Id->getOperand(I)))
+        return false;
+  for (const Instruction &I : *L.getHeader()) {
+    const auto *DV = dyn_cast<DbgValueInst>(&I);
+    if (!DV || !DV->getVariable() || !DV->getVariable()->isParameter() ||
+        DV->getDebugLoc().getInlinedAt() ||
+        DV->getVariable()->getScope()->getSubprogram() != F.getSubprogram())
+      continue;
+    for (Value *V : DV->location_ops())
+      if (auto *Phi = dyn_cast<PHINode>(V); Phi && Phi->getParent() == L.getHeader())
+        return true;
+  }
+  return false;
+}
+
 namespace {
 /// A function whose loops are analysed, and the function its probes go to.
 struct Target {
@@ -1215,6 +1248,10 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
       auto It = find_if(Items, [&](const Item &I) { return I.Local == Local; });
       if (It == Items.end())
         continue;
+      if (Recursive && isTailRecursionLoop(*L, A)) {
+        ++NumTailRecLoops;
+        continue;
+      }
       LoopSideEffects E =
           findLoopSideEffects(*L, Summary, *FA.DT, *FA.PDT, *FA.LI, FA.SE);
       LoopSources LS = findLoopSources(*L, E, FA, PDTOf, CalleeIds);
