@@ -1134,7 +1134,7 @@ static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources 
 /// the source, which the per-call decision already samples: the call
 /// recorded goes on through the tail calls to its return, one signature
 /// for the chain.  Probing it as a loop too made every call pay a second
-/// countdown (gcc1687: +8 % -> see docs/redundancy.md, "Recursive
+/// countdown (gcc1687's expr_cost: +7 %; docs/redundancy.md, "Recursive
 /// functions").  Recognised by what TRE leaves: a top-level loop with no
 /// `llvm.loop` location (clang gives every source loop one with -g) whose
 /// header has a phi a `dbg.value` describes as a parameter of the function
