@@ -183,8 +183,8 @@ static int vp_red_selected(const char *name)
    global loop numbers and opens the gates of the selected functions. */
 VP_RED_EXPORT void __vprof_red_register(struct vp_red_rt_module *m)
 {
-    if (!m || (m->version != VP_RED_RT_VERSION && m->version != 2))
-        return; /* 2: no `active` (built before it) */
+    if (!m || m->version < 2 || m->version > VP_RED_RT_VERSION)
+        return; /* 2: no `active`; 3: NoCI exits call instance_end */
     vp_red_read_env();
     uint32_t base = atomic_fetch_add(&vp_red.next_loop, m->loop_count);
     m->slot_base = base;
@@ -451,6 +451,8 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
 }
 
 static int vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint32_t n);
+static void vp_red_end_instance(struct vp_red_thread *t, uint32_t g,
+                                struct vp_red_rt_slot *slot);
 static uint64_t vp_red_digest(struct vp_red_frame *f);
 static void vp_red_thin_instances(struct vp_red_thread *t, uint32_t g);
 
@@ -469,10 +471,26 @@ VP_RED_EXPORT void __vprof_red_iter_end(const struct vp_red_rt_module *m, uint32
 VP_RED_EXPORT void __vprof_red_iter_end_n(const struct vp_red_rt_module *m, uint32_t idx,
                                           uint32_t n)
 {
+    struct vp_red_thread *t = vp_red_self;
     if (vp_red_iter_end(m, idx, n))
-        vp_red_sync_active(m, vp_red_self);
-    else if (vp_red_self)
-        vp_red_callees_on(m, vp_red_self);
+        vp_red_sync_active(m, t);
+    else if (t)
+        vp_red_callees_on(m, t);
+    /* Version 4: such a loop records iterations only in a recorded
+       instance, all of them as this one frame, so its end is the
+       instance's end too; the exits of the loop's original body test
+       nothing (docs/redundancy.md, "Loops without cross-iteration
+       sampling").  Older modules call instance_end at the exits. */
+    uint32_t g = (uint32_t)m->slot_base + idx;
+    if (m->version < 4 || !t || g >= VP_RED_MAX_LOOPS || !t->loops[g].slot ||
+        !t->loops[g].slot->instance_active)
+        return;
+    /* not while an outer frame of the loop is open (recursion) */
+    uint32_t kept = t->depth < VP_RED_STACK ? t->depth : VP_RED_STACK;
+    for (uint32_t d = 0; d < kept; d++)
+        if (t->frames[d].loop == g)
+            return;
+    vp_red_end_instance(t, g, t->loops[g].slot);
 }
 
 /* Returns 1 when frames above the ended one (left by an unwind) were
@@ -608,8 +626,12 @@ static size_t vp_red_record_size(const struct vp_instance *in)
 VP_RED_EXPORT void __vprof_red_instance_end(const struct vp_red_rt_module *m,
                                             uint32_t idx, struct vp_red_rt_slot *slot)
 {
-    uint32_t g = (uint32_t)m->slot_base + idx;
-    struct vp_red_thread *t = vp_red_self;
+    vp_red_end_instance(vp_red_self, (uint32_t)m->slot_base + idx, slot);
+}
+
+static void vp_red_end_instance(struct vp_red_thread *t, uint32_t g,
+                                struct vp_red_rt_slot *slot)
+{
     slot->instance_active = 0;
     slot->recording &= ~VP_RED_MODE_CL;
     if (!t || g >= VP_RED_MAX_LOOPS)

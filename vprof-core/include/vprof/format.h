@@ -703,7 +703,8 @@ struct vp_redund_source {
  * then both probe sets run in the same clone).  Per thread and loop the probes
  * keep struct vp_red_rt_slot in a thread-local array of the TU.
  */
-#define VP_RED_RT_VERSION 3
+#define VP_RED_RT_VERSION 4 /* 4: __vprof_red_iter_end_n ends the instance of
+                               a loop without cross-iteration sampling */
 /* Bit of __vprof_red_active the runtime sets while every recorded frame
    open on the thread is full (its signature truncated, its instance's
    values at the cap): the callee probes send a value only when
