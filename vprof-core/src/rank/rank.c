@@ -681,33 +681,40 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
         if (pattern_evidence(v) && v->discount < lowest)
             lowest = v->discount;
     }
-    for (int rule = 1; rule <= 3; rule++)
-        for (size_t i = 0; i < f->nvars; i++) {
-            const struct vp_rank_var_result *v = &res->vars[order[i]];
-            if (!pattern_evidence(v) || v->discount != lowest)
-                continue;
-            int d = pattern_dim_of(v);
-            int pat = VP_RANK_PAT_NONE;
-            /* 1. a loop/cond variable stays the same abnormally long: its
-                  processing cost is anomalous, and longer in the slow run
-                  (docs/rank.md, "Rule 1 reads the direction") */
-            if (rule == 1 && (v->tags & (VP_TAG_LOOP | VP_TAG_COND)) && d == VP_RANK_DIM_PROC &&
-                v->dims[d].slow_median > v->dims[d].normal_median)
-                pat = VP_RANK_PAT_MISSING_CONSTRAINT;
-            /* 2. a loop variable has abnormal values or deltas */
-            else if (rule == 2 && (v->tags & VP_TAG_LOOP) &&
-                     (d == VP_RANK_DIM_VALUES || d == VP_RANK_DIM_DELTAS))
-                pat = VP_RANK_PAT_SCALABILITY;
-            /* 3. a condition variable is abnormal (any dimension, slow-only) */
-            else if (rule == 3 && (v->tags & VP_TAG_COND))
-                pat = VP_RANK_PAT_WRONG_CONSTRAINT;
-            if (pat != VP_RANK_PAT_NONE) {
-                f->pattern = pat;
-                f->pattern_var = (long)order[i];
-                f->pattern_dim = d;
-                return;
+    /* Basic-type candidates first (pass 0), then the others: a pointer to a
+       non-basic type or an aggregate is compared by processing cost only
+       (vProf 4.2), the weaker evidence when a basic variable is as
+       anomalous (docs/rank.md, "Basic values first"). */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int rule = 1; rule <= 3; rule++)
+            for (size_t i = 0; i < f->nvars; i++) {
+                const struct vp_rank_var_result *v = &res->vars[order[i]];
+                if (!pattern_evidence(v) || v->discount != lowest ||
+                    (pass == 0) != (v->basic != 0))
+                    continue;
+                int d = pattern_dim_of(v);
+                int pat = VP_RANK_PAT_NONE;
+                /* 1. a loop/cond variable stays the same abnormally long: its
+                      processing cost is anomalous, and longer in the slow run
+                      (docs/rank.md, "Rule 1 reads the direction") */
+                if (rule == 1 && (v->tags & (VP_TAG_LOOP | VP_TAG_COND)) && d == VP_RANK_DIM_PROC &&
+                    v->dims[d].slow_median > v->dims[d].normal_median)
+                    pat = VP_RANK_PAT_MISSING_CONSTRAINT;
+                /* 2. a loop variable has abnormal values or deltas */
+                else if (rule == 2 && (v->tags & VP_TAG_LOOP) &&
+                         (d == VP_RANK_DIM_VALUES || d == VP_RANK_DIM_DELTAS))
+                    pat = VP_RANK_PAT_SCALABILITY;
+                /* 3. a condition variable is abnormal (any dimension, slow-only) */
+                else if (rule == 3 && (v->tags & VP_TAG_COND))
+                    pat = VP_RANK_PAT_WRONG_CONSTRAINT;
+                if (pat != VP_RANK_PAT_NONE) {
+                    f->pattern = pat;
+                    f->pattern_var = (long)order[i];
+                    f->pattern_dim = d;
+                    return;
+                }
             }
-        }
+    }
     /* 4. the most costly function (first in the calibrated ranking, or in
           the raw one: `most_costly`) looks normal and has only non-basic
           variables: default discount, decided by processing cost.  Also

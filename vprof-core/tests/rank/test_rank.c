@@ -332,6 +332,55 @@ static void test_rule1_direction(void **state)
     }
 }
 
+/* Basic values first: among the candidates at the lowest discount, a
+ * basic-type variable decides before an aggregate or a pointer to a
+ * non-basic type, which is compared by processing cost only (vProf 4.2).
+ * mdev21826: the `recv_sys` struct (cond) stays the same through the slow
+ * run (rule 1's shape) while `available_mem` (cond, int) takes values the
+ * normal run never had, the paper's wrong constraint; both are at discount
+ * 0.  With the aggregate alone, rule 1 still decides. */
+static void test_basic_before_aggregate(void **state)
+{
+    (void)state;
+    for (int with_basic = 0; with_basic < 2; with_basic++) {
+        rng = 9;
+        struct vp_rank_model *m = vp_rank_model_new();
+        struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
+        struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
+        vp_rank_add_func(n, "f", "f.c", 10, 600, 600);
+        vp_rank_add_func(s, "f", "f.c", 10, 1700, 1700);
+        fill(vp_rank_add_var(n, "f", "f.c", "sys", "struct recv_sys", 11, VP_TAG_COND,
+                             VP_TYPE_AGGREGATE, 8),
+             600, g_mostly_new, 0x1000);
+        fill(vp_rank_add_var(s, "f", "f.c", "sys", "struct recv_sys", 11, VP_TAG_COND,
+                             VP_TYPE_AGGREGATE, 8),
+             1700, g_const7, 0x1000);
+        if (with_basic) {
+            fill(vp_rank_add_var(n, "f", "f.c", "mem", "int", 12, VP_TAG_COND, VP_TYPE_SINT, 4),
+                 600, g_uniform100, 0x1010);
+            fill(vp_rank_add_var(s, "f", "f.c", "mem", "int", 12, VP_TAG_COND, VP_TYPE_SINT, 4),
+                 1700, g_uniform100_hi, 0x1010);
+        }
+        struct vp_rank_result *r = run(m);
+        const struct vp_rank_func_result *f = find(r, "f");
+        const struct vp_rank_var_result *sys = fvar(r, f, "sys");
+        assert_true(sys->anomalous && sys->discount == 0.0);
+        assert_true(sys->dims[VP_RANK_DIM_PROC].slow_median > sys->dims[VP_RANK_DIM_PROC].normal_median);
+        if (with_basic) {
+            const struct vp_rank_var_result *mem = fvar(r, f, "mem");
+            assert_true(mem->anomalous && mem->discount == 0.0);
+            assert_int_equal(f->pattern, VP_RANK_PAT_WRONG_CONSTRAINT);
+            assert_string_equal(r->vars[f->pattern_var].name, "mem");
+            assert_int_equal(f->pattern_dim, VP_RANK_DIM_VALUES);
+        } else {
+            assert_int_equal(f->pattern, VP_RANK_PAT_MISSING_CONSTRAINT);
+            assert_int_equal(f->pattern_dim, VP_RANK_DIM_PROC);
+        }
+        vp_rank_result_free(r);
+        vp_rank_model_free(m);
+    }
+}
+
 /* Pointers to non-basic types use processing cost only. */
 static void test_pointer_proc_only(void **state)
 {
@@ -951,6 +1000,7 @@ int main(void)
         cmocka_unit_test(test_rule4_most_costly_pc),
         cmocka_unit_test(test_rule4_basic_needs_no_anomaly),
         cmocka_unit_test(test_rule1_direction),
+        cmocka_unit_test(test_basic_before_aggregate),
         cmocka_unit_test(test_unreadable),
         cmocka_unit_test(test_aggregation),
         cmocka_unit_test(test_hist_discounter),
