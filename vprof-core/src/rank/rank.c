@@ -675,10 +675,15 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
     f->pattern = VP_RANK_PAT_NONE;
     f->pattern_var = -1;
     f->pattern_dim = VP_RANK_DIM_NONE;
+    /* The lowest discount among the variables rules 1-3 can read (tagged
+       loop or cond): an untagged one (a statistics counter, an argument)
+       decides no rule, and being the most anomalous it used to leave the
+       function without a pattern (docs/rank.md, "Tagged candidates"). */
     double lowest = 2;
     for (size_t i = 0; i < f->nvars; i++) {
         const struct vp_rank_var_result *v = &res->vars[order[i]];
-        if (pattern_evidence(v) && v->discount < lowest)
+        if (pattern_evidence(v) && (v->tags & (VP_TAG_LOOP | VP_TAG_COND)) &&
+            v->discount < lowest)
             lowest = v->discount;
     }
     /* Basic-type candidates first (pass 0), then the others: a pointer to a
