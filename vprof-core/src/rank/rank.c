@@ -731,7 +731,9 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
         int evidence = 0, basic = 0;
         for (size_t i = 0; i < f->nvars; i++) {
             basic |= res->vars[f->var_idx[i]].basic;
-            evidence |= pattern_evidence(&res->vars[f->var_idx[i]]);
+            /* evidence rules 1-3 could read (a loop/cond variable) */
+            evidence |= pattern_evidence(&res->vars[f->var_idx[i]]) &&
+                        (res->vars[f->var_idx[i]].tags & (VP_TAG_LOOP | VP_TAG_COND));
         }
         /* With basic-type variables, the rule also holds when none of them
            is anomalous (rules 1-3 found nothing, and nothing else is
