@@ -204,6 +204,16 @@ static struct vp_rank_model *func_var(struct vp_rank_run **n, struct vp_rank_run
     return m;
 }
 
+/* Variable `var` of function `fn` in file f.c sampled in both runs: `nn`
+ * normal samples from `gn`, `ns` slow ones from `gs`, at PCs from `pc`. */
+static void var_pair(struct vp_rank_run *n, struct vp_rank_run *s, const char *fn,
+                     const char *var, const char *type, int line, uint16_t tags, uint16_t kind,
+                     uint32_t size, size_t nn, gen_fn gn, size_t ns, gen_fn gs, uint64_t pc)
+{
+    fill(vp_rank_add_var(n, fn, "f.c", var, type, line, tags, kind, size), nn, gn, pc);
+    fill(vp_rank_add_var(s, fn, "f.c", var, type, line, tags, kind, size), ns, gs, pc);
+}
+
 static void test_same_distribution_default(void **state)
 {
     (void)state;
@@ -349,18 +359,11 @@ static void test_basic_before_aggregate(void **state)
         struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
         vp_rank_add_func(n, "f", "f.c", 10, 600, 600);
         vp_rank_add_func(s, "f", "f.c", 10, 1700, 1700);
-        fill(vp_rank_add_var(n, "f", "f.c", "sys", "struct recv_sys", 11, VP_TAG_COND,
-                             VP_TYPE_AGGREGATE, 8),
-             600, g_mostly_new, 0x1000);
-        fill(vp_rank_add_var(s, "f", "f.c", "sys", "struct recv_sys", 11, VP_TAG_COND,
-                             VP_TYPE_AGGREGATE, 8),
-             1700, g_const7, 0x1000);
-        if (with_basic) {
-            fill(vp_rank_add_var(n, "f", "f.c", "mem", "int", 12, VP_TAG_COND, VP_TYPE_SINT, 4),
-                 600, g_uniform100, 0x1010);
-            fill(vp_rank_add_var(s, "f", "f.c", "mem", "int", 12, VP_TAG_COND, VP_TYPE_SINT, 4),
-                 1700, g_uniform100_hi, 0x1010);
-        }
+        var_pair(n, s, "f", "sys", "struct recv_sys", 11, VP_TAG_COND, VP_TYPE_AGGREGATE, 8, 600,
+                 g_mostly_new, 1700, g_const7, 0x1000);
+        if (with_basic)
+            var_pair(n, s, "f", "mem", "int", 12, VP_TAG_COND, VP_TYPE_SINT, 4, 600, g_uniform100,
+                     1700, g_uniform100_hi, 0x1010);
         struct vp_rank_result *r = run(m);
         const struct vp_rank_func_result *f = find(r, "f");
         const struct vp_rank_var_result *sys = fvar(r, f, "sys");
@@ -396,16 +399,10 @@ static void test_untagged_counter_skipped(void **state)
     struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
     vp_rank_add_func(n, "f", "f.c", 10, 800, 800);
     vp_rank_add_func(s, "f", "f.c", 10, 2000, 2000);
-    fill(vp_rank_add_var(n, "f", "f.c", "calls", "unsigned", 3, VP_TAG_ARGS | VP_TAG_GLOBAL,
-                         VP_TYPE_UINT, 4),
-         800, g_uniform100, 0x1000);
-    fill(vp_rank_add_var(s, "f", "f.c", "calls", "unsigned", 3, VP_TAG_ARGS | VP_TAG_GLOBAL,
-                         VP_TYPE_UINT, 4),
-         2000, g_uniform100_hi, 0x1000);
-    fill(vp_rank_add_var(n, "f", "f.c", "t", "int", 11, VP_TAG_COND, VP_TYPE_SINT, 4), 800,
-         g_uniform100, 0x1010);
-    fill(vp_rank_add_var(s, "f", "f.c", "t", "int", 11, VP_TAG_COND, VP_TYPE_SINT, 4), 2000,
-         g_half_shift, 0x1010);
+    var_pair(n, s, "f", "calls", "unsigned", 3, VP_TAG_ARGS | VP_TAG_GLOBAL, VP_TYPE_UINT, 4, 800,
+             g_uniform100, 2000, g_uniform100_hi, 0x1000);
+    var_pair(n, s, "f", "t", "int", 11, VP_TAG_COND, VP_TYPE_SINT, 4, 800, g_uniform100, 2000,
+             g_half_shift, 0x1010);
     struct vp_rank_result *r = run(m);
     const struct vp_rank_func_result *f = find(r, "f");
     const struct vp_rank_var_result *calls = fvar(r, f, "calls"), *t = fvar(r, f, "t");
