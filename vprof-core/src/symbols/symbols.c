@@ -435,6 +435,109 @@ static int collect_elf_symbols(struct vp_symtab *st, size_t ndwarf)
     return 0;
 }
 
+/* The section holding `addr` (allocated, executable), or 0. */
+static int exec_section_of(Elf *elf, uint64_t addr, GElf_Shdr *out)
+{
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+    while ((scn = elf_nextscn(elf, scn)) != NULL)
+        if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) && sh.sh_addr <= addr &&
+            addr - sh.sh_addr < sh.sh_size) {
+            *out = sh;
+            return 1;
+        }
+    return 0;
+}
+
+static int add_named_range(struct vp_symtab *st, uint64_t lo, uint64_t hi, const char *name)
+{
+    struct vp_func f = { .lo = lo, .hi = hi, .name = strtab_intern(&st->strs, name),
+                         .file = strtab_intern(&st->strs, ""), .line = 0 };
+    f.linkage = f.name;
+    return !f.name || !f.file ? -1 : add_func(st, &f);
+}
+
+/* PLT stubs, which carry no symbol: each x86-64 lazy-binding stub as
+   `<function>@plt` (as perf and objdump name them), the rest of the PLT
+   sections (the resolver stub, .plt.got, IBT layouts we do not decode) as
+   `[plt]`.  Without this the stubs fell into the extent of the size-0
+   `_init` symbol just before them, and a hot library call showed up as
+   `_init`.  Stub i + 1 of .plt (or stub i of .plt.sec) jumps through the
+   GOT slot of the i-th R_X86_64_JUMP_SLOT relocation of .rela.plt, the
+   order the linker writes them in. */
+static int collect_plt(struct vp_symtab *st)
+{
+    GElf_Ehdr eh;
+    if (!gelf_getehdr(st->elf, &eh))
+        return 0;
+    size_t shstrndx;
+    if (elf_getshdrstrndx(st->elf, &shstrndx) != 0)
+        return 0;
+    Elf_Scn *scn = NULL, *rela = NULL;
+    GElf_Shdr sh, plt = { 0 }, pltsec = { 0 }, pltgot = { 0 }, relash = { 0 };
+    while ((scn = elf_nextscn(st->elf, scn)) != NULL) {
+        if (!gelf_getshdr(scn, &sh))
+            continue;
+        const char *nm = elf_strptr(st->elf, shstrndx, sh.sh_name);
+        if (!nm)
+            continue;
+        if (strcmp(nm, ".plt") == 0 && (sh.sh_flags & SHF_EXECINSTR))
+            plt = sh;
+        else if (strcmp(nm, ".plt.sec") == 0 && (sh.sh_flags & SHF_EXECINSTR))
+            pltsec = sh;
+        else if (strcmp(nm, ".plt.got") == 0 && (sh.sh_flags & SHF_EXECINSTR))
+            pltgot = sh;
+        else if (strcmp(nm, ".rela.plt") == 0 && sh.sh_type == SHT_RELA) {
+            rela = scn;
+            relash = sh;
+        }
+    }
+    /* the stubs with a name: .plt.sec when there is one, else .plt past
+       the resolver stub */
+    GElf_Shdr *stubs = pltsec.sh_size ? &pltsec : &plt;
+    uint64_t first = pltsec.sh_size ? 0 : 16, named_end = stubs->sh_addr + first;
+    Elf_Data *rd = rela ? elf_getdata(rela, NULL) : NULL;
+    Elf_Scn *dynsym = rela ? elf_getscn(st->elf, relash.sh_link) : NULL;
+    GElf_Shdr dsh;
+    Elf_Data *dd = dynsym && gelf_getshdr(dynsym, &dsh) ? elf_getdata(dynsym, NULL) : NULL;
+    if (eh.e_machine == EM_X86_64 && stubs->sh_size && rd && dd && relash.sh_entsize) {
+        size_t nrel = relash.sh_size / relash.sh_entsize;
+        if (first + 16 * (uint64_t)nrel == stubs->sh_size) {
+            for (size_t i = 0; i < nrel; i++) {
+                GElf_Rela r;
+                GElf_Sym sym;
+                if (!gelf_getrela(rd, (int)i, &r) ||
+                    GELF_R_TYPE(r.r_info) != R_X86_64_JUMP_SLOT ||
+                    !gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym))
+                    break;
+                const char *fn = elf_strptr(st->elf, dsh.sh_link, sym.st_name);
+                char name[256];
+                snprintf(name, sizeof name, "%s@plt", fn && fn[0] ? fn : "??");
+                uint64_t lo = stubs->sh_addr + first + 16 * (uint64_t)i;
+                if (add_named_range(st, lo, lo + 16, name) != 0)
+                    return -1;
+                named_end = lo + 16;
+            }
+        }
+    }
+    /* what is left of the PLT sections */
+    if (plt.sh_size) {
+        /* the resolver stub when the others got names, else all of it */
+        uint64_t hi = plt.sh_addr + plt.sh_size;
+        if (stubs == &plt && named_end > plt.sh_addr + first)
+            hi = plt.sh_addr + first;
+        if (add_named_range(st, plt.sh_addr, hi, "[plt]") != 0)
+            return -1;
+    }
+    if (pltsec.sh_size && named_end == pltsec.sh_addr &&
+        add_named_range(st, pltsec.sh_addr, pltsec.sh_addr + pltsec.sh_size, "[plt]") != 0)
+        return -1;
+    if (pltgot.sh_size &&
+        add_named_range(st, pltgot.sh_addr, pltgot.sh_addr + pltgot.sh_size, "[plt]") != 0)
+        return -1;
+    return 0;
+}
+
 /* Sort, drop duplicates (aliases: same start), give size-0 symbols the
    extent up to the next function. */
 static void finish_funcs(struct vp_symtab *st)
@@ -452,7 +555,14 @@ static void finish_funcs(struct vp_symtab *st)
     for (size_t i = 0; i < st->nfuncs; i++) {
         if (st->funcs[i].hi > st->funcs[i].lo)
             continue;
-        st->funcs[i].hi = (i + 1 < st->nfuncs) ? st->funcs[i + 1].lo : st->funcs[i].lo + 1;
+        uint64_t hi = (i + 1 < st->nfuncs) ? st->funcs[i + 1].lo : st->funcs[i].lo + 1;
+        /* not past its own section (crti's `_init` has no size and the PLT
+           follows it) */
+        GElf_Shdr sh;
+        if (st->elf && exec_section_of(st->elf, st->funcs[i].lo, &sh) &&
+            sh.sh_addr + sh.sh_size < hi)
+            hi = sh.sh_addr + sh.sh_size;
+        st->funcs[i].hi = hi > st->funcs[i].lo ? hi : st->funcs[i].lo + 1;
     }
 }
 
@@ -520,7 +630,7 @@ int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_i
     size_t ndwarf = st->nfuncs;
     if (ndwarf > 0)
         qsort(st->funcs, ndwarf, sizeof *st->funcs, cmp_func);
-    if (collect_elf_symbols(st, ndwarf) != 0)
+    if (collect_elf_symbols(st, ndwarf) != 0 || collect_plt(st) != 0)
         goto oom;
     finish_funcs(st);
     if (st->nrows > 0)

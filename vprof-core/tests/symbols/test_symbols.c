@@ -149,6 +149,52 @@ static void test_stripped(void **state)
     vp_symtab_close(st);
 }
 
+/* The address objdump gives the PLT stub of `fn` (`<fn@plt>:`), or 0. */
+static uint64_t objdump_plt(const char *path, const char *fn)
+{
+    char cmd[1200], want[128], buf[512];
+    snprintf(cmd, sizeof cmd, "objdump -d '%s'", path);
+    snprintf(want, sizeof want, "<%s@plt>:", fn);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    uint64_t addr = 0;
+    while (fgets(buf, sizeof buf, p))
+        if (!addr && strstr(buf, want))
+            addr = strtoull(buf, NULL, 16);
+    pclose(p);
+    return addr;
+}
+
+/* PLT stubs are named as objdump and perf name them, in the full binary and
+ * in the stripped one (from .rela.plt and .dynsym); before, they fell into
+ * the extent of crti's size-0 `_init` and a hot library call was `_init`. */
+static void test_plt(void **state)
+{
+    (void)state;
+    const char *progs[] = { "prog-dwarf5", "prog-stripped" };
+    for (int k = 0; k < 2; k++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", SYM_DIR, progs[k]);
+        struct vp_symtab *st = open_ok(progs[k]);
+        const char *fns[] = { "printf", "atoi" };
+        for (int i = 0; i < 2; i++) {
+            uint64_t a = objdump_plt(path, fns[i]);
+            assert_true(a != 0);
+            char want[64];
+            snprintf(want, sizeof want, "%s@plt", fns[i]);
+            const struct vp_func *f = vp_symtab_func(st, a);
+            assert_non_null(f);
+            assert_string_equal(f->name, want);
+            assert_ptr_equal(vp_symtab_func(st, a + 15), f);
+            assert_string_equal(f->file, "");
+        }
+        const struct vp_func *init = find_named(st, "_init");
+        if (init) /* in .init only, not over the PLT after it */
+            assert_true(init->hi <= objdump_plt(path, "printf"));
+        vp_symtab_close(st);
+    }
+}
+
 /* Reads the build-id with libdwelf independently of the code under test. */
 static size_t read_build_id(const char *path, uint8_t *id)
 {
@@ -267,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_dwarf5),     cmocka_unit_test(test_nodebug),
         cmocka_unit_test(test_stripped),   cmocka_unit_test(test_build_id),
         cmocka_unit_test(test_open_errors), cmocka_unit_test(test_resolver),
+        cmocka_unit_test(test_plt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
