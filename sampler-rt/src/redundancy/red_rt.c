@@ -479,8 +479,8 @@ VP_RED_EXPORT void __vprof_red_iter_end_n(const struct vp_red_rt_module *m, uint
     /* Version 4: such a loop records iterations only in a recorded
        instance, all of them as this one frame, so its end is the
        instance's end too; the exits of the loop's original body test
-       nothing (docs/redundancy.md, "Loops without cross-iteration
-       sampling").  Older modules call instance_end at the exits. */
+       nothing (docs/redundancy.md, "Probes and sampling").  Older modules
+       call instance_end at the exits. */
     uint32_t g = (uint32_t)m->slot_base + idx;
     if (m->version < 4 || !t || g >= VP_RED_MAX_LOOPS || !t->loops[g].slot ||
         !t->loops[g].slot->instance_active)
