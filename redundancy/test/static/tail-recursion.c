@@ -6,6 +6,11 @@
 // inside such a function keeps its probes.
 // RUN: %vprof-cc -O2 -c %s -o /dev/null -mllvm -vprof-print-sources 2>&1 | FileCheck %s
 // RUN: %vprof-cc -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
+// Without variable debug info nothing is recognised and the loop is probed
+// as before (the recursion, then the loop TRE made).
+// RUN: %vprof-cc -O2 -g0 -c %s -o /dev/null -mllvm -vprof-print-sources 2>&1 | FileCheck %s --check-prefix=G0
+// G0: vprof-sources: tree_cost tail-recursion.c:0:0 {{.*}}side-effects=0 probed
+// G0: vprof-sources: tree_cost tail-recursion.c:0:0 {{.*}}side-effects=1 probed
 
 typedef struct node {
   int code;
