@@ -113,6 +113,13 @@ const char *vp_lr_kind_name(int kind)
     return kind == VP_LOOP_RECURSION ? "recursion" : "loop";
 }
 
+const char *vp_lr_loop_label(const struct vp_lr_loop *l)
+{
+    if (l->kind == VP_LOOP_NATURAL && (l->flags & VP_LOOPF_TAIL_CALLS))
+        return "tail-call loop";
+    return vp_lr_kind_name(l->kind);
+}
+
 int vp_lr_write(FILE *out, const struct vp_loop_report *r, int format, int color)
 {
     int rc;

@@ -193,7 +193,7 @@ static void loop_section(FILE *out, const struct vp_loop_report *r, size_t i)
     fprintf(out, " &middot; verdict ");
     vp_html_badge(out, NULL, vp_loop_verdict_name(l->verdict));
     fputs(" &middot; ", out);
-    vp_html_escape(out, vp_lr_kind_name(l->kind));
+    vp_html_escape(out, vp_lr_loop_label(l));
     fputs(" at ", out);
     loc(out, r, l->file, l->line);
     fprintf(out, ", %.1f%% of the slow run</p>\n", l->share * 100.0);

@@ -149,6 +149,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
             vp_json_null(j);
         }
         vp_json_kv_bool(j, "io_only", (l->flags & VP_LOOPF_IO_ONLY) != 0);
+        vp_json_kv_bool(j, "tail_calls", (l->flags & VP_LOOPF_TAIL_CALLS) != 0);
         vp_json_end_object(j);
     }
     vp_json_end_array(j);

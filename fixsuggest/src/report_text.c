@@ -73,7 +73,7 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         vp_lr_categories(l->fix.categories, names, &nn);
         int bad = l->fix.categories & ~(unsigned)VP_FIX_CAT_ONE_STAR;
         fprintf(out, "\n%s#%zu %s%s  %s:%u  %s", s->bold, i + 1, l->function, s->off, rel,
-                l->line, vp_lr_kind_name(l->kind));
+                l->line, vp_lr_loop_label(l));
         if (l->kind == VP_LOOP_NATURAL) {
             fprintf(out, ", depth %d", l->depth);
             if (l->parent_line)

@@ -182,7 +182,8 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
     if (!isLoopTableFunction(F))
       continue;
 
-    if (isDirectlyRecursive(F)) {
+    bool Recursive = isDirectlyRecursive(F);
+    if (Recursive) {
       LoopSideEffects E = findRecursionSideEffects(F, Summary);
       LoopRecord Rec;
       setSource(Rec, nullptr, F, Ids);
@@ -213,6 +214,8 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       Rec.F = &F;
       Rec.Header = L->getHeader();
       addSites(Rec, E);
+      if (Recursive && isTailRecursionLoop(*L, F))
+        Rec.Flags |= VP_LOOPF_TAIL_CALLS;
       if (Loop *P = L->getParentLoop())
         Rec.ParentId = IdOf.lookup(P);
       IdOf[L] = Rec.Id;

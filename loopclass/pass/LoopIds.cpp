@@ -123,6 +123,22 @@ LoopLocation loopLocationOf(const Loop &L) {
   return Out;
 }
 
+bool isTailRecursionLoop(const Loop &L, const Function &F) {
+  if (L.getParentLoop() || !F.getSubprogram() || hasLoopIdLocation(L))
+    return false;
+  for (const Instruction &I : *L.getHeader()) {
+    const auto *DV = dyn_cast<DbgValueInst>(&I);
+    if (!DV || !DV->getVariable() || !DV->getVariable()->isParameter() ||
+        DV->getDebugLoc().getInlinedAt() ||
+        DV->getVariable()->getScope()->getSubprogram() != F.getSubprogram())
+      continue;
+    for (Value *V : DV->location_ops())
+      if (auto *Phi = dyn_cast<PHINode>(V); Phi && Phi->getParent() == L.getHeader())
+        return true;
+  }
+  return false;
+}
+
 bool isLoopTableFunction(const Function &F) {
   return !F.isDeclaration() && !F.hasAvailableExternallyLinkage() &&
          !isProbedClone(F);

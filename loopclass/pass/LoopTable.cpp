@@ -99,6 +99,8 @@ static void printLoops(const std::vector<LoopRecord> &Loops) {
       OS << " liveout-iv";
     if (R.Flags & VP_LOOPF_IO_ONLY)
       OS << " io-only";
+    if (R.Flags & VP_LOOPF_TAIL_CALLS)
+      OS << " tail-calls";
     if (R.Flags & VP_LOOPF_PROBED)
       OS << " probed";
     OS << " sites=" << R.Sites.size() << "\n";

@@ -1173,38 +1173,6 @@ static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources 
 // The pass.
 // ---------------------------------------------------------------------------
 
-/// Whether \p L is the loop tail-recursion elimination made of a directly
-/// recursive function's tail call (`return c + f(l) + f(r)`: the call on
-/// `r` becomes a back edge to the old entry).  Its iterations are calls of
-/// the source, which the per-call decision already samples: the call
-/// recorded goes on through the tail calls to its return, one signature
-/// for the chain.  Probing it as a loop too made every call pay a second
-/// countdown (gcc1687's expr_cost: +7 %; docs/redundancy.md, "Recursive
-/// functions").  Recognised by what TRE leaves: a top-level loop with no
-/// `llvm.loop` location (clang gives every source loop one with -g) whose
-/// header has a phi a `dbg.value` describes as a parameter of the function
-/// itself (TRE replaces each argument by such a phi).  Anything else stays
-/// a loop.
-static bool isTailRecursionLoop(const Loop &L, const Function &F) {
-  if (L.getParentLoop() || !F.getSubprogram())
-    return false;
-  if (MDNode *Id = L.getLoopID())
-    for (unsigned I = 1, E = Id->getNumOperands(); I < E; ++I)
-      if (isa<DILocation>(Id->getOperand(I)))
-        return false;
-  for (const Instruction &I : *L.getHeader()) {
-    const auto *DV = dyn_cast<DbgValueInst>(&I);
-    if (!DV || !DV->getVariable() || !DV->getVariable()->isParameter() ||
-        DV->getDebugLoc().getInlinedAt() ||
-        DV->getVariable()->getScope()->getSubprogram() != F.getSubprogram())
-      continue;
-    for (Value *V : DV->location_ops())
-      if (auto *Phi = dyn_cast<PHINode>(V); Phi && Phi->getParent() == L.getHeader())
-        return true;
-  }
-  return false;
-}
-
 namespace {
 /// A function whose loops are analysed, and the function its probes go to.
 struct Target {
@@ -1293,6 +1261,10 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
       auto It = find_if(Items, [&](const Item &I) { return I.Local == Local; });
       if (It == Items.end())
         continue;
+      // The loop TRE made of the tail call: its iterations are calls, which
+      // the per-call decision samples already; probing it as a loop too made
+      // every call pay a second countdown (gcc1687's expr_cost: +7 %;
+      // docs/redundancy.md, "Recursive functions").
       if (Recursive && isTailRecursionLoop(*L, A)) {
         ++NumTailRecLoops;
         continue;

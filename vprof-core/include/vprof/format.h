@@ -181,6 +181,9 @@ enum vp_loop_flags {
     VP_LOOPF_PROBED = 1u << 0,    /* dynamic probes were inserted               */
     VP_LOOPF_LIVEOUT_IV = 1u << 1, /* result is a live-out induction variable   */
     VP_LOOPF_IO_ONLY = 1u << 2,    /* only side effects are I/O calls           */
+    VP_LOOPF_TAIL_CALLS = 1u << 3, /* made by the compiler of a recursive
+                                      function's tail call: its iterations are
+                                      calls (vprof/LoopIds.h isTailRecursionLoop) */
 };
 
 enum vp_site_kind {

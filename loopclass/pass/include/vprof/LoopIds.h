@@ -55,6 +55,16 @@ struct LoopLocation {
 /// takes its position from here, on the original function or on a copy.
 LoopLocation loopLocationOf(const llvm::Loop &L);
 
+/// True if `L` is the loop tail-recursion elimination made of a directly
+/// recursive function's tail call (`return c + f(l) + f(r)`: the call on `r`
+/// becomes a back edge to the old entry), so that its iterations are calls
+/// of the source.  Recognised by what TRE leaves: a top-level loop with no
+/// `llvm.loop` location (clang gives every source loop one under -g) whose
+/// header has a phi that a `dbg.value` describes as a parameter of `F`
+/// itself (TRE replaces each argument by such a phi).  Without variable
+/// debug info, false.  The caller checks that `F` is directly recursive.
+bool isTailRecursionLoop(const llvm::Loop &L, const llvm::Function &F);
+
 /// True if the loops of `F` enter the loop table and get ids: definitions
 /// of the module other than available_externally ones and probe clones.
 bool isLoopTableFunction(const llvm::Function &F);
