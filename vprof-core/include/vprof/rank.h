@@ -217,6 +217,7 @@ struct vp_rank_func_result {
     long pattern_var;        /* index into vars[] of the variable that decided
                                 the pattern, -1 if none                        */
     int pattern_dim;
+    int pattern_rule;        /* vProf's rule (1-4) that set `pattern`, 0 none   */
     long top_var;            /* most anomalous variable (min discount), -1     */
     uint64_t hist_h, hist_c; /* hist-discounter counts                         */
     size_t *var_idx;         /* this function's variables (indices into vars[]) */

@@ -675,6 +675,7 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
     f->pattern = VP_RANK_PAT_NONE;
     f->pattern_var = -1;
     f->pattern_dim = VP_RANK_DIM_NONE;
+    f->pattern_rule = 0;
     /* The lowest discount among the variables rules 1-3 can read (tagged
        loop or cond): an untagged one (a statistics counter, an argument)
        decides no rule, and being the most anomalous it used to leave the
@@ -716,6 +717,7 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
                     f->pattern = pat;
                     f->pattern_var = (long)order[i];
                     f->pattern_dim = d;
+                    f->pattern_rule = rule;
                     return;
                 }
             }
@@ -747,6 +749,7 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
         if (!basic && !normal && evidence)
             return;
         f->pattern = VP_RANK_PAT_SCALABILITY;
+        f->pattern_rule = 4;
         f->pattern_var = (long)order[0];
         f->pattern_dim = evidence && !normal ? pattern_dim_of(&res->vars[order[0]]) : f->dim;
     }
@@ -1213,8 +1216,10 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
             /* rule 4 for the most costly function without any sampled
                variable: no basic-type values at all (docs/rank.md) */
             if ((k == top || f->raw_rank == 1 || (k == pctop && f->pc_cost_ns > 0)) &&
-                f->calibrated_cost_ns > 0)
+                f->calibrated_cost_ns > 0) {
                 f->pattern = VP_RANK_PAT_SCALABILITY;
+                f->pattern_rule = 4;
+            }
             continue;
         }
         free(order);

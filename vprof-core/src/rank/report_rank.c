@@ -169,6 +169,11 @@ static int write_json(FILE *out, const struct vp_rank_result *r, size_t top)
         vp_json_kv_str(j, "dimension", vp_rank_dim_name(f->pattern_var >= 0 ? f->pattern_dim
                                                                             : f->dim));
         vp_json_kv_str(j, "pattern", pat);
+        vp_json_key(j, "pattern_rule");
+        if (f->pattern_rule)
+            vp_json_int(j, f->pattern_rule);
+        else
+            vp_json_null(j);
         vp_json_kv_str(j, "discounter", vp_rank_discounter_name(f->discounter));
         vp_json_kv_uint(j, "raw_rank", f->raw_rank);
         vp_json_kv_uint(j, "pc_samples", f->pc_samples);
@@ -247,9 +252,15 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
         fprintf(out, "Comparing %zu normal and %zu slow profile(s), the most likely root cause is "
                      "`%s` (%s:%d), ranked %zu by raw cost",
                 nn, nb, f->name, vp_rank_base_name(f->file), f->line, f->raw_rank);
-        if (pat)
-            fprintf(out, "; inferred pattern: **%s** (variable `%s`, %s)", pat,
-                    r->vars[f->pattern_var].name, vp_rank_dim_name(f->pattern_dim));
+        if (pat && f->pattern_rule == 4)
+            fprintf(out, "; inferred pattern: **%s** (vProf's rule 4: the most costly "
+                         "function, with no anomalous loop or condition variable to tell "
+                         "the patterns apart)",
+                    pat);
+        else if (pat)
+            fprintf(out, "; inferred pattern: **%s** (rule %d, variable `%s`, %s)", pat,
+                    f->pattern_rule, r->vars[f->pattern_var].name,
+                    vp_rank_dim_name(f->pattern_dim));
         fputs(".\n\n", out);
     }
     fputs("| rank | function | location | calibrated cost (s) | raw cost (s) | discount | "

@@ -336,6 +336,7 @@ static void test_rule1_direction(void **state)
             assert_int_equal(proc->n_slow, 1);
             assert_true(proc->slow_median > proc->normal_median);
             assert_int_equal(f->pattern, VP_RANK_PAT_MISSING_CONSTRAINT);
+            assert_int_equal(f->pattern_rule, 1);
         }
         vp_rank_result_free(r);
         vp_rank_model_free(m);
@@ -748,6 +749,7 @@ static void test_patterns_2_3(void **state)
     const struct vp_rank_func_result *f = find(r, "f");
     assert_int_equal(f->pattern, VP_RANK_PAT_SCALABILITY);
     assert_int_equal(f->pattern_dim, VP_RANK_DIM_VALUES);
+    assert_int_equal(f->pattern_rule, 2);
     vp_rank_result_free(r);
     vp_rank_model_free(m);
     m = one_var(g_uniform100, 800, g_uniform100_hi, 800, VP_TYPE_SINT, VP_TAG_COND);
@@ -755,6 +757,7 @@ static void test_patterns_2_3(void **state)
     f = find(r, "f");
     assert_int_equal(f->pattern, VP_RANK_PAT_WRONG_CONSTRAINT);
     assert_int_not_equal(f->pattern_dim, VP_RANK_DIM_PROC); /* deltas: 0 always vs varied */
+    assert_int_equal(f->pattern_rule, 3);
     vp_rank_result_free(r);
     vp_rank_model_free(m);
     /* no tag: anomalous, but rules 1-3 cannot read it; f is the most
@@ -763,7 +766,9 @@ static void test_patterns_2_3(void **state)
     m = one_var(g_uniform100, 800, g_uniform100_hi, 800, VP_TYPE_SINT, VP_TAG_ARGS);
     r = run(m);
     assert_int_equal(find(r, "f")->pattern, VP_RANK_PAT_SCALABILITY);
+    assert_int_equal(find(r, "f")->pattern_rule, 4);
     assert_int_equal(find(r, "g")->pattern, VP_RANK_PAT_NONE);
+    assert_int_equal(find(r, "g")->pattern_rule, 0);
     vp_rank_result_free(r);
     vp_rank_model_free(m);
 }
