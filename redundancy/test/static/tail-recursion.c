@@ -12,8 +12,8 @@
 // G0: vprof-sources: tree_cost tail-recursion.c:0:0 {{.*}}side-effects=0 probed
 // G0: vprof-sources: tree_cost tail-recursion.c:0:0 {{.*}}side-effects=1 probed
 // loopclass's loop table marks that loop `tail-calls` (VP_LOOPF_TAIL_CALLS):
-// its position is the first statement of the body, where the source has no
-// loop, and vprof-loop calls it a "tail-call loop".  Not the source loop;
+// its position (here the `if` that heads it) is a line where the source has
+// no loop, and vprof-loop calls it a "tail-call loop".  Not the source loop;
 // without variable debug info, nothing.
 // RUN: %vprof-cc -O2 -c %s -o /dev/null -mllvm -vprof-print-loops 2>&1 | FileCheck %s --check-prefix=LOOPS
 // RUN: %vprof-cc -O2 -g0 -c %s -o /dev/null -mllvm -vprof-print-loops 2>&1 | FileCheck %s --check-prefix=LOOPSG0
