@@ -993,6 +993,34 @@ static void test_json_fields(void **state)
     vp_rank_model_free(m);
 }
 
+/* The Markdown summary names the rule behind the first function's pattern;
+ * rule 4 for a function without any sampled variable has no deciding
+ * variable to name (before 4ab9a03 the summary read vars[-1] there). */
+static void test_md_rule4_no_variable(void **state)
+{
+    (void)state;
+    struct vp_rank_run *n, *s;
+    struct vp_rank_model *m =
+        func_var(&n, &s, "c", "w.c", "k", VP_TAG_COND, 2000, g_perm, 3000, g_perm);
+    vp_rank_add_func(n, "q", "w.c", 60, 1, 0);
+    vp_rank_add_func(s, "q", "w.c", 60, 9000, 0);
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *q = find(r, "q");
+    assert_int_equal(q->rank, 1);
+    assert_int_equal(q->pattern, VP_RANK_PAT_SCALABILITY);
+    assert_int_equal(q->pattern_rule, 4);
+    assert_true(q->pattern_var < 0);
+    vp_rank_result_free(r);
+    char *md = render(m, VP_RANK_MD);
+    assert_non_null(strstr(md, "**scalability** (vProf's rule 4"));
+    free(md);
+    char *j = render(m, VP_RANK_JSON);
+    assert_non_null(strstr(j, "\"pattern_rule\": 4"));
+    assert_non_null(strstr(j, "\"pattern_rule\": null"));
+    free(j);
+    vp_rank_model_free(m);
+}
+
 static void expect_error(struct vp_rank_model *m, const char *needle)
 {
     struct vp_rank_params p = params();
@@ -1044,6 +1072,7 @@ int main(void)
         cmocka_unit_test(test_rule1_direction),
         cmocka_unit_test(test_basic_before_aggregate),
         cmocka_unit_test(test_untagged_counter_skipped),
+        cmocka_unit_test(test_md_rule4_no_variable),
         cmocka_unit_test(test_unreadable),
         cmocka_unit_test(test_aggregation),
         cmocka_unit_test(test_hist_discounter),
