@@ -663,6 +663,14 @@ static int pattern_evidence(const struct vp_rank_var_result *v)
     return v->anomalous && (v->basic || v->dim != VP_RANK_DIM_SLOW_ONLY);
 }
 
+/* Evidence rules 1-3 can read: a `loop` or `cond` variable.  An untagged
+ * one (a statistics counter, an argument) decides no rule (docs/rank.md,
+ * "Tagged candidates"). */
+static int rule_evidence(const struct vp_rank_var_result *v)
+{
+    return pattern_evidence(v) && (v->tags & (VP_TAG_LOOP | VP_TAG_COND));
+}
+
 /* vProf's four rules, in order, applied to the function's most anomalous
  * variables: the anomalous ones whose discount is the lowest among its
  * anomalous variables (ties at that discount are common, ValidDiscount sends
@@ -676,15 +684,13 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
     f->pattern_var = -1;
     f->pattern_dim = VP_RANK_DIM_NONE;
     f->pattern_rule = 0;
-    /* The lowest discount among the variables rules 1-3 can read (tagged
-       loop or cond): an untagged one (a statistics counter, an argument)
-       decides no rule, and being the most anomalous it used to leave the
-       function without a pattern (docs/rank.md, "Tagged candidates"). */
+    /* The candidates: the variables rules 1-3 can read at their lowest
+       discount (an untagged variable that was the most anomalous used to
+       leave the function without a pattern). */
     double lowest = 2;
     for (size_t i = 0; i < f->nvars; i++) {
         const struct vp_rank_var_result *v = &res->vars[order[i]];
-        if (pattern_evidence(v) && (v->tags & (VP_TAG_LOOP | VP_TAG_COND)) &&
-            v->discount < lowest)
+        if (rule_evidence(v) && v->discount < lowest)
             lowest = v->discount;
     }
     /* Basic-type candidates first (pass 0), then the others: a pointer to a
@@ -695,7 +701,7 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
         for (int rule = 1; rule <= 3; rule++)
             for (size_t i = 0; i < f->nvars; i++) {
                 const struct vp_rank_var_result *v = &res->vars[order[i]];
-                if (!pattern_evidence(v) || v->discount != lowest ||
+                if (!rule_evidence(v) || v->discount != lowest ||
                     (pass == 0) != (v->basic != 0))
                     continue;
                 int d = pattern_dim_of(v);
@@ -733,9 +739,7 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
         int evidence = 0, basic = 0;
         for (size_t i = 0; i < f->nvars; i++) {
             basic |= res->vars[f->var_idx[i]].basic;
-            /* evidence rules 1-3 could read (a loop/cond variable) */
-            evidence |= pattern_evidence(&res->vars[f->var_idx[i]]) &&
-                        (res->vars[f->var_idx[i]].tags & (VP_TAG_LOOP | VP_TAG_COND));
+            evidence |= rule_evidence(&res->vars[f->var_idx[i]]);
         }
         /* With basic-type variables, the rule also holds when none of them
            is anomalous (rules 1-3 found nothing, and nothing else is
@@ -751,7 +755,9 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
         f->pattern = VP_RANK_PAT_SCALABILITY;
         f->pattern_rule = 4;
         f->pattern_var = (long)order[0];
-        f->pattern_dim = evidence && !normal ? pattern_dim_of(&res->vars[order[0]]) : f->dim;
+        /* here no readable evidence, or a normal function: the dimension
+           its discount came from */
+        f->pattern_dim = f->dim;
     }
 }
 
