@@ -3,7 +3,7 @@
 # Idempotent and quick when everything is present.  Run as root.
 set -euo pipefail
 PKGS=(
-  build-essential cmake pkg-config git
+  build-essential binutils cmake pkg-config git
   clang-14 llvm-14-dev llvm-14-tools libclang-rt-14-dev
   libdw-dev libelf-dev libunwind-dev libxxhash-dev zlib1g-dev
   libcmocka-dev python3 python3-scipy python3-jsonschema
