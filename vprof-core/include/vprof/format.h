@@ -797,7 +797,7 @@ struct vp_iter_hashes_header {
 
 struct vp_iter_hash {
     uint64_t loop_id;
-    uint64_t signature;        /* XXH3-64 of the <id, value> sequence          */
+    uint64_t signature;        /* XXH3-64 chain over the <id, value> pairs     */
     uint64_t instance;         /* per-thread instance sequence number          */
     uint32_t tid;
     uint32_t values;           /* pairs hashed (capped)                        */
