@@ -30,4 +30,9 @@ struct vp_rt_component {
    Can't fail except by exceeding the limit (then it returns -1). */
 int vp_rt_register_component(const struct vp_rt_component *c);
 
+/* Reads an unsigned integer environment variable in [lo, hi]; returns `def`
+   when it is unset or empty, and also, with a one-line warning on stderr,
+   when it is set but not such a number.  Not async-signal-safe. */
+uint64_t vp_rt_env_u64(const char *name, uint64_t def, uint64_t lo, uint64_t hi);
+
 #endif

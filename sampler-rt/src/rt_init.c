@@ -29,9 +29,8 @@
 
 struct vp_rt_state vp_rt = {.exit_status = -1};
 
-/* Reads an unsigned integer variable in [lo, hi], or returns `def`
-   (with a warning when it is set but invalid). */
-static uint64_t vp_rt_env_u64(const char *name, uint64_t def, uint64_t lo, uint64_t hi)
+/* rt_hooks.h */
+uint64_t vp_rt_env_u64(const char *name, uint64_t def, uint64_t lo, uint64_t hi)
 {
     const char *s = getenv(name);
     if (!s || !*s)

@@ -141,13 +141,10 @@ static struct {
 
 static VP_RED_TLS struct vp_red_thread *vp_red_self;
 
+/* A rate: 1 in `v`.  A malformed one is reported and the default kept. */
 static int32_t vp_red_env_rate(const char *name, int32_t dflt)
 {
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return dflt;
-    long v = strtol(s, NULL, 10);
-    return v >= 1 && v <= (1L << 30) ? (int32_t)v : dflt;
+    return (int32_t)vp_rt_env_u64(name, (uint64_t)dflt, 1, VP_RED_MAX_RATE);
 }
 
 static void vp_red_read_env(void)
