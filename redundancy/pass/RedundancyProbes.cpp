@@ -27,6 +27,7 @@
 #include "llvm/Analysis/MemorySSA.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
@@ -282,6 +283,9 @@ public:
   /// Per loop index without cross-iteration sampling: the preheader's
   /// branch into the header and the flag "this instance is recorded".
   DenseMap<uint32_t, std::pair<Instruction *, AllocaInst *>> NoCIEntry;
+  /// The blocks that branch on NoCIEntry's flag (phase 2), threaded after
+  /// promote() (threadNoCIFlags).
+  SmallVector<WeakVH, 4> NoCIBranches;
   /// The blocks that end a recorded iteration on a way out of its loop
   /// (`vprof.red.iterend`), of every loop instrumented so far.
   SmallPtrSet<BasicBlock *, 16> EndBlocks;
@@ -289,6 +293,7 @@ public:
   bool instrumentInstances(BasicBlock *Header, uint32_t Index);
   void instrumentIterations(BasicBlock *Header, uint32_t Index);
   void promote();
+  void threadNoCIFlags();
 
 private:
   ProbeModule &PM;
@@ -706,6 +711,7 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
     B.SetInsertPoint(PT);
     B.CreateCondBr(B.CreateLoad(B.getInt1Ty(), NoCIIt->second.second), RecHead,
                    Header, Unlikely);
+    NoCIBranches.push_back(PT->getParent());
     PT->eraseFromParent();
     // The original loop's ways out now join the copy's in blocks with phis
     // (critical edges).  Left so, CodeGenPrepare drops the empty exit
@@ -742,6 +748,21 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
   B.SetInsertPoint(Sample);
   B.CreateStore(Cd, Slot); // the runtime reads and resets the slot
   AskRuntime(Slot, Rest);
+}
+
+/// After promote(), a NoCI loop's preheader branches on a phi of its flag:
+/// false from the decision's "not this instance" edge, the runtime's answer
+/// from the call.  The code generator does not thread that: every instance
+/// paid a materialised `false`, a test and a branch (3 instructions around
+/// an inner loop of a few).  SimplifyCFG's fold of a branch on a phi of
+/// constants sends the false edge straight to the header.
+void FunctionInstrumenter::threadNoCIFlags() {
+  if (NoCIBranches.empty() || F.hasOptNone())
+    return;
+  TargetTransformInfo TTI(F.getParent()->getDataLayout());
+  for (WeakVH &H : NoCIBranches)
+    if (auto *BB = dyn_cast_or_null<BasicBlock>(H))
+      simplifyCFG(BB, TTI);
 }
 
 void FunctionInstrumenter::promote() {
@@ -1475,6 +1496,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
           }
         }
         FI.promote();
+        FI.threadNoCIFlags();
         // The recording copies rewire SSA by hand: check the result here
         // rather than let a broken function reach the code generator.
         if (verifyFunction(*Fn, &errs()))
