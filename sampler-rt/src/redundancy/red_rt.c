@@ -19,6 +19,7 @@
  * The functions are called by instrumented code only when the runtime set
  * the function's gate byte, so they exist whenever they are called.
  */
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -140,6 +141,31 @@ static struct {
 } vp_red;
 
 static VP_RED_TLS struct vp_red_thread *vp_red_self;
+
+/* Set while an entry point below works on this thread's state.  A signal
+   handler that runs probed code while one of them is under way on its
+   thread (half-way through an append, a copy into the arena or a thinning
+   of it) must not touch that state: its loops are not sampled, its values
+   are dropped, and both are counted (docs/redundancy.md, "Signals").  The
+   fences keep the compiler from moving the state's accesses across the
+   flag's; a handler runs on the same thread, so nothing stronger is
+   needed. */
+static VP_RED_TLS volatile sig_atomic_t vp_red_busy;
+
+static int vp_red_enter(void)
+{
+    if (vp_red_busy)
+        return 0;
+    vp_red_busy = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    return 1;
+}
+
+static void vp_red_leave(void)
+{
+    atomic_signal_fence(memory_order_seq_cst);
+    vp_red_busy = 0;
+}
 
 /* A rate: 1 in `v`.  A malformed one is reported and the default kept. */
 static int32_t vp_red_env_rate(const char *name, int32_t dflt)
@@ -398,8 +424,8 @@ static void vp_red_callees_on(const struct vp_red_rt_module *m, struct vp_red_th
 
 /* Header of a loop whose iteration countdown ran out.  Returns 1 when this
    iteration runs the recording copy. */
-VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
-                                              uint32_t idx, struct vp_red_rt_slot *slot)
+static int32_t vp_red_iter_sample_in(const struct vp_red_rt_module *m,
+                                     uint32_t idx, struct vp_red_rt_slot *slot)
 {
     uint32_t g = (uint32_t)m->slot_base + idx;
     struct vp_red_thread *t = g < VP_RED_MAX_LOOPS ? vp_red_thread() : NULL;
@@ -458,7 +484,7 @@ static uint64_t vp_red_digest(struct vp_red_frame *f);
 static void vp_red_thin_instances(struct vp_red_thread *t, uint32_t g);
 
 /* End of a recorded iteration: its signature is complete. */
-VP_RED_EXPORT void __vprof_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx)
+static void vp_red_iter_end_in(const struct vp_red_rt_module *m, uint32_t idx)
 {
     if (vp_red_iter_end(m, idx, 1))
         vp_red_sync_active(m, vp_red_self);
@@ -469,8 +495,8 @@ VP_RED_EXPORT void __vprof_red_iter_end(const struct vp_red_rt_module *m, uint32
 /* End of `n` recorded iterations of a loop without cross-iteration sampling,
    run as one frame (the probes count them in a register): the instance
    gets the n - 1 iterations iter_sample did not see. */
-VP_RED_EXPORT void __vprof_red_iter_end_n(const struct vp_red_rt_module *m, uint32_t idx,
-                                          uint32_t n)
+static void vp_red_iter_end_n_in(const struct vp_red_rt_module *m, uint32_t idx,
+                                 uint32_t n)
 {
     struct vp_red_thread *t = vp_red_self;
     if (vp_red_iter_end(m, idx, n))
@@ -543,8 +569,8 @@ static int vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint3
 
 /* Preheader of a loop whose instance countdown ran out: record this
    instance, and the next one too so that the pair can be compared. */
-VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
-                                               uint32_t idx, struct vp_red_rt_slot *slot)
+static void vp_red_instance_sample_in(const struct vp_red_rt_module *m,
+                                      uint32_t idx, struct vp_red_rt_slot *slot)
 {
     uint32_t g = (uint32_t)m->slot_base + idx;
     struct vp_red_thread *t = g < VP_RED_MAX_LOOPS ? vp_red_thread() : NULL;
@@ -624,8 +650,8 @@ static size_t vp_red_record_size(const struct vp_instance *in)
 }
 
 /* Exit of a recorded instance: copy it into the arena. */
-VP_RED_EXPORT void __vprof_red_instance_end(const struct vp_red_rt_module *m,
-                                            uint32_t idx, struct vp_red_rt_slot *slot)
+static void vp_red_instance_end_in(const struct vp_red_rt_module *m,
+                                   uint32_t idx, struct vp_red_rt_slot *slot)
 {
     vp_red_end_instance(vp_red_self, (uint32_t)m->slot_base + idx, slot);
 }
@@ -747,8 +773,8 @@ static void vp_red_append(struct vp_red_thread *t, struct vp_red_staging *in, ui
 }
 
 /* A source instruction's value in the recording copy of loop `idx`. */
-VP_RED_EXPORT void __vprof_red_value(const struct vp_red_rt_module *m, uint32_t idx,
-                                     uint32_t src, uint64_t v, uint32_t mode)
+static void vp_red_value_in(const struct vp_red_rt_module *m, uint32_t idx,
+                            uint32_t src, uint64_t v, uint32_t mode)
 {
     uint32_t g = (uint32_t)m->slot_base + idx;
     struct vp_red_thread *t = vp_red_self;
@@ -769,8 +795,8 @@ VP_RED_EXPORT void __vprof_red_value(const struct vp_red_rt_module *m, uint32_t 
 }
 
 /* An affine read of a recorded instance: keep first, last and count. */
-VP_RED_EXPORT void __vprof_red_range(const struct vp_red_rt_module *m, uint32_t idx,
-                                     uint32_t src, uint64_t addr)
+static void vp_red_range_in(const struct vp_red_rt_module *m, uint32_t idx,
+                            uint32_t src, uint64_t addr)
 {
     uint32_t g = (uint32_t)m->slot_base + idx;
     struct vp_red_thread *t = vp_red_self;
@@ -800,7 +826,7 @@ VP_RED_EXPORT void __vprof_red_range(const struct vp_red_rt_module *m, uint32_t 
 
 /* A source inside a called function, while some iteration is recorded on
    this thread: it belongs to every recorded iteration and instance. */
-VP_RED_EXPORT void __vprof_red_callee_value(uint32_t src, uint64_t v)
+static void vp_red_callee_value_in(uint32_t src, uint64_t v)
 {
     struct vp_red_thread *t = vp_red_self;
     if (!t)
@@ -828,7 +854,7 @@ VP_RED_EXPORT void __vprof_red_callee_value(uint32_t src, uint64_t v)
 }
 
 /* A side-effect instruction ran in the recording copy. */
-VP_RED_EXPORT void __vprof_red_side_effect(const struct vp_red_rt_module *m, uint32_t idx)
+static void vp_red_side_effect_in(const struct vp_red_rt_module *m, uint32_t idx)
 {
     uint32_t g = (uint32_t)m->slot_base + idx;
     struct vp_red_thread *t = vp_red_self;
@@ -839,6 +865,114 @@ VP_RED_EXPORT void __vprof_red_side_effect(const struct vp_red_rt_module *m, uin
         in->inst.side_effects++;
 }
 
+/* ---- entry points: each runs its _in function unless the thread is
+   already inside one (a signal handler interrupted it: vp_red_busy) ---- */
+
+/* What a handler's probed code loses while its thread is busy. */
+static void vp_red_lost_iteration(void)
+{
+    if (vp_red_self)
+        vp_red_self->hash_dropped++;
+}
+
+static void vp_red_lost_value(void)
+{
+    if (vp_red_self)
+        vp_red_self->values_dropped++;
+}
+
+VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
+                                              uint32_t idx, struct vp_red_rt_slot *slot)
+{
+    if (!vp_red_enter()) { /* the loop runs its original body */
+        vp_red_lost_iteration();
+        return 0;
+    }
+    int32_t r = vp_red_iter_sample_in(m, idx, slot);
+    vp_red_leave();
+    return r;
+}
+
+/* The ends cannot come from a busy handler's loops (their samples were
+   refused) unless they act on the interrupted call's instance: left alone. */
+VP_RED_EXPORT void __vprof_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx)
+{
+    if (!vp_red_enter())
+        return;
+    vp_red_iter_end_in(m, idx);
+    vp_red_leave();
+}
+
+VP_RED_EXPORT void __vprof_red_iter_end_n(const struct vp_red_rt_module *m, uint32_t idx,
+                                          uint32_t n)
+{
+    if (!vp_red_enter())
+        return;
+    vp_red_iter_end_n_in(m, idx, n);
+    vp_red_leave();
+}
+
+VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
+                                               uint32_t idx, struct vp_red_rt_slot *slot)
+{
+    if (!vp_red_enter()) { /* not recorded; the slot is the interrupted call's */
+        if (vp_red_self)
+            vp_red_self->inst_dropped++;
+        return;
+    }
+    vp_red_instance_sample_in(m, idx, slot);
+    vp_red_leave();
+}
+
+VP_RED_EXPORT void __vprof_red_instance_end(const struct vp_red_rt_module *m,
+                                            uint32_t idx, struct vp_red_rt_slot *slot)
+{
+    if (!vp_red_enter())
+        return;
+    vp_red_instance_end_in(m, idx, slot);
+    vp_red_leave();
+}
+
+VP_RED_EXPORT void __vprof_red_value(const struct vp_red_rt_module *m, uint32_t idx,
+                                     uint32_t src, uint64_t v, uint32_t mode)
+{
+    if (!vp_red_enter()) {
+        vp_red_lost_value();
+        return;
+    }
+    vp_red_value_in(m, idx, src, v, mode);
+    vp_red_leave();
+}
+
+VP_RED_EXPORT void __vprof_red_range(const struct vp_red_rt_module *m, uint32_t idx,
+                                     uint32_t src, uint64_t addr)
+{
+    if (!vp_red_enter()) {
+        vp_red_lost_value();
+        return;
+    }
+    vp_red_range_in(m, idx, src, addr);
+    vp_red_leave();
+}
+
+VP_RED_EXPORT void __vprof_red_callee_value(uint32_t src, uint64_t v)
+{
+    if (!vp_red_enter()) {
+        vp_red_lost_value();
+        return;
+    }
+    vp_red_callee_value_in(src, v);
+    vp_red_leave();
+}
+
+VP_RED_EXPORT void __vprof_red_side_effect(const struct vp_red_rt_module *m, uint32_t idx)
+{
+    if (!vp_red_enter())
+        return;
+    vp_red_side_effect_in(m, idx);
+    vp_red_leave();
+}
+
 /* ---- profile sections ---- */
 
 static int vp_red_write(void *ctx, vp_rt_emit_fn emit)
@@ -846,6 +980,15 @@ static int vp_red_write(void *ctx, vp_rt_emit_fn emit)
     uint64_t hashes = 0, bytes = 0, threads = 0;
     struct vp_iter_hashes_header hh = {0};
     struct vp_instances_header ih = {0};
+    /* Written from a terminating signal that interrupted an entry point on
+       this thread: its buffers may be half-way through a change, so this
+       thread's records are dropped (counted). */
+    struct vp_red_thread *torn = vp_red_busy ? vp_red_self : NULL;
+    if (torn) {
+        torn->hash_dropped += torn->hash_count;
+        torn->inst_dropped += torn->inst_count;
+        torn->hash_count = torn->inst_count = torn->arena_used = 0;
+    }
     for (struct vp_red_thread *t = atomic_load(&vp_red.threads); t; t = t->next) {
         threads++;
         hashes += t->hash_count;
