@@ -140,8 +140,6 @@ static struct {
     atomic_ulong threads_failed;
 } vp_red;
 
-static VP_RED_TLS struct vp_red_thread *vp_red_self;
-
 /* Set while an entry point below works on this thread's state.  A signal
    handler that runs probed code while one of them is under way on its
    thread (half-way through an append, a copy into the arena or a thinning
@@ -150,13 +148,16 @@ static VP_RED_TLS struct vp_red_thread *vp_red_self;
    fences keep the compiler from moving the state's accesses across the
    flag's; a handler runs on the same thread, so nothing stronger is
    needed. */
-static VP_RED_TLS volatile sig_atomic_t vp_red_busy;
+static VP_RED_TLS struct {
+    struct vp_red_thread *self; /* this thread's buffers (vp_red_thread)  */
+    volatile sig_atomic_t busy;
+} vp_red_tls; /* one struct: the entry points find both with one address */
 
 static int vp_red_enter(void)
 {
-    if (vp_red_busy)
+    if (vp_red_tls.busy)
         return 0;
-    vp_red_busy = 1;
+    vp_red_tls.busy = 1;
     atomic_signal_fence(memory_order_seq_cst);
     return 1;
 }
@@ -164,7 +165,7 @@ static int vp_red_enter(void)
 static void vp_red_leave(void)
 {
     atomic_signal_fence(memory_order_seq_cst);
-    vp_red_busy = 0;
+    vp_red_tls.busy = 0;
 }
 
 /* A rate: 1 in `v`.  A malformed one is reported and the default kept. */
@@ -241,7 +242,7 @@ static void *vp_red_map(size_t size)
 /* This thread's buffers, created on first use; NULL if memory ran out. */
 static struct vp_red_thread *vp_red_thread(void)
 {
-    struct vp_red_thread *t = vp_red_self;
+    struct vp_red_thread *t = vp_red_tls.self;
     if (t)
         return t;
     t = vp_red_map(sizeof *t);
@@ -265,7 +266,7 @@ static struct vp_red_thread *vp_red_thread(void)
     do
         t->next = head;
     while (!atomic_compare_exchange_weak(&vp_red.threads, &head, t));
-    vp_red_self = t;
+    vp_red_tls.self = t;
     return t;
 fail:
     atomic_fetch_add(&vp_red.threads_failed, 1);
@@ -487,9 +488,9 @@ static void vp_red_thin_instances(struct vp_red_thread *t, uint32_t g);
 static void vp_red_iter_end_in(const struct vp_red_rt_module *m, uint32_t idx)
 {
     if (vp_red_iter_end(m, idx, 1))
-        vp_red_sync_active(m, vp_red_self);
-    else if (vp_red_self)
-        vp_red_callees_on(m, vp_red_self);
+        vp_red_sync_active(m, vp_red_tls.self);
+    else if (vp_red_tls.self)
+        vp_red_callees_on(m, vp_red_tls.self);
 }
 
 /* End of `n` recorded iterations of a loop without cross-iteration sampling,
@@ -498,7 +499,7 @@ static void vp_red_iter_end_in(const struct vp_red_rt_module *m, uint32_t idx)
 static void vp_red_iter_end_n_in(const struct vp_red_rt_module *m, uint32_t idx,
                                  uint32_t n)
 {
-    struct vp_red_thread *t = vp_red_self;
+    struct vp_red_thread *t = vp_red_tls.self;
     if (vp_red_iter_end(m, idx, n))
         vp_red_sync_active(m, t);
     else if (t)
@@ -524,7 +525,7 @@ static void vp_red_iter_end_n_in(const struct vp_red_rt_module *m, uint32_t idx,
    dropped, so that the caller puts __vprof_red_active right. */
 static int vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint32_t n)
 {
-    struct vp_red_thread *t = vp_red_self;
+    struct vp_red_thread *t = vp_red_tls.self;
     uint32_t g = (uint32_t)m->slot_base + idx;
     if (!t || t->depth == 0)
         return 0;
@@ -653,7 +654,7 @@ static size_t vp_red_record_size(const struct vp_instance *in)
 static void vp_red_instance_end_in(const struct vp_red_rt_module *m,
                                    uint32_t idx, struct vp_red_rt_slot *slot)
 {
-    vp_red_end_instance(vp_red_self, (uint32_t)m->slot_base + idx, slot);
+    vp_red_end_instance(vp_red_tls.self, (uint32_t)m->slot_base + idx, slot);
 }
 
 static void vp_red_end_instance(struct vp_red_thread *t, uint32_t g,
@@ -777,7 +778,7 @@ static void vp_red_value_in(const struct vp_red_rt_module *m, uint32_t idx,
                             uint32_t src, uint64_t v, uint32_t mode)
 {
     uint32_t g = (uint32_t)m->slot_base + idx;
-    struct vp_red_thread *t = vp_red_self;
+    struct vp_red_thread *t = vp_red_tls.self;
     if (!t || g >= VP_RED_MAX_LOOPS)
         return;
     if (mode & VP_RED_MODE_CI) {
@@ -799,7 +800,7 @@ static void vp_red_range_in(const struct vp_red_rt_module *m, uint32_t idx,
                             uint32_t src, uint64_t addr)
 {
     uint32_t g = (uint32_t)m->slot_base + idx;
-    struct vp_red_thread *t = vp_red_self;
+    struct vp_red_thread *t = vp_red_tls.self;
     if (!t || g >= VP_RED_MAX_LOOPS)
         return;
     struct vp_red_staging *in = vp_red_instance(t, g);
@@ -828,7 +829,7 @@ static void vp_red_range_in(const struct vp_red_rt_module *m, uint32_t idx,
    this thread: it belongs to every recorded iteration and instance. */
 static void vp_red_callee_value_in(uint32_t src, uint64_t v)
 {
-    struct vp_red_thread *t = vp_red_self;
+    struct vp_red_thread *t = vp_red_tls.self;
     if (!t)
         return;
     uint32_t d = t->depth < VP_RED_STACK ? t->depth : VP_RED_STACK;
@@ -857,7 +858,7 @@ static void vp_red_callee_value_in(uint32_t src, uint64_t v)
 static void vp_red_side_effect_in(const struct vp_red_rt_module *m, uint32_t idx)
 {
     uint32_t g = (uint32_t)m->slot_base + idx;
-    struct vp_red_thread *t = vp_red_self;
+    struct vp_red_thread *t = vp_red_tls.self;
     if (!t || g >= VP_RED_MAX_LOOPS)
         return;
     struct vp_red_staging *in = vp_red_instance(t, g);
@@ -866,19 +867,19 @@ static void vp_red_side_effect_in(const struct vp_red_rt_module *m, uint32_t idx
 }
 
 /* ---- entry points: each runs its _in function unless the thread is
-   already inside one (a signal handler interrupted it: vp_red_busy) ---- */
+   already inside one (a signal handler interrupted it: vp_red_tls.busy) ---- */
 
 /* What a handler's probed code loses while its thread is busy. */
 static void vp_red_lost_iteration(void)
 {
-    if (vp_red_self)
-        vp_red_self->hash_dropped++;
+    if (vp_red_tls.self)
+        vp_red_tls.self->hash_dropped++;
 }
 
 static void vp_red_lost_value(void)
 {
-    if (vp_red_self)
-        vp_red_self->values_dropped++;
+    if (vp_red_tls.self)
+        vp_red_tls.self->values_dropped++;
 }
 
 VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
@@ -916,8 +917,8 @@ VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
                                                uint32_t idx, struct vp_red_rt_slot *slot)
 {
     if (!vp_red_enter()) { /* not recorded; the slot is the interrupted call's */
-        if (vp_red_self)
-            vp_red_self->inst_dropped++;
+        if (vp_red_tls.self)
+            vp_red_tls.self->inst_dropped++;
         return;
     }
     vp_red_instance_sample_in(m, idx, slot);
@@ -983,7 +984,7 @@ static int vp_red_write(void *ctx, vp_rt_emit_fn emit)
     /* Written from a terminating signal that interrupted an entry point on
        this thread: its buffers may be half-way through a change, so this
        thread's records are dropped (counted). */
-    struct vp_red_thread *torn = vp_red_busy ? vp_red_self : NULL;
+    struct vp_red_thread *torn = vp_red_tls.busy ? vp_red_tls.self : NULL;
     if (torn) {
         torn->hash_dropped += torn->hash_count;
         torn->inst_dropped += torn->inst_count;
@@ -1051,7 +1052,7 @@ static void vp_red_init(void)
    survives; its buffers are kept and emptied, the others are dropped. */
 static void vp_red_fork_child(void)
 {
-    struct vp_red_thread *t = vp_red_self;
+    struct vp_red_thread *t = vp_red_tls.self;
     atomic_store(&vp_red.threads, NULL);
     if (!t)
         return;
