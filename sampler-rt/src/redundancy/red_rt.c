@@ -19,6 +19,7 @@
  * The functions are called by instrumented code only when the runtime set
  * the function's gate byte, so they exist whenever they are called.
  */
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -117,6 +118,14 @@ struct vp_red_thread {
     uint64_t hash_count, hash_dropped, iter_truncated;
     uint64_t inst_count, inst_dropped, values_dropped;
     uint64_t arena_used;
+    /* Other threads may write the profile while this one records (a
+       program that exits with its threads running): hash_count and
+       arena_used are published with release stores after the records they
+       count are complete, and the arena's layout changes (thinning) only
+       between two increments of arena_seq, odd meanwhile (a seqlock). */
+    uint32_t arena_seq;
+    uint32_t w_pad;
+    uint64_t w_hashes, w_arena; /* the writer's snapshot (vp_red_write)   */
     struct vp_iter_hash *hashes; /* VP_RED_HASH_CAP                           */
     uint8_t *arena;              /* VP_RED_ARENA bytes                        */
     struct vp_red_staging *staging; /* VP_RED_ACTIVE_INSTANCES               */
@@ -556,7 +565,7 @@ static int vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint3
         t->hash_dropped++;
         return dropped;
     }
-    struct vp_iter_hash *h = &t->hashes[t->hash_count++];
+    struct vp_iter_hash *h = &t->hashes[t->hash_count];
     h->loop_id = vp_red_loop_id(g);
     h->signature = vp_red_digest(f);
     h->instance = t->loops[g].pairs;
@@ -565,6 +574,7 @@ static int vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint3
     if (f->truncated)
         t->iter_truncated++;
     t->loops[g].ci_kept++;
+    __atomic_store_n(&t->hash_count, t->hash_count + 1, __ATOMIC_RELEASE);
     return dropped;
 }
 
@@ -683,7 +693,7 @@ static void vp_red_end_instance(struct vp_red_thread *t, uint32_t g,
     memcpy(p, in->values, in->inst.value_count * sizeof(struct vp_instance_value));
     p += in->inst.value_count * sizeof(struct vp_instance_value);
     memcpy(p, in->ranges, in->inst.range_count * sizeof(struct vp_instance_range));
-    t->arena_used += bytes;
+    __atomic_store_n(&t->arena_used, t->arena_used + bytes, __ATOMIC_RELEASE);
     t->inst_count++;
     ls->inst_kept++;
     ls->inst_bytes += bytes;
@@ -701,6 +711,8 @@ static void vp_red_thin_instances(struct vp_red_thread *t, uint32_t g)
     struct vp_red_loop_state *ls = &t->loops[g];
     uint64_t id = vp_red_loop_id(g), nth = 0, last_pair = UINT64_MAX;
     size_t in_off = 0, out_off = 0;
+    __atomic_store_n(&t->arena_seq, t->arena_seq + 1, __ATOMIC_RELAXED); /* odd */
+    __atomic_thread_fence(__ATOMIC_RELEASE);
     while (in_off + sizeof(struct vp_instance) <= t->arena_used) {
         struct vp_instance rec;
         memcpy(&rec, t->arena + in_off, sizeof rec);
@@ -725,7 +737,8 @@ static void vp_red_thin_instances(struct vp_red_thread *t, uint32_t g)
         }
         in_off += size;
     }
-    t->arena_used = out_off;
+    __atomic_store_n(&t->arena_used, out_off, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->arena_seq, t->arena_seq + 1, __ATOMIC_RELEASE); /* even */
     if (ls->inst_shift < 30)
         ls->inst_shift++;
 }
@@ -976,6 +989,44 @@ VP_RED_EXPORT void __vprof_red_side_effect(const struct vp_red_rt_module *m, uin
 
 /* ---- profile sections ---- */
 
+/* Copies thread `t`'s finished instances, at most t->w_arena bytes of them
+   (the size the writer reserved), to `dst`; returns the bytes copied and
+   adds the instances to *count.  Another thread's arena may be thinned
+   meanwhile: the copy is taken again when arena_seq moved (a few times,
+   then that thread's instances are given up, counted), and it ends at the
+   last whole record. */
+static uint64_t vp_red_copy_arena(struct vp_red_thread *t, uint8_t *dst, uint64_t *count,
+                                  uint64_t *lost)
+{
+    for (int tries = 0; tries < 64; tries++) {
+        uint32_t seq = __atomic_load_n(&t->arena_seq, __ATOMIC_ACQUIRE);
+        if (seq & 1) {
+            sched_yield();
+            continue;
+        }
+        uint64_t used = __atomic_load_n(&t->arena_used, __ATOMIC_ACQUIRE);
+        uint64_t limit = used < t->w_arena ? used : t->w_arena;
+        memcpy(dst, t->arena, limit);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (__atomic_load_n(&t->arena_seq, __ATOMIC_RELAXED) != seq)
+            continue;
+        uint64_t off = 0, n = 0;
+        while (off + sizeof(struct vp_instance) <= limit) {
+            struct vp_instance rec;
+            memcpy(&rec, dst + off, sizeof rec);
+            uint64_t size = vp_red_record_size(&rec);
+            if (size > limit - off)
+                break;
+            off += size;
+            n++;
+        }
+        *count += n;
+        return off;
+    }
+    *lost += __atomic_load_n(&t->inst_count, __ATOMIC_RELAXED);
+    return 0;
+}
+
 static int vp_red_write(void *ctx, vp_rt_emit_fn emit)
 {
     uint64_t hashes = 0, bytes = 0, threads = 0;
@@ -990,13 +1041,18 @@ static int vp_red_write(void *ctx, vp_rt_emit_fn emit)
         torn->inst_dropped += torn->inst_count;
         torn->hash_count = torn->inst_count = torn->arena_used = 0;
     }
-    for (struct vp_red_thread *t = atomic_load(&vp_red.threads); t; t = t->next) {
+    /* Other threads may still be recording: each one's published counts
+       are read once (w_hashes, w_arena) and the copies keep to them.
+       Threads that start after this are not in the profile. */
+    struct vp_red_thread *first = atomic_load(&vp_red.threads);
+    for (struct vp_red_thread *t = first; t; t = t->next) {
         threads++;
-        hashes += t->hash_count;
-        bytes += t->arena_used;
+        t->w_hashes = __atomic_load_n(&t->hash_count, __ATOMIC_ACQUIRE);
+        t->w_arena = __atomic_load_n(&t->arena_used, __ATOMIC_ACQUIRE);
+        hashes += t->w_hashes;
+        bytes += t->w_arena;
         hh.dropped += t->hash_dropped;
         hh.truncated += t->iter_truncated;
-        ih.instance_count += t->inst_count;
         ih.dropped_instances += t->inst_dropped;
         ih.dropped_values += t->values_dropped;
         /* Instances still running are lost; counted, not hidden. */
@@ -1025,18 +1081,16 @@ static int vp_red_write(void *ctx, vp_rt_emit_fn emit)
         return -1;
     memcpy(buf, &hh, sizeof hh);
     size_t off = sizeof hh;
-    for (struct vp_red_thread *t = atomic_load(&vp_red.threads); t; t = t->next) {
-        memcpy(buf + off, t->hashes, t->hash_count * sizeof(struct vp_iter_hash));
-        off += t->hash_count * sizeof(struct vp_iter_hash);
+    for (struct vp_red_thread *t = first; t; t = t->next) {
+        memcpy(buf + off, t->hashes, t->w_hashes * sizeof(struct vp_iter_hash));
+        off += t->w_hashes * sizeof(struct vp_iter_hash);
     }
     int rc = emit(ctx, VP_SEC_LOOP_ITER_HASHES, VP_SECF_OPTIONAL, buf, off);
     if (rc == 0) {
-        memcpy(buf, &ih, sizeof ih);
         off = sizeof ih;
-        for (struct vp_red_thread *t = atomic_load(&vp_red.threads); t; t = t->next) {
-            memcpy(buf + off, t->arena, t->arena_used);
-            off += t->arena_used;
-        }
+        for (struct vp_red_thread *t = first; t; t = t->next)
+            off += vp_red_copy_arena(t, buf + off, &ih.instance_count, &ih.dropped_instances);
+        memcpy(buf, &ih, sizeof ih);
         rc = emit(ctx, VP_SEC_LOOP_INSTANCES, VP_SECF_OPTIONAL, buf, off);
     }
     munmap(buf, size1 > size2 ? size1 : size2);
