@@ -9,11 +9,12 @@
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=replay VPROF_RED_ITER_RATE=1 %t %t.dat
 // RUN: %redundancy-report %t %t.vprof | FileCheck %s
 // The four files' iterations share the loop's table: 32 + 3 x 200 = 632
-// iterations (631 sampled: the first asks the runtime for its gap), and
-// 1 + 3 x 200 = 601 distinct records.  A signature that lost a block, or
+// iterations, all sampled at rate 1 (the first too: its phase is the
+// smaller of two gaps, 1 at rate 1), and 1 + 3 x 200 = 601 distinct
+// records.  A signature that lost a block, or
 // did not chain the blocks, would count fewer.
 // CHECK-LABEL: loop replay:
-// CHECK-NEXT: cross-iteration: no rate=1.05 sampled=631 distinct=601
+// CHECK-NEXT: cross-iteration: no rate=1.05 sampled=632 distinct=601
 #include <stdio.h>
 #include <stdlib.h>
 

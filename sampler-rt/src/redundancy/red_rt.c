@@ -19,6 +19,7 @@
  * The functions are called by instrumented code only when the runtime set
  * the function's gate byte, so they exist whenever they are called.
  */
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -248,33 +249,94 @@ static void *vp_red_map(size_t size)
     return p == MAP_FAILED ? NULL : p;
 }
 
-/* This thread's buffers, created on first use; NULL if memory ran out. */
+/* The buffers of a thread that has exited, taken over by the calling
+   thread `tid`, or NULL.  A program that runs each task on a new thread
+   would otherwise map a new set per thread and never give it back (20,000
+   short threads: 1 GB resident, 3.5x the run time; docs/redundancy.md,
+   "Threads").  A thread is gone when tgkill(0) answers ESRCH, so nothing of
+   it runs any more; the records it finished stay (they carry its tid), the
+   per-loop shares go on, and what it left open is counted as dropped.  The
+   claim is a compare-and-swap of the tid: two new threads cannot take the
+   same set. */
+static struct vp_red_thread *vp_red_reuse(uint32_t tid)
+{
+    pid_t pid = getpid();
+    for (struct vp_red_thread *t = atomic_load(&vp_red.threads); t; t = t->next) {
+        uint32_t old = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
+        if (old == 0 || old == tid || syscall(SYS_tgkill, pid, (pid_t)old, 0) == 0 ||
+            errno != ESRCH)
+            continue;
+        if (!__atomic_compare_exchange_n(&t->tid, &old, tid, 0, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_RELAXED))
+            continue;
+        for (uint32_t d = 0; d < t->depth && d < VP_RED_STACK; d++)
+            t->hash_dropped += t->frames[d].ci;
+        t->depth = 0;
+        for (int i = 0; i < VP_RED_ACTIVE_INSTANCES; i++)
+            if (t->staging[i].loop != ~0u) {
+                t->staging[i].loop = ~0u;
+                t->inst_dropped++;
+            }
+        for (uint32_t g = 0; g < VP_RED_MAX_LOOPS; g++) {
+            struct vp_red_loop_state *ls = &t->loops[g];
+            if (!ls->slot && !ls->started)
+                continue;
+            ls->slot = NULL; /* in the dead thread's TLS */
+            ls->staging = ls->pair_second = ls->started = ls->pair_skips = 0;
+            ls->ci_countdown = 0;
+            ls->pair_frame = 0;
+        }
+        t->active = NULL;
+        t->active_mod = NULL;
+        return t;
+    }
+    return NULL;
+}
+
+/* This thread's buffers: those of an exited thread, or new ones on first
+   use; NULL if memory ran out. */
 static struct vp_red_thread *vp_red_thread(void)
 {
     struct vp_red_thread *t = vp_red_tls.self;
     if (t)
         return t;
-    t = vp_red_map(sizeof *t);
-    if (!t)
-        goto fail;
-    t->hashes = vp_red_map(sizeof(struct vp_iter_hash) * VP_RED_HASH_CAP);
-    t->arena = vp_red_map(VP_RED_ARENA);
-    t->staging = vp_red_map(sizeof(struct vp_red_staging) * VP_RED_ACTIVE_INSTANCES);
-    if (!t->hashes || !t->arena || !t->staging)
-        goto fail;
-    for (int i = 0; i < VP_RED_ACTIVE_INSTANCES; i++)
-        t->staging[i].loop = ~0u;
-    t->tid = (uint32_t)syscall(SYS_gettid);
+    uint32_t tid = (uint32_t)syscall(SYS_gettid);
+    int fresh = 0;
+    t = vp_red_reuse(tid);
+    if (!t) {
+        t = vp_red_map(sizeof *t);
+        if (!t)
+            goto fail;
+        t->hashes = vp_red_map(sizeof(struct vp_iter_hash) * VP_RED_HASH_CAP);
+        t->arena = vp_red_map(VP_RED_ARENA);
+        t->staging = vp_red_map(sizeof(struct vp_red_staging) * VP_RED_ACTIVE_INSTANCES);
+        if (!t->hashes || !t->arena || !t->staging) {
+            if (t->hashes)
+                munmap(t->hashes, sizeof(struct vp_iter_hash) * VP_RED_HASH_CAP);
+            if (t->arena)
+                munmap(t->arena, VP_RED_ARENA);
+            if (t->staging)
+                munmap(t->staging, sizeof(struct vp_red_staging) * VP_RED_ACTIVE_INSTANCES);
+            munmap(t, sizeof *t);
+            goto fail;
+        }
+        for (int i = 0; i < VP_RED_ACTIVE_INSTANCES; i++)
+            t->staging[i].loop = ~0u;
+        t->tid = tid;
+        fresh = 1;
+    }
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    t->rng = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ ((uint64_t)t->tid << 32) ^
+    t->rng = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ ((uint64_t)tid << 32) ^
              (uint64_t)(uintptr_t)t;
     if (!t->rng)
         t->rng = 1;
-    struct vp_red_thread *head = atomic_load(&vp_red.threads);
-    do
-        t->next = head;
-    while (!atomic_compare_exchange_weak(&vp_red.threads, &head, t));
+    if (fresh) {
+        struct vp_red_thread *head = atomic_load(&vp_red.threads);
+        do
+            t->next = head;
+        while (!atomic_compare_exchange_weak(&vp_red.threads, &head, t));
+    }
     vp_red_tls.self = t;
     return t;
 fail:
@@ -305,6 +367,19 @@ static int32_t vp_red_rate(int32_t rate, unsigned shift)
 static int32_t vp_red_inst_gap(struct vp_red_thread *t, uint32_t g)
 {
     return vp_red_gap(t, vp_red_rate(vp_red.instance_rate, t->loops[g].inst_shift));
+}
+
+/* Where a thread's first sample falls, from two gaps: the smaller.  A gap
+   is uniform in [1, 2R-1]; the distance from a random point of the run to
+   the next sample follows P(k) = (2R-k)/((2R-1)R), whose tail the minimum
+   of two gaps matches to O(1/R).  In particular the first unit itself is
+   sampled with probability about 1/R: a thread that runs a loop once (a
+   thread per task) is sampled as often as the rate says.  Before, the
+   first unit on a thread only drew the phase and was never sampled
+   (docs/redundancy.md, "Threads"). */
+static int32_t vp_red_phase(int32_t a, int32_t b)
+{
+    return a < b ? a : b;
 }
 
 static uint64_t vp_red_loop_id(uint32_t g)
@@ -472,9 +547,12 @@ static int32_t vp_red_iter_sample_in(const struct vp_red_rt_module *m,
         return 0;
     }
     if (ls->ci_countdown == 0) { /* first call on this thread: random phase */
-        ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
-        slot->iter_countdown = ls->ci_countdown;
-        return 0;
+        int32_t k = vp_red_phase(vp_red_gap(t, vp_red.iter_rate), vp_red_gap(t, vp_red.iter_rate));
+        if (k > 1) {
+            ls->ci_countdown = k - 1;
+            slot->iter_countdown = k - 1;
+            return 0;
+        }
     }
     ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
     slot->iter_countdown = ls->ci_countdown;
@@ -593,8 +671,11 @@ static void vp_red_instance_sample_in(const struct vp_red_rt_module *m,
     ls->slot = slot;
     if (!ls->started) { /* first call on this thread: random phase */
         ls->started = 1;
-        slot->instance_countdown = vp_red_inst_gap(t, g);
-        return;
+        int32_t k = vp_red_phase(vp_red_inst_gap(t, g), vp_red_inst_gap(t, g));
+        if (k > 1) {
+            slot->instance_countdown = k - 1;
+            return;
+        }
     }
     uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
     if (ls->staging) {
