@@ -22,12 +22,15 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <vprof/format.h>
 
@@ -40,6 +43,8 @@
 
 struct vp_loop_thread {
     struct vp_loop_thread *next;        /* lock-free list, push only         */
+    uint32_t tid;                       /* owner; another thread takes the
+                                           record over once it has exited   */
     /* counters of module i, written once by the owner (release), read by the
        writer (acquire) */
     struct vp_loop_rt_counter *_Atomic blocks[VP_LOOP_MAX_MODULES];
@@ -161,19 +166,54 @@ VP_RT_EXPORT void __vprof_loops_register(struct vp_loop_rt_module *m)
         expect = i;
 }
 
-/* The calling thread's record, created on its first use; NULL when memory
-   is exhausted. */
+/* The record of a thread that has exited, taken over by thread `tid`, or
+   NULL.  Counts merge over threads when the profile is written, so a new
+   thread may go on adding to a dead one's counters; a program that runs
+   each task on a new thread would otherwise keep a record per thread
+   (about 12 KB each: 242 MB for 20,000 threads).  Gone = tgkill(0) answers
+   ESRCH; the claim is a compare-and-swap of the tid.  The recursion state
+   it left (an instance open in its frames) is reset. */
+static struct vp_loop_thread *vp_loop_reuse(uint32_t tid)
+{
+    pid_t pid = getpid();
+    for (struct vp_loop_thread *t = atomic_load(&vp_loop_threads); t; t = t->next) {
+        uint32_t old = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
+        if (old == 0 || old == tid || syscall(SYS_tgkill, pid, (pid_t)old, 0) == 0 ||
+            errno != ESRCH)
+            continue;
+        if (!__atomic_compare_exchange_n(&t->tid, &old, tid, 0, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_RELAXED))
+            continue;
+        uint32_t nmod = atomic_load(&vp_loop_module_ready);
+        for (uint32_t i = 0; i < nmod; i++) {
+            struct vp_loop_rt_counter *b = atomic_load_explicit(&t->blocks[i],
+                                                                memory_order_relaxed);
+            for (uint32_t j = 0; b && j < vp_loop_modules[i].loop_count; j++)
+                b[j].depth = b[j].current = 0;
+        }
+        return t;
+    }
+    return NULL;
+}
+
+/* The calling thread's record: an exited thread's, or a new one on first
+   use; NULL when memory is exhausted. */
 static struct vp_loop_thread *vp_loop_thread_self(void)
 {
     struct vp_loop_thread *t = vp_loop_self;
     if (t)
         return t;
-    t = vp_loop_map(sizeof *t);
-    if (!t)
-        return NULL;
-    t->next = atomic_load(&vp_loop_threads);
-    while (!atomic_compare_exchange_weak(&vp_loop_threads, &t->next, t))
-        ;
+    uint32_t tid = (uint32_t)syscall(SYS_gettid);
+    t = vp_loop_reuse(tid);
+    if (!t) {
+        t = vp_loop_map(sizeof *t);
+        if (!t)
+            return NULL;
+        t->tid = tid;
+        t->next = atomic_load(&vp_loop_threads);
+        while (!atomic_compare_exchange_weak(&vp_loop_threads, &t->next, t))
+            ;
+    }
     vp_loop_self = t;
     return t;
 }

@@ -576,7 +576,8 @@ struct vp_loop_counts_header {
     uint32_t header_size;      /* sizeof(struct vp_loop_counts_header)         */
     uint32_t module_count;
     uint32_t record_count;
-    uint32_t thread_count;     /* threads that ran a selected loop             */
+    uint32_t thread_count;     /* thread records (a record passes to a new
+                                  thread once its owner has exited)          */
     uint32_t strings_size;
 };
 
@@ -791,7 +792,8 @@ struct vp_iter_hashes_header {
                                   loop's share full (docs/redundancy.md, "Caps"),
                                   or a frame left by an unwind                 */
     uint64_t truncated;        /* iterations whose value count hit the cap     */
-    uint32_t thread_count;
+    uint32_t thread_count;     /* buffer sets (one passes to a new thread once
+                                  its owner has exited)                        */
     uint32_t iteration_cap;    /* max <id,value> pairs hashed per iteration    */
 };
 
@@ -810,7 +812,7 @@ struct vp_instances_header {
     uint64_t dropped_instances;/* sampled instances not kept: buffer full,
                                   thinned out, or unfinished                   */
     uint64_t dropped_values;   /* values beyond the per-instance cap           */
-    uint32_t thread_count;
+    uint32_t thread_count;     /* buffer sets, as in vp_iter_hashes_header     */
     uint32_t value_cap;        /* max values kept per instance                 */
 };
 
