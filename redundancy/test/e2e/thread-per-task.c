@@ -1,21 +1,23 @@
 // A thread per task: 10,000 short threads, at most two at a time, each
-// running the selected loop once (docs/redundancy.md, "Threads").
+// running the selected function once (docs/redundancy.md, "Threads").
 // - Memory: a thread that has exited hands its buffers to the next new
 //   thread. Before, every thread mapped its own set and kept it (402 MB
 //   here). The program checks its own peak RSS.
-// - Sampling: a thread's first instance is sampled at the rate (1/100), so
-//   about 100 of the 10,000 instances are kept. Before, a thread's first
-//   instance only drew the phase, and none was ever kept.
 // - loopclass's counters (docs/loopclass.md) pass from thread to thread in
 //   the same way; they grew by about 12 KB a thread (121 MB here).
+// - Sampling: each task walks a 3-node list once, 30,000 iterations in all.
+//   A thread's first iteration is sampled at the rate (1/1000), so about 30
+//   are. Before, the first only drew the phase, and about 10 were sampled
+//   (an iteration of the same thread after it, with probability 2/1999).
 // RUN: %vprof-cc -O1 -pthread %s -o %t
-// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=scan %t 10000 | FileCheck %s
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=scan,walk %t 10000 | FileCheck %s
 // CHECK: peak RSS under 100 MB
 // RUN: %redundancy-report %t %t.vprof | FileCheck %s --check-prefix=REP
-// REP-LABEL: loop scan:
-// REP: cross-loop: no {{.*}} instances={{[4-9][0-9]|1[0-9][0-9]}} writes=
+// REP-LABEL: loop walk:
+// REP-NEXT: cross-iteration: {{yes|no}} rate={{[0-9.]+}} sampled={{1[7-9]|[2-4][0-9]|5[0-5]}} distinct=
 // RUN: %loopclass-report %t %t.vprof | FileCheck %s --check-prefix=LOOP
-// LOOP: loop scan {{.*}} instances=10000 iterations=
+// LOOP-DAG: loop scan {{.*}} instances=10000 iterations=
+// LOOP-DAG: loop walk {{.*}} instances=10000 iterations=30000
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +33,22 @@ __attribute__((noinline)) long scan(const int *v, int n) {
   return total;
 }
 
+struct node {
+  struct node *next;
+  long v;
+};
+
+__attribute__((noinline)) long walk(const struct node *p) {
+  long s = 0;
+  for (; p; p = p->next)
+    s += p->v;
+  return s;
+}
+
 static void *task(void *arg) {
-  sink += scan(tab, 2000 + (int)(long)arg % 7);
+  long k = (long)arg;
+  struct node c = {NULL, k % 5}, b = {&c, k % 3}, a = {&b, k % 7};
+  sink += scan(tab, 2000 + (int)(k % 7)) + walk(&a);
   return NULL;
 }
 
