@@ -842,6 +842,38 @@ static Function *makeCalleeCopy(ProbeModule &PM, Function &G, ValueToValueMapTy 
   return C;
 }
 
+/// A callee copy runs from recorded code.  When nothing wants its values
+/// (no recorded frame is open on the thread, or every open one is full: the
+/// test of insertCalleeProbe), it calls \p G itself, whose gate leads to G's
+/// probed clone when G is selected.  Without it a recorded instance that
+/// lasts (a driver loop's) sent every call to the copies, and a selected
+/// callee's loopclass counts and own loops saw none of them: in 1 of 36
+/// vprof-loop runs of gcc1687, every count of expr_cost was lost
+/// (docs/redundancy.md, "Callee sources").  Made after the calls of the
+/// copies are redirected, so that this call stays a call of G.
+static void insertCalleeFallback(ProbeModule &PM, Function &G, Function &C) {
+  Instruction *At = afterStaticAllocas(C);
+  IRBuilder<> B(At);
+  Value *Wanted = B.CreateICmpULT(
+      B.CreateSub(B.CreateLoad(PM.I32, PM.Active), B.getInt32(1)),
+      B.getInt32(VP_RED_ACTIVE_FULL - 1));
+  Instruction *Unreach =
+      SplitBlockAndInsertIfThen(B.CreateNot(Wanted), At, /*Unreachable=*/true);
+  B.SetInsertPoint(Unreach);
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : C.args())
+    Args.push_back(&A);
+  CallInst *Call = B.CreateCall(G.getFunctionType(), &G, Args);
+  Call->setCallingConv(G.getCallingConv());
+  Call->setAttributes(G.getAttributes());
+  Call->setTailCall();
+  if (C.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+  Unreach->eraseFromParent();
+}
+
 /// Whether a recorded iteration's calls of \p H can go to a copy of it.
 static bool canCopyCallee(Function &H) {
   return canProbeFunction(H) && !H.hasOptNone();
@@ -914,6 +946,8 @@ static void insertCalleeCopies(
       Blocks.push_back(&B);
     redirectRecordedCalls(PM, Blocks);
   }
+  for (const auto &[G, C] : PM.CalleeCopy)
+    insertCalleeFallback(PM, *G, *C);
 }
 
 /// A recursive function's per-call decision at its entry, after the static

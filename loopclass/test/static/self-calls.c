@@ -4,7 +4,9 @@
 // pass's recording copy of a sampled call (.vprec) does the same.  Calls in
 // the original still call the original; the callee-recording copy (entered
 // from recorded iterations, whatever the gate) calls itself, so that the
-// whole recorded call sends its sources.
+// whole recorded call sends its sources, unless nothing wants them: then
+// it calls the original at its entry (docs/redundancy.md, "Callee
+// sources").
 // RUN: %vprof-cc -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefixes=CHECK,O2
 // RUN: %vprof-cc -O0 -S -emit-llvm %s -o - | FileCheck %s
 struct node {
@@ -29,6 +31,11 @@ int sum(struct node *n) {
 // CHECK-NOT: call {{.*}} @sum(
 // CHECK: define
 // O2-LABEL: define {{.*}} @sum.vprof_callee(
+// O2-NEXT: load i32, i32* @__vprof_red_active
+// O2-NEXT: sub i32
+// O2-NEXT: icmp ult i32 {{.*}}, 1073741823
+// O2: tail call {{.*}} @sum(
+// O2-NEXT: ret i32
 // O2-NOT: call {{.*}} @sum(
 // O2: call {{.*}} @sum.vprof_callee(
 // O2-LABEL: define {{.*}} @sum.vprof_probed.vprec(
