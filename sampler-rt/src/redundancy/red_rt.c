@@ -294,12 +294,10 @@ static struct vp_red_thread *vp_red_reuse(uint32_t tid)
 }
 
 /* This thread's buffers: those of an exited thread, or new ones on first
-   use; NULL if memory ran out. */
-static struct vp_red_thread *vp_red_thread(void)
+   use; NULL if memory ran out.  (vp_red_thread is the fast path.) */
+static __attribute__((noinline)) struct vp_red_thread *vp_red_thread_new(void)
 {
-    struct vp_red_thread *t = vp_red_tls.self;
-    if (t)
-        return t;
+    struct vp_red_thread *t;
     uint32_t tid = (uint32_t)syscall(SYS_gettid);
     int fresh = 0;
     t = vp_red_reuse(tid);
@@ -342,6 +340,12 @@ static struct vp_red_thread *vp_red_thread(void)
 fail:
     atomic_fetch_add(&vp_red.threads_failed, 1);
     return NULL;
+}
+
+static inline struct vp_red_thread *vp_red_thread(void)
+{
+    struct vp_red_thread *t = vp_red_tls.self;
+    return t ? t : vp_red_thread_new();
 }
 
 /* A gap with mean `rate`: uniform in [1, 2*rate-1] (xorshift64*). */
