@@ -35,4 +35,11 @@ int vp_rt_register_component(const struct vp_rt_component *c);
    when it is set but not such a number.  Not async-signal-safe. */
 uint64_t vp_rt_env_u64(const char *name, uint64_t def, uint64_t lo, uint64_t hi);
 
+/* A per-thread record whose owner thread (*owner, a tid of this process)
+   has exited is claimed for thread `tid`: returns 1 and sets *owner to tid
+   if the owner is gone (tgkill(0) answers ESRCH, so none of its code runs
+   any more) and no other thread claimed it first (compare-and-swap); else
+   0.  Async-signal-safe. */
+int vp_rt_claim_exited(uint32_t *owner, uint32_t tid);
+
 #endif

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rt_hooks.h"
 #include "rt_internal.h"
 
 static pthread_key_t vp_rt_exit_key;
@@ -75,6 +76,16 @@ int vp_rt_thread_register(void)
     vp_rt_tls_slot = (int)i;
     pthread_setspecific(vp_rt_exit_key, (void *)(uintptr_t)(i + 1));
     return (int)i;
+}
+
+int vp_rt_claim_exited(uint32_t *owner, uint32_t tid)
+{
+    uint32_t old = __atomic_load_n(owner, __ATOMIC_ACQUIRE);
+    if (old == 0 || old == tid || syscall(SYS_tgkill, getpid(), (pid_t)old, 0) == 0 ||
+        errno != ESRCH)
+        return 0;
+    return __atomic_compare_exchange_n(owner, &old, tid, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_RELAXED);
 }
 
 /* pthread key destructor: the thread is exiting. */

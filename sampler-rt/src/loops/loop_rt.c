@@ -22,7 +22,6 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -170,19 +169,13 @@ VP_RT_EXPORT void __vprof_loops_register(struct vp_loop_rt_module *m)
    NULL.  Counts merge over threads when the profile is written, so a new
    thread may go on adding to a dead one's counters; a program that runs
    each task on a new thread would otherwise keep a record per thread
-   (about 12 KB each: 242 MB for 20,000 threads).  Gone = tgkill(0) answers
-   ESRCH; the claim is a compare-and-swap of the tid.  The recursion state
-   it left (an instance open in its frames) is reset. */
+   (about 12 KB each: 242 MB for 20,000 threads).  The claim is
+   vp_rt_claim_exited's.  The recursion state it left (an instance open in
+   its frames) is reset. */
 static struct vp_loop_thread *vp_loop_reuse(uint32_t tid)
 {
-    pid_t pid = getpid();
     for (struct vp_loop_thread *t = atomic_load(&vp_loop_threads); t; t = t->next) {
-        uint32_t old = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
-        if (old == 0 || old == tid || syscall(SYS_tgkill, pid, (pid_t)old, 0) == 0 ||
-            errno != ESRCH)
-            continue;
-        if (!__atomic_compare_exchange_n(&t->tid, &old, tid, 0, __ATOMIC_ACQ_REL,
-                                         __ATOMIC_RELAXED))
+        if (!vp_rt_claim_exited(&t->tid, tid))
             continue;
         uint32_t nmod = atomic_load(&vp_loop_module_ready);
         for (uint32_t i = 0; i < nmod; i++) {

@@ -19,7 +19,6 @@
  * The functions are called by instrumented code only when the runtime set
  * the function's gate byte, so they exist whenever they are called.
  */
-#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -253,21 +252,13 @@ static void *vp_red_map(size_t size)
    thread `tid`, or NULL.  A program that runs each task on a new thread
    would otherwise map a new set per thread and never give it back (20,000
    short threads: 1 GB resident, 3.5x the run time; docs/redundancy.md,
-   "Threads").  A thread is gone when tgkill(0) answers ESRCH, so nothing of
-   it runs any more; the records it finished stay (they carry its tid), the
-   per-loop shares go on, and what it left open is counted as dropped.  The
-   claim is a compare-and-swap of the tid: two new threads cannot take the
-   same set. */
+   "Threads").  The claim is vp_rt_claim_exited's.  The records the old
+   thread finished stay (they carry its tid), the per-loop shares go on,
+   and what it left open is counted as dropped. */
 static struct vp_red_thread *vp_red_reuse(uint32_t tid)
 {
-    pid_t pid = getpid();
     for (struct vp_red_thread *t = atomic_load(&vp_red.threads); t; t = t->next) {
-        uint32_t old = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
-        if (old == 0 || old == tid || syscall(SYS_tgkill, pid, (pid_t)old, 0) == 0 ||
-            errno != ESRCH)
-            continue;
-        if (!__atomic_compare_exchange_n(&t->tid, &old, tid, 0, __ATOMIC_ACQ_REL,
-                                         __ATOMIC_RELAXED))
+        if (!vp_rt_claim_exited(&t->tid, tid))
             continue;
         for (uint32_t d = 0; d < t->depth && d < VP_RED_STACK; d++)
             t->hash_dropped += t->frames[d].ci;
