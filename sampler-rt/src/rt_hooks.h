@@ -8,6 +8,7 @@
 #ifndef VPROF_RT_HOOKS_H
 #define VPROF_RT_HOOKS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Emits one profile section; returns 0 or -1 on a write error. */
@@ -35,11 +36,17 @@ int vp_rt_register_component(const struct vp_rt_component *c);
    when it is set but not such a number.  Not async-signal-safe. */
 uint64_t vp_rt_env_u64(const char *name, uint64_t def, uint64_t lo, uint64_t hi);
 
-/* A per-thread record whose owner thread (*owner, a tid of this process)
-   has exited is claimed for thread `tid`: returns 1 and sets *owner to tid
-   if the owner is gone (tgkill(0) answers ESRCH, so none of its code runs
-   any more) and no other thread claimed it first (compare-and-swap); else
-   0.  Async-signal-safe. */
-int vp_rt_claim_exited(uint32_t *owner, uint32_t tid);
+/* A component's per-thread records sit on a push-only list (`*head`), each
+   with a `next` pointer and its owner's tid (a uint32_t) at the offsets
+   given.  Claims for thread `tid` the record of a thread that has exited:
+   one whose owner tgkill(0) answers ESRCH for (none of its code runs any
+   more), taken by a compare-and-swap of the tid so that two new threads
+   cannot take the same one.  At most VP_RT_CLAIM_PROBES records are looked
+   at, from `*cursor` on (wrapping to the head; the cursor moves on), so a
+   new thread costs a few syscalls however many threads are alive.  Returns
+   the record or NULL.  Async-signal-safe. */
+#define VP_RT_CLAIM_PROBES 8
+void *vp_rt_claim_record(void **head, void **cursor, size_t next_off, size_t owner_off,
+                         uint32_t tid);
 
 #endif

@@ -78,7 +78,7 @@ int vp_rt_thread_register(void)
     return (int)i;
 }
 
-int vp_rt_claim_exited(uint32_t *owner, uint32_t tid)
+static int vp_rt_claim_exited(uint32_t *owner, uint32_t tid)
 {
     uint32_t old = __atomic_load_n(owner, __ATOMIC_ACQUIRE);
     if (old == 0 || old == tid || syscall(SYS_tgkill, getpid(), (pid_t)old, 0) == 0 ||
@@ -86,6 +86,26 @@ int vp_rt_claim_exited(uint32_t *owner, uint32_t tid)
         return 0;
     return __atomic_compare_exchange_n(owner, &old, tid, 0, __ATOMIC_ACQ_REL,
                                        __ATOMIC_RELAXED);
+}
+
+void *vp_rt_claim_record(void **head, void **cursor, size_t next_off, size_t owner_off,
+                         uint32_t tid)
+{
+    char *r = __atomic_load_n((char **)cursor, __ATOMIC_ACQUIRE);
+    for (int k = 0; k < VP_RT_CLAIM_PROBES; k++) {
+        if (!r)
+            r = __atomic_load_n((char **)head, __ATOMIC_ACQUIRE);
+        if (!r)
+            break;
+        char *next = *(char **)(r + next_off);
+        if (vp_rt_claim_exited((uint32_t *)(r + owner_off), tid)) {
+            __atomic_store_n((char **)cursor, next, __ATOMIC_RELEASE);
+            return r;
+        }
+        r = next;
+    }
+    __atomic_store_n((char **)cursor, r, __ATOMIC_RELEASE);
+    return NULL;
 }
 
 /* pthread key destructor: the thread is exiting. */

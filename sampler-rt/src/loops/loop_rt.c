@@ -70,6 +70,7 @@ struct vp_loop_module {
 };
 
 static struct vp_loop_thread *_Atomic vp_loop_threads;
+static struct vp_loop_thread *vp_loop_scan; /* where the next claim looks */
 static struct vp_loop_module vp_loop_modules[VP_LOOP_MAX_MODULES];
 static _Atomic uint32_t vp_loop_module_count; /* slots reserved             */
 static _Atomic uint32_t vp_loop_module_ready; /* slots fully written        */
@@ -170,23 +171,24 @@ VP_RT_EXPORT void __vprof_loops_register(struct vp_loop_rt_module *m)
    thread may go on adding to a dead one's counters; a program that runs
    each task on a new thread would otherwise keep a record per thread
    (about 12 KB each: 242 MB for 20,000 threads).  The claim is
-   vp_rt_claim_exited's.  The recursion state it left (an instance open in
+   vp_rt_claim_record's.  The recursion state it left (an instance open in
    its frames) is reset. */
 static struct vp_loop_thread *vp_loop_reuse(uint32_t tid)
 {
-    for (struct vp_loop_thread *t = atomic_load(&vp_loop_threads); t; t = t->next) {
-        if (!vp_rt_claim_exited(&t->tid, tid))
-            continue;
-        uint32_t nmod = atomic_load(&vp_loop_module_ready);
-        for (uint32_t i = 0; i < nmod; i++) {
-            struct vp_loop_rt_counter *b = atomic_load_explicit(&t->blocks[i],
-                                                                memory_order_relaxed);
-            for (uint32_t j = 0; b && j < vp_loop_modules[i].loop_count; j++)
-                b[j].depth = b[j].current = 0;
-        }
-        return t;
+    struct vp_loop_thread *t =
+        vp_rt_claim_record((void **)&vp_loop_threads, (void **)&vp_loop_scan,
+                           offsetof(struct vp_loop_thread, next),
+                           offsetof(struct vp_loop_thread, tid), tid);
+    if (!t)
+        return NULL;
+    uint32_t nmod = atomic_load(&vp_loop_module_ready);
+    for (uint32_t i = 0; i < nmod; i++) {
+        struct vp_loop_rt_counter *b = atomic_load_explicit(&t->blocks[i],
+                                                            memory_order_relaxed);
+        for (uint32_t j = 0; b && j < vp_loop_modules[i].loop_count; j++)
+            b[j].depth = b[j].current = 0;
     }
-    return NULL;
+    return t;
 }
 
 /* The calling thread's record: an exited thread's, or a new one on first

@@ -143,6 +143,7 @@ struct vp_red_loop_ref {
 static struct {
     _Atomic(struct vp_red_rt_module *) modules;
     _Atomic(struct vp_red_thread *) threads;
+    struct vp_red_thread *scan; /* where the next claim looks (vp_rt_claim_record) */
     atomic_uint next_loop;
     struct vp_red_loop_ref loops[VP_RED_MAX_LOOPS];
     int32_t iter_rate, instance_rate;
@@ -252,36 +253,37 @@ static void *vp_red_map(size_t size)
    thread `tid`, or NULL.  A program that runs each task on a new thread
    would otherwise map a new set per thread and never give it back (20,000
    short threads: 1 GB resident, 3.5x the run time; docs/redundancy.md,
-   "Threads").  The claim is vp_rt_claim_exited's.  The records the old
+   "Threads").  The claim is vp_rt_claim_record's.  The records the old
    thread finished stay (they carry its tid), the per-loop shares go on,
    and what it left open is counted as dropped. */
 static struct vp_red_thread *vp_red_reuse(uint32_t tid)
 {
-    for (struct vp_red_thread *t = atomic_load(&vp_red.threads); t; t = t->next) {
-        if (!vp_rt_claim_exited(&t->tid, tid))
-            continue;
-        for (uint32_t d = 0; d < t->depth && d < VP_RED_STACK; d++)
-            t->hash_dropped += t->frames[d].ci;
-        t->depth = 0;
-        for (int i = 0; i < VP_RED_ACTIVE_INSTANCES; i++)
-            if (t->staging[i].loop != ~0u) {
-                t->staging[i].loop = ~0u;
-                t->inst_dropped++;
-            }
-        for (uint32_t g = 0; g < VP_RED_MAX_LOOPS; g++) {
-            struct vp_red_loop_state *ls = &t->loops[g];
-            if (!ls->slot && !ls->started)
-                continue;
-            ls->slot = NULL; /* in the dead thread's TLS */
-            ls->staging = ls->pair_second = ls->started = ls->pair_skips = 0;
-            ls->ci_countdown = 0;
-            ls->pair_frame = 0;
+    struct vp_red_thread *t =
+        vp_rt_claim_record((void **)&vp_red.threads, (void **)&vp_red.scan,
+                           offsetof(struct vp_red_thread, next),
+                           offsetof(struct vp_red_thread, tid), tid);
+    if (!t)
+        return NULL;
+    for (uint32_t d = 0; d < t->depth && d < VP_RED_STACK; d++)
+        t->hash_dropped += t->frames[d].ci;
+    t->depth = 0;
+    for (int i = 0; i < VP_RED_ACTIVE_INSTANCES; i++)
+        if (t->staging[i].loop != ~0u) {
+            t->staging[i].loop = ~0u;
+            t->inst_dropped++;
         }
-        t->active = NULL;
-        t->active_mod = NULL;
-        return t;
+    for (uint32_t g = 0; g < VP_RED_MAX_LOOPS; g++) {
+        struct vp_red_loop_state *ls = &t->loops[g];
+        if (!ls->slot && !ls->started)
+            continue;
+        ls->slot = NULL; /* in the dead thread's TLS */
+        ls->staging = ls->pair_second = ls->started = ls->pair_skips = 0;
+        ls->ci_countdown = 0;
+        ls->pair_frame = 0;
     }
-    return NULL;
+    t->active = NULL;
+    t->active_mod = NULL;
+    return t;
 }
 
 /* This thread's buffers: those of an exited thread, or new ones on first
@@ -1188,6 +1190,7 @@ static void vp_red_fork_child(void)
 {
     struct vp_red_thread *t = vp_red_tls.self;
     atomic_store(&vp_red.threads, NULL);
+    __atomic_store_n(&vp_red.scan, NULL, __ATOMIC_RELEASE);
     if (!t)
         return;
     t->hash_count = t->hash_dropped = t->iter_truncated = 0;
