@@ -1080,6 +1080,8 @@ VP_RED_EXPORT void __vprof_red_side_effect(const struct vp_red_rt_module *m, uin
 static uint64_t vp_red_copy_arena(struct vp_red_thread *t, uint8_t *dst, uint64_t *count,
                                   uint64_t *lost)
 {
+    if (t->w_arena == 0) /* nothing, or a torn thread (vp_red_write) */
+        return 0;
     for (int tries = 0; tries < 64; tries++) {
         uint32_t seq = __atomic_load_n(&t->arena_seq, __ATOMIC_ACQUIRE);
         if (seq & 1) {
@@ -1114,23 +1116,27 @@ static int vp_red_write(void *ctx, vp_rt_emit_fn emit)
     uint64_t hashes = 0, bytes = 0, threads = 0;
     struct vp_iter_hashes_header hh = {0};
     struct vp_instances_header ih = {0};
-    /* Written from a terminating signal that interrupted an entry point on
-       this thread: its buffers may be half-way through a change, so this
-       thread's records are dropped (counted). */
+    /* Written from a signal (terminating, or the launcher's flush) that
+       interrupted an entry point on this thread: its buffers may be
+       half-way through a change, so this thread's records are counted as
+       dropped in this profile and not copied. */
     struct vp_red_thread *torn = vp_red_tls.busy ? vp_red_tls.self : NULL;
-    if (torn) {
-        torn->hash_dropped += torn->hash_count;
-        torn->inst_dropped += torn->inst_count;
-        torn->hash_count = torn->inst_count = torn->arena_used = 0;
-    }
     /* Other threads may still be recording: each one's published counts
        are read once (w_hashes, w_arena) and the copies keep to them.
-       Threads that start after this are not in the profile. */
+       Threads that start after this are not in the profile.  A torn
+       thread's records are left out of this profile only (a flush signal
+       lets the program run on, and a later write has them). */
     struct vp_red_thread *first = atomic_load(&vp_red.threads);
     for (struct vp_red_thread *t = first; t; t = t->next) {
         threads++;
-        t->w_hashes = __atomic_load_n(&t->hash_count, __ATOMIC_ACQUIRE);
-        t->w_arena = __atomic_load_n(&t->arena_used, __ATOMIC_ACQUIRE);
+        if (t == torn) {
+            t->w_hashes = t->w_arena = 0;
+            hh.dropped += __atomic_load_n(&t->hash_count, __ATOMIC_RELAXED);
+            ih.dropped_instances += __atomic_load_n(&t->inst_count, __ATOMIC_RELAXED);
+        } else {
+            t->w_hashes = __atomic_load_n(&t->hash_count, __ATOMIC_ACQUIRE);
+            t->w_arena = __atomic_load_n(&t->arena_used, __ATOMIC_ACQUIRE);
+        }
         hashes += t->w_hashes;
         bytes += t->w_arena;
         hh.dropped += t->hash_dropped;
