@@ -26,22 +26,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static int tab[4096];
+#include "Inputs/weigh-scan.h"
+
 static volatile long sink;
-
-__attribute__((noinline)) int weigh(const int *v, int n) {
-  int s = 0;
-  for (int i = 0; i < n; i++)
-    s += v[i] * (i + 1);
-  return s;
-}
-
-__attribute__((noinline)) long scan(const int *v, int n, int stride) {
-  long total = 0;
-  for (int i = 0; i < n; i++)
-    total += weigh(v + ((i * stride) & 1023), 16) + v[(i * 7) & 4095];
-  return total;
-}
 
 static void *worker(void *arg) {
   long id = (long)arg;

@@ -23,23 +23,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int tab[4096];
+#include "Inputs/weigh-scan.h"
+
 static volatile long in_handler;
 static volatile sig_atomic_t handled;
-
-__attribute__((noinline)) int weigh(const int *v, int n) {
-  int s = 0;
-  for (int i = 0; i < n; i++)
-    s += v[i] * (i + 1);
-  return s;
-}
-
-__attribute__((noinline)) long scan(const int *v, int n, int stride) {
-  long total = 0;
-  for (int i = 0; i < n; i++)
-    total += weigh(v + ((i * stride) & 1023), 16) + v[(i * 7) & 4095];
-  return total;
-}
 
 // The same loops, not selected: the reference.
 __attribute__((noinline)) int weigh_ref(const int *v, int n) {
