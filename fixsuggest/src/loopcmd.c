@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "jsonread.h"
+#include "loopmods.h"
 #include "vprof/fixsuggest.h"
 #include "vprof/launch.h"
 #include "vprof/loopclass.h"
@@ -260,7 +261,7 @@ static int rank_profiles(struct ctx *c)
 
 /* ---- does the ranking belong to this binary? ----------------------------- */
 
-static int check_same_binary(struct ctx *c, const char *exe)
+static int check_same_binary(struct ctx *c, const char *exe, const struct vp_loopmods *mods)
 {
     const char *base = strrchr(exe, '/');
     base = base ? base + 1 : exe;
@@ -291,23 +292,30 @@ static int check_same_binary(struct ctx *c, const char *exe)
         }
         vp_profile_close(p);
     }
-    /* Names: the top functions must exist in the binary. */
+    /* Names: some top function must exist in the binary or in a library
+       of it built with vprof-cc. */
     if (!c->nrank_names)
         return 0;
-    struct vp_symtab *st;
-    char err[1024];
-    if (vp_symtab_open(exe, NULL, 0, &st, err, sizeof err) != 0)
-        return 0; /* the loop table read already vouched for the file */
-    size_t nf, found = 0;
-    const struct vp_func *fs = vp_symtab_funcs(st, &nf);
-    for (size_t i = 0; i < c->nrank_names; i++)
-        for (size_t k = 0; k < nf; k++)
-            if (strcmp(fs[k].name, c->rank_names[i]) == 0 ||
-                strcmp(fs[k].linkage, c->rank_names[i]) == 0) {
-                found++;
-                break;
-            }
-    vp_symtab_close(st);
+    size_t found = 0;
+    for (size_t m = 0; m <= mods->n && !found; m++) {
+        struct vp_symtab *st;
+        char err[1024];
+        if (vp_symtab_open(m ? mods->paths[m - 1] : exe, NULL, 0, &st, err, sizeof err) != 0) {
+            if (!m)
+                return 0; /* the loop table read already vouched for the file */
+            continue;
+        }
+        size_t nf;
+        const struct vp_func *fs = vp_symtab_funcs(st, &nf);
+        for (size_t i = 0; i < c->nrank_names; i++)
+            for (size_t k = 0; k < nf; k++)
+                if (strcmp(fs[k].name, c->rank_names[i]) == 0 ||
+                    strcmp(fs[k].linkage, c->rank_names[i]) == 0) {
+                    found++;
+                    break;
+                }
+        vp_symtab_close(st);
+    }
     if (!found) {
         msg(c, "the ranking is from another binary: none of its top %zu functions (%s%s) is "
                "in %s",
@@ -695,11 +703,68 @@ static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
     }
 }
 
+/* The loops of `t` in the functions `names` (the first `nrank` from the
+   ranking) into `sel` (t->loop_count entries).  Returns the number
+   selected. */
+static size_t select_loops(const struct vp_loop_table *t, char **names, size_t nnames,
+                           size_t nrank, struct sel_loop *sel)
+{
+    size_t nsel = 0;
+    for (size_t i = 0; i < t->loop_count; i++) {
+        const struct vp_loop_info *l = &t->loops[i];
+        for (size_t k = 0; k < nnames; k++) {
+            if (strcmp(l->function, names[k]) != 0 && strcmp(l->linkage, names[k]) != 0)
+                continue;
+            sel[nsel].info = l;
+            sel[nsel].samples = 0;
+            sel[nsel].function_rank = k < nrank ? k + 1 : 0;
+            nsel++;
+            break;
+        }
+    }
+    return nsel;
+}
+
+/* The gate list: every selected function once, including those whose loops
+   are not known before the run (a module loaded with dlopen). */
+static void gate_list(char **names, size_t nnames, char *probe, size_t probe_size)
+{
+    probe[0] = 0;
+    for (size_t k = 0; k < nnames; k++) {
+        char want[1024], have[8200];
+        snprintf(want, sizeof want, ",%s,", names[k]);
+        snprintf(have, sizeof have, ",%s,", probe);
+        if (!strstr(have, want) && strlen(probe) + strlen(names[k]) + 2 < probe_size) {
+            if (probe[0])
+                strcat(probe, ",");
+            strcat(probe, names[k]);
+        }
+    }
+}
+
+/* Modules that registered loops in the probed run and are not known yet
+   (loaded with dlopen): their tables join `mods`.  Returns 1 if any did. */
+static int add_run_modules(struct vp_loopmods *mods, const struct vp_profile *p)
+{
+    struct vp_loop_counts *counts;
+    char err[1024];
+    if (vp_loop_counts_from_profile(p, &counts, err, sizeof err) != 0 || !counts)
+        return 0;
+    int added = 0;
+    for (size_t i = 0; i < counts->module_count; i++)
+        if (counts->module_paths[i][0] &&
+            vp_loopmods_add(mods, counts->module_paths[i], err, sizeof err) == 1)
+            added = 1;
+    vp_loop_counts_free(counts);
+    return added;
+}
+
 int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
 {
     struct ctx c = {.o = o};
     int status = VP_LOOPCMD_USAGE;
-    struct vp_loop_table *table = NULL;
+    struct vp_loopmods mods = {0};
+    const struct vp_loop_table *table = NULL;
     struct vp_profile *slow = NULL, *normal = NULL;
     struct vp_loop_result *sres = NULL, *nres = NULL;
     struct sel_loop *sel = NULL;
@@ -726,47 +791,34 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         goto done;
     }
 
-    /* 2. the binary and its loop table */
+    /* 2. the binary, the libraries it loads, and their loop tables */
     if (!(exe = vp_launch_resolve(o->cmd[0]))) {
         msg(&c, "%s: %s", o->cmd[0], errno == ENOENT ? "command not found" : strerror(errno));
         goto done;
     }
-    if (vp_loop_table_read(exe, &table, err, sizeof err) != 0) {
+    if (vp_loopmods_add(&mods, exe, err, sizeof err) < 0) {
         msg(&c, "%s", err);
         goto done;
     }
-    if (!table->loop_count) {
-        msg(&c, "%s was not built with vprof-cc (no %s section): rebuild it with vprof-cc", exe,
-            VP_LOOPS_SECTION);
+    vp_loopmods_add_needed(&mods, exe);
+    if (vp_loopmods_merge(&mods) != 0) {
+        msg(&c, "out of memory");
         goto done;
     }
-    if ((o->rank_json || o->rank || o->nbuggy) && check_same_binary(&c, exe) != 0)
+    table = mods.merged;
+    if (!table->loop_count) {
+        msg(&c, "%s was not built with vprof-cc (no %s section in it or in the libraries it "
+                "loads): rebuild it with vprof-cc", exe, VP_LOOPS_SECTION);
+        goto done;
+    }
+    if ((o->rank_json || o->rank || o->nbuggy) && check_same_binary(&c, exe, &mods) != 0)
         goto done;
 
     /* 3. the loops of those functions */
     sel = xcalloc(table->loop_count, sizeof *sel);
-    size_t nsel = 0;
-    char probe[8192] = "";
-    for (size_t i = 0; i < table->loop_count; i++) {
-        const struct vp_loop_info *l = &table->loops[i];
-        for (size_t k = 0; k < nnames; k++) {
-            if (strcmp(l->function, names[k]) != 0 && strcmp(l->linkage, names[k]) != 0)
-                continue;
-            sel[nsel].info = l;
-            sel[nsel].function_rank = k < c.nrank_names ? k + 1 : 0;
-            nsel++;
-            /* the gate list names each function once */
-            char want[1024], have[8200];
-            snprintf(want, sizeof want, ",%s,", names[k]);
-            snprintf(have, sizeof have, ",%s,", probe);
-            if (!strstr(have, want) && strlen(probe) + strlen(names[k]) + 2 < sizeof probe) {
-                if (probe[0])
-                    strcat(probe, ",");
-                strcat(probe, names[k]);
-            }
-            break;
-        }
-    }
+    char probe[8192];
+    size_t nsel = select_loops(table, names, nnames, c.nrank_names, sel);
+    gate_list(names, nnames, probe, sizeof probe);
     /* report skeleton */
     for (size_t i = 0; o->cmd[i]; i++) {
         char **v = realloc(c.rep.command, (c.rep.ncommand + 1) * sizeof *v);
@@ -796,13 +848,10 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         msg(&c, "--source-root %s: %s", o->source_root, strerror(errno));
         goto done;
     }
-    if (!nsel) {
-        msg(&c, "no loops in the selected functions (%s%s): nothing to probe", names[0],
-            nnames > 1 ? ", ..." : "");
-        write_report(&c);
-        status = VP_LOOPCMD_NOTHING;
-        goto done;
-    }
+    if (!nsel)
+        msg(&c, "no loops of %s%s in %s or the libraries it loads at start-up: running it to "
+                "look in the modules it loads later (dlopen)", names[0], nnames > 1 ? ", ..." : "",
+            exe);
 
     /* 4. the probed runs */
     c.tmpdir = vp_launch_mkdtemp("vprof-loop");
@@ -818,19 +867,34 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         goto done;
     }
     c.rep.workload_status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+    /* modules the run loaded with dlopen */
+    if (add_run_modules(&mods, slow)) {
+        if (vp_loopmods_merge(&mods) != 0) {
+            msg(&c, "out of memory");
+            status = VP_LOOPCMD_NOTHING;
+            goto done;
+        }
+        table = mods.merged;
+        free(sel);
+        sel = xcalloc(table->loop_count, sizeof *sel);
+        nsel = select_loops(table, names, nnames, c.nrank_names, sel);
+    }
+    if (!nsel) {
+        msg(&c, "no loops in the selected functions (%s%s): nothing to diagnose", names[0],
+            nnames > 1 ? ", ..." : "");
+        write_report(&c);
+        status = VP_LOOPCMD_NOTHING;
+        goto done;
+    }
     if (!(sres = analyze(&c, table, slow, "slow run"))) {
         status = VP_LOOPCMD_NOTHING;
         goto done;
     }
     /* redundancy verdicts of the same run (the probes share the gate) */
     struct vp_red_result *red = NULL;
-    {
-        struct vp_red_params prm;
-        vp_red_params_default(&prm);
-        if (vp_red_analyze(exe, slow, &prm, &red, err, sizeof err) != 0) {
-            msg(&c, "redundancy not measured: %s", err);
-            red = NULL;
-        }
+    if (vp_loopmods_redundancy(&mods, slow, &red, err, sizeof err) != 0) {
+        msg(&c, "redundancy not measured: %s", err);
+        red = NULL;
     }
     if (o->normal_cmd) {
         int nw, ncode;
@@ -952,8 +1016,7 @@ done:
     if (normal)
         vp_profile_close(normal);
     free(sel);
-    if (table)
-        vp_loop_table_free(table);
+    vp_loopmods_free(&mods);
     free(exe);
     free_strv(names, nnames);
     free_strv(c.slow_profiles, c.nslow);

@@ -1,0 +1,48 @@
+/*
+ * loopmods.h - the modules whose loops vprof-loop can diagnose: the
+ * executable, the shared libraries the dynamic loader maps at start-up, and
+ * the modules (dlopen) that registered loops during a probed run
+ * (docs/vprof-loop.md, "Shared libraries").  Private to fixsuggest.
+ */
+#ifndef VPROF_FIXSUGGEST_LOOPMODS_H
+#define VPROF_FIXSUGGEST_LOOPMODS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "vprof/loopclass.h"
+#include "vprof/redundancy.h"
+
+struct vp_loopmods {
+    size_t n;
+    char **paths;                  /* as read                                 */
+    dev_t *dev;                    /* file identity, to add each module once  */
+    ino_t *ino;
+    struct vp_loop_table **tables; /* only modules with at least one loop     */
+    /* every module's loops, module by module (vp_loopmods_merge); its loops
+       point into `tables`, so it lives no longer than they */
+    struct vp_loop_table *merged;
+};
+
+/* Reads the loop table of `path` and keeps it if it has loops.  Returns 1
+ * kept, 0 no loops or already there, -1 unreadable (`err` set). */
+int vp_loopmods_add(struct vp_loopmods *m, const char *path, char *err, size_t errlen);
+
+/* Adds the shared libraries `exe` loads at start-up, as its dynamic loader
+ * lists them (`PT_INTERP --list exe`, which maps them without running the
+ * program).  Libraries that cannot be read are skipped.  Returns the number
+ * of modules kept. */
+size_t vp_loopmods_add_needed(struct vp_loopmods *m, const char *exe);
+
+/* (Re)builds m->merged.  Returns 0, or -1 out of memory. */
+int vp_loopmods_merge(struct vp_loopmods *m);
+
+/* Redundancy verdicts of every kept module against `prof`, in one result
+ * (loss counts from the profile, once).  Returns 0, or -1 with `err` set
+ * from the first module that failed when none succeeded. */
+int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile *prof,
+                           struct vp_red_result **out, char *err, size_t errlen);
+
+void vp_loopmods_free(struct vp_loopmods *m);
+
+#endif

@@ -1,0 +1,105 @@
+#!/usr/bin/python3
+"""fixsuggest.libs: vprof-loop diagnoses loops in shared libraries built with
+vprof-cc (docs/vprof-loop.md, "Shared libraries"): a library the program is
+linked with, the same library loaded with dlopen, a program not built with
+vprof-cc that uses it, and `--top` from a ranking whose first function is
+in the library.
+
+usage: libs.py BINDIR TESTSRCDIR WORKDIR
+"""
+import json
+import os
+import subprocess
+import sys
+
+bad = 0
+
+
+def ok(cond, what, detail=""):
+    global bad
+    print("%s: %s" % ("ok" if cond else "FAIL", what))
+    if not cond:
+        print("  " + detail)
+        bad += 1
+
+
+def run(cmd, cwd):
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+
+
+def loops(path):
+    if not os.path.exists(path):
+        return None
+    rep = json.load(open(path))
+    return {l["function"]: l for l in rep["loops"]}, rep
+
+
+def main():
+    bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
+    os.makedirs(work, exist_ok=True)
+    libs = os.path.join(src, "libs")
+    cc = os.path.join(bindir, "vprof-cc")
+    loop = os.path.join(bindir, "vprof-loop")
+    vprof = os.path.join(bindir, "vprof")
+    for cmd in ([cc, "-O2", "-g", "-shared", "-fPIC", os.path.join(libs, "libsearch.c"),
+                 "-o", "libsearch.so"],
+                [cc, "-O2", "-g", os.path.join(libs, "linked.c"), "-o", "linked", "-L.",
+                 "-lsearch", "-Wl,-rpath,$ORIGIN"],
+                ["clang-14", "-O2", "-g", os.path.join(libs, "linked.c"), "-o", "plain", "-L.",
+                 "-lsearch", "-Wl,-rpath,$ORIGIN"],
+                [cc, "-O2", "-g", os.path.join(libs, "plugin.c"), "-o", "plugin", "-ldl"]):
+        r = run(cmd, work)
+        if r.returncode != 0:
+            raise SystemExit("build failed: %s\n%s" % (" ".join(cmd), r.stderr[-3000:]))
+
+    def diagnose(name, cmd, status, want, stderr_has=""):
+        out = os.path.join(work, name + ".json")
+        if os.path.exists(out):
+            os.unlink(out)
+        r = run([loop] + cmd[0] + ["--format", "json", "-o", out, "--"] + cmd[1], work)
+        got = loops(out)
+        good = r.returncode == status and got is not None and stderr_has in r.stderr
+        found = got[0] if got else {}
+        for fn, cause in want.items():
+            l = found.get(fn)
+            good = good and l is not None and l["file"].endswith("libsearch.c") and \
+                cause in l["root_cause"]
+        if not want:
+            good = good and not found
+        ok(good, name, "exit %d, loops %s; stderr:\n%s" %
+           (r.returncode, {f: l["root_cause"] for f, l in found.items()}, r.stderr[-2000:]))
+        return got
+
+    # Linked at start-up (DT_NEEDED): both of the library's loops, with the
+    # executable built with vprof-cc and without.
+    want = {"lib_find": "cross-loop", "lib_sum": "1*"}
+    diagnose("linked", (["--function", "lib_find", "--function", "lib_sum"],
+                        ["./linked", "20000", "400"]), 0, want)
+    diagnose("plain executable", (["--function", "lib_find", "--function", "lib_sum"],
+                                  ["./plain", "20000", "400"]), 0, want)
+    # Loaded with dlopen: found after the run.
+    diagnose("dlopen", (["--function", "lib_find"], ["./plugin", "./libsearch.so", "20000", "400"]),
+             0, {"lib_find": "cross-loop"}, "look in the modules it loads later")
+    diagnose("dlopen, no such function",
+             (["--function", "no_such_function"], ["./plugin", "./libsearch.so", "2000", "10"]),
+             1, {}, "no loops in the selected functions")
+
+    # --top from the ranking of two recorded runs: lib_find first.
+    for pro, q in (("n.vprof", "3000"), ("b.vprof", "20000")):
+        r = run([vprof, "record", "-o", pro, "--force", "--", "./linked", "20000", q], work)
+        if r.returncode != 0:
+            raise SystemExit("vprof record failed:\n" + r.stderr[-2000:])
+    got = diagnose("--top 1 from a ranking", (["--top", "1", "--normal", "n.vprof", "--buggy",
+                                               "b.vprof"], ["./linked", "20000", "20000"]),
+                   0, {"lib_find": "cross-loop"})
+    if got:
+        rank = got[1]["rank"]
+        ok(rank and rank[0]["name"] == "lib_find" and got[0]["lib_find"]["function_rank"] == 1,
+           "the ranking's first function is the library's lib_find",
+           "rank: %s" % rank[:2])
+    print("PASS" if not bad else "FAILED: %d" % bad)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
