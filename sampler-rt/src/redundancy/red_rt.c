@@ -415,6 +415,8 @@ static void vp_red_push_frame(struct vp_red_thread *t, uint32_t g, int ci, uintp
 {
     if (t->depth >= VP_RED_STACK) { /* deeper nesting: counted, not recorded */
         t->depth++;
+        if (ci) /* its signature is lost: counted, not hidden */
+            t->hash_dropped++;
         return;
     }
     struct vp_red_frame *f = &t->frames[t->depth++];
@@ -1143,10 +1145,16 @@ static int vp_red_write(void *ctx, vp_rt_emit_fn emit)
         hh.truncated += t->iter_truncated;
         ih.dropped_instances += t->inst_dropped;
         ih.dropped_values += t->values_dropped;
-        /* Instances still running are lost; counted, not hidden. */
+        /* Instances and sampled iterations still running are lost;
+           counted, not hidden (those past the frame stack were counted
+           when they began). */
         for (int s = 0; s < VP_RED_ACTIVE_INSTANCES; s++)
             if (t->staging[s].loop != ~0u)
                 ih.dropped_instances++;
+        uint32_t depth = __atomic_load_n(&t->depth, __ATOMIC_RELAXED);
+        for (uint32_t d = 0; d < depth && d < VP_RED_STACK; d++)
+            if (t->frames[d].ci)
+                hh.dropped++;
     }
     if (threads == 0 && atomic_load(&vp_red.modules) == NULL)
         return 0; /* nothing instrumented in this process */
