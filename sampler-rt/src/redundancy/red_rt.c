@@ -1214,11 +1214,14 @@ static void vp_red_fork_child(void)
     t->tid = (uint32_t)syscall(SYS_gettid);
     for (int s = 0; s < VP_RED_ACTIVE_INSTANCES; s++)
         t->staging[s].loop = ~0u;
-    for (uint32_t g = 0; g < VP_RED_MAX_LOOPS; g++)
-        if (t->loops[g].slot) {
-            t->loops[g].slot->recording = 0;
-            t->loops[g].slot->instance_active = 0;
-        }
+    /* Nothing is written through the slot pointers this thread kept: a
+       module may have been dlclose'd since, and its slots' static TLS given
+       to another module's data (e2e fork-after-dlclose.c: clearing the
+       flags there zeroed 8 bytes of a plugin's thread-local data in the
+       child).  A live slot's flags may stay raised; that is harmless: with
+       no frame and no staging buffer the runtime takes the probes' calls as
+       no-ops, and the next sampling or instance end of the loop sets the
+       flags anew through the pointer its probe passes. */
     memset(t->loops, 0, sizeof t->loops);
     t->next = NULL;
     atomic_store(&vp_red.threads, t);
