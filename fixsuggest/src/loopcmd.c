@@ -725,6 +725,24 @@ static size_t select_loops(const struct vp_loop_table *t, char **names, size_t n
     return nsel;
 }
 
+/* Whether another selected loop at the same place (function, file, line
+   and column) ran: the vectorizer, loop versioning and unswitching copy a
+   loop, each copy with its own table entry, and the copy that did not run
+   (a scalar remainder, say) is not a loop that "never ran". */
+static int twin_ran(const struct vp_loop_table *t, const struct sel_loop *sel, size_t nsel,
+                    const struct vp_loop_result *res, size_t k)
+{
+    const struct vp_loop_info *a = sel[k].info;
+    for (size_t j = 0; j < nsel; j++) {
+        const struct vp_loop_info *b = sel[j].info;
+        if (j != k && b->line == a->line && b->column == a->column &&
+            res[b - t->loops].verdict != VP_LOOP_NOT_RUN && strcmp(b->function, a->function) == 0 &&
+            strcmp(b->file, a->file) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* The gate list: every selected function once, including those whose loops
    are not known before the run (a module loaded with dlopen). */
 static void gate_list(char **names, size_t nnames, char *probe, size_t probe_size)
@@ -939,6 +957,8 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         const struct vp_loop_info *l = sel[k].info;
         size_t ti = (size_t)(l - table->loops);
         const struct vp_loop_result *r = &sres[ti];
+        if (r->verdict == VP_LOOP_NOT_RUN && twin_ran(table, sel, nsel, sres, k))
+            continue; /* a compiler's copy of a loop that ran */
         if (r->verdict == VP_LOOP_NOT_RUN) {
             struct vp_lr_idle *v = realloc(c.rep.idle, (c.rep.nidle + 1) * sizeof *v);
             if (!v)
