@@ -10,6 +10,7 @@
 
 #include "cmd/commands.h"
 #include "vprof/progress.h"
+#include "vprof/looptable.h"
 #include "vprof/rank.h"
 #include "vprof/outfile.h"
 
@@ -157,7 +158,10 @@ int vp_cmd_rank(int argc, char **argv)
     }
     vp_progress_end(pg);
     pg = vp_progress_start("vprof rank: ranking", 0);
+    /* anomalous lines get their enclosing loop from the modules' tables */
+    struct vp_loop_locator *loops = vp_rank_use_loop_tables(m);
     int rrc = vp_rank_run(m, &prm, &res, err, sizeof err);
+    vp_loop_locator_free(loops);
     vp_progress_end(pg);
     if (rrc) {
         fprintf(stderr, "vprof rank: %s\n", err);

@@ -6,6 +6,7 @@
  * except the 8-byte values (and, for slow runs, PCs) the analysis keeps.
  */
 #define _GNU_SOURCE /* qsort_r */
+#include "vprof/looptable.h"
 #include "vprof/rank.h"
 #include "util/err.h"
 
@@ -169,6 +170,8 @@ static void loader_free_maps(struct loader *L)
 struct sym_ctx {
     struct vp_profile *p;
     struct vp_resolver *res;
+    vp_rank_loop_locator locate; /* vp_rank_set_loop_locator, or NULL */
+    void *locate_ctx;
 };
 
 static int sym_line(void *ctx, uint64_t pc, const char **file, int *line, const char **func)
@@ -177,6 +180,68 @@ static int sym_line(void *ctx, uint64_t pc, const char **file, int *line, const 
     const struct vp_func *f = vp_resolve_func(s->res, pc);
     *func = f ? f->name : NULL;
     return vp_resolve_line(s->res, pc, file, line);
+}
+
+static int sym_loop_line(void *ctx, uint64_t pc)
+{
+    struct sym_ctx *s = ctx;
+    const char *file = NULL, *func = NULL;
+    int line = 0;
+    if (!s->locate || sym_line(ctx, pc, &file, &line, &func) != 0 || !file)
+        return 0;
+    return s->locate(s->locate_ctx, func, file, line);
+}
+
+void vp_rank_set_loop_locator(struct vp_rank_model *m, vp_rank_loop_locator fn, void *ctx)
+{
+    for (size_t i = 0; i < m->nruns; i++) {
+        struct vp_rank_run *r = &m->runs[i];
+        if (!r->slow || r->sym.line != sym_line)
+            continue; /* not loaded from a profile (tests build runs by hand) */
+        struct sym_ctx *s = r->sym.ctx;
+        s->locate = fn;
+        s->locate_ctx = ctx;
+        r->sym.loop_line = fn ? sym_loop_line : NULL;
+    }
+}
+
+size_t vp_rank_slow_modules(const struct vp_rank_model *m, const char **paths, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->nruns; i++) {
+        const struct vp_rank_run *r = &m->runs[i];
+        if (!r->slow || r->sym.line != sym_line)
+            continue;
+        const struct sym_ctx *s = r->sym.ctx;
+        for (size_t k = 0; k < s->p->module_count && n < cap; k++) {
+            const char *path = vp_profile_str(s->p, s->p->modules[k].path);
+            if (!path || path[0] != '/')
+                continue; /* the vDSO, or unknown */
+            size_t j = 0;
+            while (j < n && strcmp(paths[j], path) != 0)
+                j++;
+            if (j == n)
+                paths[n++] = path;
+        }
+    }
+    return n;
+}
+
+struct vp_loop_locator *vp_rank_use_loop_tables(struct vp_rank_model *m)
+{
+    size_t bound = 0;
+    for (size_t i = 0; i < m->nruns; i++)
+        if (m->runs[i].slow && m->runs[i].sym.line == sym_line)
+            bound += ((const struct sym_ctx *)m->runs[i].sym.ctx)->p->module_count;
+    const char **paths = malloc((bound ? bound : 1) * sizeof *paths);
+    if (!paths)
+        return NULL;
+    size_t n = vp_rank_slow_modules(m, paths, bound);
+    struct vp_loop_locator *l = vp_loop_locator_new(paths, n);
+    free(paths);
+    if (l)
+        vp_rank_set_loop_locator(m, vp_loop_locate, l);
+    return l;
 }
 
 static void sym_free(void *ctx)
@@ -521,8 +586,10 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
             goto oom;
         s->p = L.p;
         s->res = L.res;
+        s->locate = NULL;
+        s->locate_ctx = NULL;
         L.run->sym.line = sym_line;
-        L.run->sym.loop_line = NULL; /* .vprof.loops is not read yet */
+        L.run->sym.loop_line = NULL; /* until vp_rank_set_loop_locator */
         L.run->sym.free = sym_free;
         L.run->sym.ctx = s;
         if (L.p->value_count) {

@@ -53,9 +53,13 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
                 pat ? pat : "-", var);
         if (f->nlines) {
             fprintf(out, "      anomalous samples:");
-            for (size_t l = 0; l < f->nlines; l++)
-                fprintf(out, "%s %s:%d (%llu)", l ? "," : "", vp_rank_base_name(f->lines[l].file),
+            for (size_t l = 0; l < f->nlines; l++) {
+                fprintf(out, "%s %s:%d (%llu", l ? "," : "", vp_rank_base_name(f->lines[l].file),
                         f->lines[l].line, (unsigned long long)f->lines[l].count);
+                if (f->lines[l].loop_line)
+                    fprintf(out, "; loop at line %d", f->lines[l].loop_line);
+                fputc(')', out);
+            }
             fputc('\n', out);
         }
     }
@@ -297,9 +301,13 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
                     r->vars[f->loc_var].name, vp_rank_dim_name(f->loc_dim),
                     (unsigned long long)f->outside);
         fputs("\n", out);
-        for (size_t l = 0; l < f->nlines; l++)
-            fprintf(out, "  - `%s:%d` — %llu sample(s)\n", f->lines[l].file, f->lines[l].line,
+        for (size_t l = 0; l < f->nlines; l++) {
+            fprintf(out, "  - `%s:%d` — %llu sample(s)", f->lines[l].file, f->lines[l].line,
                     (unsigned long long)f->lines[l].count);
+            if (f->lines[l].loop_line)
+                fprintf(out, ", in the loop at line %d", f->lines[l].loop_line);
+            fputc('\n', out);
+        }
     }
     fputs("\n</details>\n", out);
 }

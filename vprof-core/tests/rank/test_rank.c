@@ -846,6 +846,12 @@ static int fake_line(void *ctx, uint64_t pc, const char **file, int *line, const
     return 0;
 }
 
+static int fake_loop_line(void *ctx, uint64_t pc)
+{
+    (void)ctx;
+    return pc == 0x1002 ? 98 : 0; /* line 102 is in the loop of line 98 */
+}
+
 static void test_localisation(void **state)
 {
     (void)state;
@@ -865,7 +871,15 @@ static void test_localisation(void **state)
     assert_int_equal(f->nlines, 1);
     assert_int_equal(f->lines[0].line, 102);
     assert_int_equal(f->lines[0].count, 100);
-    assert_int_equal(f->lines[0].loop_line, 0); /* no loop table yet */
+    assert_int_equal(f->lines[0].loop_line, 0); /* no loop locator */
+    vp_rank_result_free(r);
+    /* with one (what vp_rank_use_loop_tables installs from .vprof.loops),
+       the line gets its enclosing loop */
+    m->runs[1].sym.loop_line = fake_loop_line;
+    r = run(m);
+    f = find(r, "f");
+    assert_int_equal(f->nlines, 1);
+    assert_int_equal(f->lines[0].loop_line, 98);
     vp_rank_result_free(r);
     vp_rank_model_free(m);
 }

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vprof/loopclass.h"
+#include "vprof/looptable.h"
 
 static int fail(char *err, size_t errlen, const char *name, size_t off, const char *fmt, ...)
 {
