@@ -27,6 +27,14 @@
 
 #define MAX_QUOTED_LINES 12
 
+/* The anomalous samples `vprof rank` localised in a loop of a ranked
+   function (its anomalous_lines[] with a loop_line, docs/rank.md). */
+struct rank_anom {
+    char *function, *file, *variable;
+    int loop_line;
+    uint64_t samples;
+};
+
 struct ctx {
     const struct vp_loopcmd_opts *o;
     struct vp_loop_report rep;
@@ -34,6 +42,9 @@ struct ctx {
     size_t nslow, nnormal;
     char **rank_names;                      /* top-N function names, in order  */
     size_t nrank_names;
+    struct rank_anom *anoms;                /* where the ranking's anomalous
+                                               samples fell, by loop          */
+    size_t nanoms;
     char *tmpdir;
 };
 
@@ -122,6 +133,47 @@ static void add_rank_row(struct ctx *c, size_t rank, const char *name, const cha
         .pattern = pattern ? xstrdup(pattern) : NULL};
 }
 
+static void add_anom(struct ctx *c, const char *func, const char *file, const char *var,
+                     int loop_line, uint64_t samples)
+{
+    if (loop_line <= 0 || !samples)
+        return;
+    for (size_t i = 0; i < c->nanoms; i++) {
+        struct rank_anom *a = &c->anoms[i];
+        if (a->loop_line == loop_line && strcmp(a->function, func) == 0 &&
+            strcmp(a->file, file) == 0) {
+            a->samples += samples;
+            return;
+        }
+    }
+    struct rank_anom *v = realloc(c->anoms, (c->nanoms + 1) * sizeof *v);
+    if (!v)
+        exit(VP_LOOPCMD_NOTHING);
+    c->anoms = v;
+    v[c->nanoms++] = (struct rank_anom){.function = xstrdup(func), .file = xstrdup(file),
+                                        .variable = xstrdup(var ? var : ""),
+                                        .loop_line = loop_line, .samples = samples};
+}
+
+/* The ranking's anomalous samples in loop `l`; the file matches exactly or,
+   for a ranking made elsewhere, by its last component. */
+static const struct rank_anom *anom_of(const struct ctx *c, const struct vp_loop_info *l)
+{
+    const char *lb = strrchr(l->file, '/');
+    lb = lb ? lb + 1 : l->file;
+    for (size_t i = 0; i < c->nanoms; i++) {
+        const struct rank_anom *a = &c->anoms[i];
+        if (a->loop_line != (int)l->line || (strcmp(a->function, l->function) != 0 &&
+                                             strcmp(a->function, l->linkage) != 0))
+            continue;
+        const char *ab = strrchr(a->file, '/');
+        ab = ab ? ab + 1 : a->file;
+        if (strcmp(a->file, l->file) == 0 || strcmp(ab, lb) == 0)
+            return a;
+    }
+    return NULL;
+}
+
 /* Rows shown: the top N, at least 5 when there are that many. */
 static size_t rows_shown(size_t top, size_t n)
 {
@@ -195,8 +247,15 @@ static int load_rank_json(struct ctx *c)
         const char *name = vp_jr_str(f, "name", NULL);
         if (!name)
             continue;
-        if (i < c->o->top)
+        if (i < c->o->top) {
             push_str(&c->rank_names, &c->nrank_names, name);
+            const struct vp_jr *lines = vp_jr_get(f, "anomalous_lines");
+            const char *var = vp_jr_str(f, "anomalous_variable", NULL);
+            for (size_t k = 0; lines && lines->type == VP_JR_ARRAY && k < lines->count; k++)
+                add_anom(c, name, vp_jr_str(&lines->items[k], "file", ""), var,
+                         (int)vp_jr_int(&lines->items[k], "loop_line", 0, INT_MAX, 0),
+                         (uint64_t)vp_jr_int(&lines->items[k], "samples", 0, LLONG_MAX, 0));
+        }
         if (i < rows_shown(c->o->top, funcs->count))
             add_rank_row(c, (size_t)vp_jr_int(f, "rank", 1, INT_MAX, (long long)(i + 1)), name,
                          vp_jr_str(f, "file", ""), (int)vp_jr_int(f, "line", 0, INT_MAX, 0),
@@ -211,8 +270,13 @@ static void take_rank_result(struct ctx *c, const struct vp_rank_result *res)
 {
     for (size_t i = 0; i < res->nfuncs; i++) {
         const struct vp_rank_func_result *f = &res->funcs[i];
-        if (i < c->o->top)
+        if (i < c->o->top) {
             push_str(&c->rank_names, &c->nrank_names, f->name);
+            for (size_t k = 0; k < f->nlines; k++)
+                add_anom(c, f->name, f->lines[k].file,
+                         f->loc_var >= 0 ? res->vars[f->loc_var].name : NULL,
+                         f->lines[k].loop_line, f->lines[k].count);
+        }
         if (i < rows_shown(c->o->top, res->nfuncs))
             add_rank_row(c, f->rank, f->name, f->file, f->line, f->raw_cost_ns / 1e9,
                          f->calibrated_cost_ns / 1e9, f->discount,
@@ -248,7 +312,10 @@ static int rank_profiles(struct ctx *c)
     struct vp_rank_params prm;
     vp_rank_params_default(&prm);
     struct vp_rank_result *res;
-    if (vp_rank_run(m, &prm, &res, err, sizeof err) != 0) {
+    struct vp_loop_locator *loops = vp_rank_use_loop_tables(m);
+    int rc = vp_rank_run(m, &prm, &res, err, sizeof err);
+    vp_loop_locator_free(loops);
+    if (rc != 0) {
         msg(c, "rank: %s", err);
         vp_rank_model_free(m);
         return -1;
@@ -989,6 +1056,11 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         L->static_class = l->static_class;
         L->flags = l->flags;
         L->function_rank = sel[k].function_rank;
+        const struct rank_anom *an = anom_of(&c, l);
+        if (an) {
+            L->rank_samples = an->samples;
+            L->rank_variable = xstrdup(an->variable);
+        }
         L->samples = sel[k].samples;
         L->share = c.rep.total_samples ? (double)L->samples / (double)c.rep.total_samples : 0;
         L->resultless_rate = r->resultless_rate;
@@ -1042,6 +1114,12 @@ done:
     free_strv(c.slow_profiles, c.nslow);
     free_strv(c.normal_profiles, c.nnormal);
     free_strv(c.rank_names, c.nrank_names);
+    for (size_t i = 0; i < c.nanoms; i++) {
+        free(c.anoms[i].function);
+        free(c.anoms[i].file);
+        free(c.anoms[i].variable);
+    }
+    free(c.anoms);
     vp_launch_rmtemp(c.tmpdir);
     vp_lr_free(&c.rep);
     return status;

@@ -41,6 +41,7 @@ void vp_lr_free(struct vp_loop_report *r)
         free(r->loops[i].function);
         free(r->loops[i].file);
         free((char *)r->loops[i].in.site_text);
+        free(r->loops[i].rank_variable);
         free_strv(r->loops[i].source, r->loops[i].nsource);
     }
     free(r->loops);

@@ -98,6 +98,16 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
             vp_json_null(j);
         }
         vp_json_kv_uint(j, "function_rank", l->function_rank);
+        vp_json_key(j, "rank_anomaly");
+        if (l->rank_samples) {
+            vp_json_begin_object(j);
+            vp_json_kv_str(j, "variable", l->rank_variable && l->rank_variable[0]
+                                              ? l->rank_variable : NULL);
+            vp_json_kv_uint(j, "samples", l->rank_samples);
+            vp_json_end_object(j);
+        } else {
+            vp_json_null(j);
+        }
         const char *names[VP_FIX_CAT_COUNT];
         size_t nn;
         vp_lr_categories(l->fix.categories, names, &nn);

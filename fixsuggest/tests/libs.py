@@ -3,7 +3,8 @@
 vprof-cc (docs/vprof-loop.md, "Shared libraries"): a library the program is
 linked with, the same library loaded with dlopen, a program not built with
 vprof-cc that uses it, and `--top` from a ranking whose first function is
-in the library.
+in the library, whose anomalous lines `vprof rank` places in the library's
+loop.
 
 usage: libs.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -103,6 +104,19 @@ def main():
         ok(rank and rank[0]["name"] == "lib_find" and got[0]["lib_find"]["function_rank"] == 1,
            "the ranking's first function is the library's lib_find",
            "rank: %s" % rank[:2])
+        # The ranking localised its anomalous samples in the loop (the
+        # library's loop table), and vprof-loop says so on that loop.
+        an = got[0]["lib_find"]["rank_anomaly"]
+        ok(an is not None and an["samples"] > 0 and an["variable"],
+           "vprof-loop marks the loop the ranking's anomalous samples fall in",
+           "rank_anomaly: %s" % an)
+    r = run([vprof, "rank", "--normal", "n.vprof", "--buggy", "b.vprof", "--format", "json",
+             "-o", "rank.json"], work)
+    lines = json.load(open(os.path.join(work, "rank.json")))["functions"][0]["anomalous_lines"] \
+        if r.returncode == 0 else []
+    ok(lines and all(l["loop_line"] == 7 for l in lines if l["file"].endswith("libsearch.c")),
+       "vprof rank gives lib_find's anomalous lines their loop (libsearch.c:7)",
+       "exit %d, anomalous_lines %s\n%s" % (r.returncode, lines, r.stderr[-1000:]))
     print("PASS" if not bad else "FAILED: %d" % bad)
     return 1 if bad else 0
 

@@ -39,6 +39,10 @@ struct vp_lr_loop {
     int static_class;        /* enum vp_loop_class                            */
     unsigned flags;          /* enum vp_loop_flags                            */
     size_t function_rank;    /* rank of its function, 0 if chosen by name     */
+    uint64_t rank_samples;   /* the ranking's anomalous samples in this loop
+                                (its anomalous_lines[].loop_line), 0 if none  */
+    char *rank_variable;     /* the variable they are of ("" unknown; NULL
+                                when rank_samples is 0)                       */
     uint64_t samples;        /* slow-run PC samples inside the loop (callees
                                 included)                                     */
     double share;            /* samples / all slow-run samples                */
