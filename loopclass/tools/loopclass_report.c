@@ -4,9 +4,12 @@
  *
  *   loopclass-report [--all] [--zero-star-one T] [--zero-or-one T] BINARY PROFILE
  *   loopclass-report --table BINARY
+ *   loopclass-report --locate BINARY FUNCTION FILE LINE...
  *
  * Prints one line per loop that has counters (every loop with --all), in
- * table order; --table prints the static loop table with its sites.
+ * table order; --table prints the static loop table with its sites;
+ * --locate prints, per LINE, the line of the loop vp_loop_locate puts it in
+ * (0: none), as `vprof rank` does for anomalous lines.
  * Exit status: 0 ok, 2 usage or input error.
  */
 #include <stdio.h>
@@ -19,7 +22,8 @@
 static int usage(void)
 {
     fprintf(stderr, "usage: loopclass-report [--all] [--zero-star-one T] [--zero-or-one T] "
-                    "BINARY PROFILE\n       loopclass-report --table BINARY\n");
+                    "BINARY PROFILE\n       loopclass-report --table BINARY\n"
+                    "       loopclass-report --locate BINARY FUNCTION FILE LINE...\n");
     return 2;
 }
 
@@ -51,12 +55,28 @@ static int print_table(const char *binary)
     return 0;
 }
 
+static int locate(int argc, char **argv)
+{
+    const char *binary = argv[0];
+    struct vp_loop_locator *l = vp_loop_locator_new(&binary, 1);
+    if (!l) {
+        fprintf(stderr, "loopclass-report: out of memory\n");
+        return 2;
+    }
+    for (int k = 3; k < argc; k++)
+        printf("%s:%s -> %d\n", argv[2], argv[k], vp_loop_locate(l, argv[1], argv[2], atoi(argv[k])));
+    vp_loop_locator_free(l);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct vp_loop_thresholds th = VP_LOOP_THRESHOLDS_DEFAULT;
     int all = 0, i = 1;
     if (argc == 3 && strcmp(argv[1], "--table") == 0)
         return print_table(argv[2]);
+    if (argc >= 6 && strcmp(argv[1], "--locate") == 0)
+        return locate(argc - 2, argv + 2);
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "--all") == 0)
             all = 1;

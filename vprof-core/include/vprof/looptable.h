@@ -69,10 +69,12 @@ struct vp_loop_locator;
 struct vp_loop_locator *vp_loop_locator_new(const char *const *paths, size_t n);
 void vp_loop_locator_free(struct vp_loop_locator *l);
 
-/* The line of the innermost loop (not a recursion) of function `func`
- * (its name or linkage name; NULL: any function) in `file` whose lines
- * [line, end_line] contain `line`; 0 if there is none.  `ctx` is a
- * struct vp_loop_locator (the signature of vp_rank_loop_locator). */
+/* The line of the innermost natural loop of function `func` (its name or
+ * linkage name; NULL: any function) in `file` whose lines [line, end_line]
+ * contain `line`; when there is none and `func` is a recursive function in
+ * the table, the recursion's line (the function's: a recursion is a loop of
+ * calls); else 0.  `ctx` is a struct vp_loop_locator (the signature of
+ * vp_rank_loop_locator). */
 int vp_loop_locate(void *ctx, const char *func, const char *file, int line);
 
 /* Name of a static class: "0*", "0*1?", "[0|1]*", "1*"; "?" if unknown. */

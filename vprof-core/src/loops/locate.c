@@ -49,15 +49,23 @@ int vp_loop_locate(void *ctx, const char *func, const char *file, int line)
     const struct vp_loop_locator *l = ctx;
     if (!l || !file || line <= 0)
         return 0;
-    const struct vp_loop_info *best = NULL;
+    const struct vp_loop_info *best = NULL, *rec = NULL;
     for (size_t i = 0; i < l->n; i++)
         for (size_t k = 0; k < l->tables[i]->loop_count; k++) {
             const struct vp_loop_info *x = &l->tables[i]->loops[k];
-            uint32_t end = x->end_line >= x->line ? x->end_line : x->line;
-            if (x->kind != VP_LOOP_NATURAL || (uint32_t)line < x->line || (uint32_t)line > end ||
-                strcmp(x->file, file) != 0)
+            if (strcmp(x->file, file) != 0 ||
+                (func && strcmp(x->function, func) != 0 && strcmp(x->linkage, func) != 0))
                 continue;
-            if (func && strcmp(x->function, func) != 0 && strcmp(x->linkage, func) != 0)
+            if (x->kind == VP_LOOP_RECURSION) {
+                /* a recursive function is a loop whose iterations are its
+                   calls (LDoctor): the loop of every line of it that no
+                   natural loop holds; its table line is the function's */
+                if (func && (uint32_t)line >= x->line)
+                    rec = x;
+                continue;
+            }
+            uint32_t end = x->end_line >= x->line ? x->end_line : x->line;
+            if (x->kind != VP_LOOP_NATURAL || (uint32_t)line < x->line || (uint32_t)line > end)
                 continue;
             /* innermost: the deepest; among equals (copies, siblings on
                one line) the one that starts last */
@@ -65,5 +73,5 @@ int vp_loop_locate(void *ctx, const char *func, const char *file, int line)
                 (x->depth == best->depth && x->line > best->line))
                 best = x;
         }
-    return best ? (int)best->line : 0;
+    return best ? (int)best->line : rec ? (int)rec->line : 0;
 }
