@@ -198,6 +198,16 @@ static void loop_section(FILE *out, const struct vp_loop_report *r, size_t i)
     loc(out, r, l->file, l->line);
     fprintf(out, ", %.1f%% of the slow run</p>\n", l->share * 100.0);
 
+    if (l->rank_samples) {
+        fprintf(out, "<p><b>vprof rank.</b> %llu anomalous sample%s",
+                (unsigned long long)l->rank_samples, l->rank_samples == 1 ? "" : "s");
+        if (l->rank_variable && l->rank_variable[0]) {
+            fputs(" of <code>", out);
+            vp_html_escape(out, l->rank_variable);
+            fputs("</code>", out);
+        }
+        fputs(" fall in this loop.</p>\n", out);
+    }
     fputs("<p><b>Evidence.</b> ", out);
     vp_html_escape(out, l->fix.evidence);
     fputs("</p>\n", out);
