@@ -827,6 +827,18 @@ static void gate_list(char **names, size_t nnames, char *probe, size_t probe_siz
     }
 }
 
+/* Whether `path` is a script ("#!"), not a binary. */
+static int is_script(const char *path)
+{
+    char head[2] = {0, 0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(head, 1, 2, f);
+    fclose(f);
+    return n == 2 && head[0] == '#' && head[1] == '!';
+}
+
 /* Modules that registered loops in the probed run and are not known yet
    (loaded with dlopen): their tables join `mods`.  Returns 1 if any did. */
 static int add_run_modules(struct vp_loopmods *mods, const struct vp_profile *p)
@@ -881,17 +893,21 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         msg(&c, "%s: %s", o->cmd[0], errno == ENOENT ? "command not found" : strerror(errno));
         goto done;
     }
-    if (vp_loopmods_add(&mods, exe, err, sizeof err) < 0) {
+    /* A script (a libtool wrapper, say) runs the program: the launcher's
+       environment reaches it, and its modules are found after the run. */
+    int script = is_script(exe);
+    if (!script && vp_loopmods_add(&mods, exe, err, sizeof err) < 0) {
         msg(&c, "%s", err);
         goto done;
     }
-    vp_loopmods_add_needed(&mods, exe);
+    if (!script)
+        vp_loopmods_add_needed(&mods, exe);
     if (vp_loopmods_merge(&mods) != 0) {
         msg(&c, "out of memory");
         goto done;
     }
     table = mods.merged;
-    if (!table->loop_count) {
+    if (!table->loop_count && !script) {
         msg(&c, "%s was not built with vprof-cc (no %s section in it or in the libraries it "
                 "loads): rebuild it with vprof-cc", exe, VP_LOOPS_SECTION);
         goto done;
@@ -933,7 +949,10 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         msg(&c, "--source-root %s: %s", o->source_root, strerror(errno));
         goto done;
     }
-    if (!nsel)
+    if (!nsel && script)
+        msg(&c, "%s is a script: running it to find the loops of %s%s in the programs it runs",
+            exe, names[0], nnames > 1 ? ", ..." : "");
+    else if (!nsel)
         msg(&c, "no loops of %s%s in %s or the libraries it loads at start-up: running it to "
                 "look in the modules it loads later (dlopen)", names[0], nnames > 1 ? ", ..." : "",
             exe);
@@ -963,6 +982,13 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         free(sel);
         sel = xcalloc(table->loop_count, sizeof *sel);
         nsel = select_loops(table, names, nnames, c.nrank_names, sel);
+    }
+    if (!table->loop_count) {
+        msg(&c, "no program %s ran was built with vprof-cc (no %s section): rebuild it with "
+                "vprof-cc", exe, VP_LOOPS_SECTION);
+        write_report(&c);
+        status = VP_LOOPCMD_USAGE;
+        goto done;
     }
     if (!nsel) {
         msg(&c, "no loops in the selected functions (%s%s): nothing to diagnose", names[0],

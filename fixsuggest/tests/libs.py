@@ -2,7 +2,7 @@
 """fixsuggest.libs: vprof-loop diagnoses loops in shared libraries built with
 vprof-cc (docs/vprof-loop.md, "Shared libraries"): a library the program is
 linked with, the same library loaded with dlopen, a program not built with
-vprof-cc that uses it, and `--top` from a ranking whose first function is
+vprof-cc that uses it, a script that runs the program, and `--top` from a ranking whose first function is
 in the library, whose anomalous lines `vprof rank` places in the library's
 loop.
 
@@ -84,6 +84,20 @@ def main():
            "not_run %s; stderr:\n%s" % (got[1].get("not_run"), got[2][-1500:]))
     diagnose("plain executable", (["--function", "lib_find", "--function", "lib_sum"],
                                   ["./plain", "20000", "400"]), 0, want)
+    # A script that runs the program (a libtool wrapper): its environment
+    # reaches the program, whose modules are found after the run.
+    for name, body in (("wrapper.sh", 'exec "$(dirname "$0")/linked" "$@"\n'),
+                       ("true.sh", "exec true\n")):
+        with open(os.path.join(work, name), "w") as f:
+            f.write("#!/bin/sh\n" + body)
+        os.chmod(os.path.join(work, name), 0o755)
+    diagnose("script running the program", (["--function", "lib_find", "--function", "lib_sum"],
+                                            ["./wrapper.sh", "20000", "400"]), 0, want,
+             "is a script")
+    r = run([loop, "--function", "lib_find", "--", "./true.sh"], work)
+    ok(r.returncode == 2 and "was built with vprof-cc" in r.stderr,
+       "a script running nothing built with vprof-cc: exit 2",
+       "exit %d; stderr:\n%s" % (r.returncode, r.stderr[-1000:]))
     # Loaded with dlopen: found after the run.
     diagnose("dlopen", (["--function", "lib_find"], ["./plugin", "./libsearch.so", "20000", "400"]),
              0, {"lib_find": "cross-loop"}, "look in the modules it loads later")
