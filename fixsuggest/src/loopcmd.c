@@ -367,7 +367,7 @@ static int check_same_binary(struct ctx *c, const char *exe, const struct vp_loo
     for (size_t m = 0; m <= mods->n && !found; m++) {
         struct vp_symtab *st;
         char err[1024];
-        if (vp_symtab_open(m ? mods->paths[m - 1] : exe, NULL, 0, &st, err, sizeof err) != 0) {
+        if (vp_symtab_open(m ? mods->mod[m - 1].path : exe, NULL, 0, &st, err, sizeof err) != 0) {
             if (!m)
                 return 0; /* the loop table read already vouched for the file */
             continue;

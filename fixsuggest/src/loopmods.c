@@ -26,7 +26,7 @@ int vp_loopmods_add(struct vp_loopmods *m, const char *path, char *err, size_t e
         return -1;
     }
     for (size_t i = 0; i < m->n; i++)
-        if (m->dev[i] == st.st_dev && m->ino[i] == st.st_ino)
+        if (m->mod[i].dev == st.st_dev && m->mod[i].ino == st.st_ino)
             return 0;
     struct vp_loop_table *t = NULL;
     if (vp_loop_table_read(path, &t, err, errlen) != 0)
@@ -36,29 +36,16 @@ int vp_loopmods_add(struct vp_loopmods *m, const char *path, char *err, size_t e
         return 0;
     }
     char *p = strdup(path);
-    char **np = realloc(m->paths, (m->n + 1) * sizeof *np);
-    if (np)
-        m->paths = np;
-    dev_t *nd = realloc(m->dev, (m->n + 1) * sizeof *nd);
-    if (nd)
-        m->dev = nd;
-    ino_t *ni = realloc(m->ino, (m->n + 1) * sizeof *ni);
-    if (ni)
-        m->ino = ni;
-    struct vp_loop_table **nt = realloc(m->tables, (m->n + 1) * sizeof *nt);
-    if (nt)
-        m->tables = nt;
-    if (!p || !np || !nd || !ni || !nt) {
+    struct vp_loopmod *nm = realloc(m->mod, (m->n + 1) * sizeof *nm);
+    if (nm)
+        m->mod = nm;
+    if (!p || !nm) {
         free(p);
         vp_loop_table_free(t);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    m->paths[m->n] = p;
-    m->dev[m->n] = st.st_dev;
-    m->ino[m->n] = st.st_ino;
-    m->tables[m->n] = t;
-    m->n++;
+    m->mod[m->n++] = (struct vp_loopmod){.path = p, .dev = st.st_dev, .ino = st.st_ino, .table = t};
     return 1;
 }
 
@@ -194,7 +181,7 @@ int vp_loopmods_merge(struct vp_loopmods *m)
 {
     size_t total = 0;
     for (size_t i = 0; i < m->n; i++)
-        total += m->tables[i]->loop_count;
+        total += m->mod[i].table->loop_count;
     struct vp_loop_table *t = calloc(1, sizeof *t);
     struct vp_loop_info *loops = malloc((total ? total : 1) * sizeof *loops);
     if (!t || !loops) {
@@ -204,8 +191,8 @@ int vp_loopmods_merge(struct vp_loopmods *m)
     }
     size_t k = 0;
     for (size_t i = 0; i < m->n; i++)
-        for (size_t j = 0; j < m->tables[i]->loop_count; j++)
-            loops[k++] = m->tables[i]->loops[j];
+        for (size_t j = 0; j < m->mod[i].table->loop_count; j++)
+            loops[k++] = m->mod[i].table->loops[j];
     t->loops = loops;
     t->loop_count = total;
     vp_loop_table_free(m->merged); /* its sites and strings are the parts' */
@@ -227,7 +214,7 @@ int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile 
     char first[1024] = "";
     for (size_t i = 0; i < m->n; i++) {
         char e[1024];
-        if (vp_red_analyze(m->paths[i], prof, &prm, &part[i], e, sizeof e) != 0) {
+        if (vp_red_analyze(m->mod[i].path, prof, &prm, &part[i], e, sizeof e) != 0) {
             part[i] = NULL;
             if (!first[0])
                 snprintf(first, sizeof first, "%s", e);
@@ -291,12 +278,9 @@ void vp_loopmods_free(struct vp_loopmods *m)
 {
     vp_loop_table_free(m->merged);
     for (size_t i = 0; i < m->n; i++) {
-        vp_loop_table_free(m->tables[i]);
-        free(m->paths[i]);
+        vp_loop_table_free(m->mod[i].table);
+        free(m->mod[i].path);
     }
-    free(m->tables);
-    free(m->paths);
-    free(m->dev);
-    free(m->ino);
+    free(m->mod);
     memset(m, 0, sizeof *m);
 }

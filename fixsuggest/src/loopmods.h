@@ -13,14 +13,19 @@
 #include "vprof/loopclass.h"
 #include "vprof/redundancy.h"
 
+/* A module with at least one loop. */
+struct vp_loopmod {
+    char *path;                    /* as read                                 */
+    dev_t dev;                     /* file identity, to add each module once  */
+    ino_t ino;
+    struct vp_loop_table *table;
+};
+
 struct vp_loopmods {
+    struct vp_loopmod *mod;
     size_t n;
-    char **paths;                  /* as read                                 */
-    dev_t *dev;                    /* file identity, to add each module once  */
-    ino_t *ino;
-    struct vp_loop_table **tables; /* only modules with at least one loop     */
     /* every module's loops, module by module (vp_loopmods_merge); its loops
-       point into `tables`, so it lives no longer than they */
+       point into the modules' tables, so it lives no longer than they */
     struct vp_loop_table *merged;
 };
 
