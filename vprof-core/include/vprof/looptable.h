@@ -73,9 +73,9 @@ void vp_loop_locator_free(struct vp_loop_locator *l);
  * linkage name; NULL: any function) in `file` whose lines [line, end_line]
  * contain `line`; when there is none and `func` is a recursive function in
  * the table, the recursion's line (the function's: a recursion is a loop of
- * calls); else 0.  `ctx` is a struct vp_loop_locator (the signature of
- * vp_rank_loop_locator). */
-int vp_loop_locate(void *ctx, const char *func, const char *file, int line);
+ * calls); else 0. */
+int vp_loop_locate(const struct vp_loop_locator *l, const char *func, const char *file,
+                   int line);
 
 /* Name of a static class: "0*", "0*1?", "[0|1]*", "1*"; "?" if unknown. */
 const char *vp_loop_class_name(unsigned static_class);

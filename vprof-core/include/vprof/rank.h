@@ -77,9 +77,10 @@ struct vp_rank_symbolizer {
     /* 0 and *file, *line set, or -1.  *func (may be NULL) names the function
        containing pc, used to keep a global's lines inside one function. */
     int (*line)(void *ctx, uint64_t pc, const char **file, int *line, const char **func);
-    /* The line of the innermost loop enclosing pc, 0 if none or unknown.
-       NULL until a loop locator is set (vp_rank_set_loop_locator). */
-    int (*loop_line)(void *ctx, uint64_t pc);
+    /* The line of the innermost loop enclosing file:line of function func
+       (as `line` gave them), 0 if none or unknown.  NULL until
+       vp_rank_use_loop_tables. */
+    int (*loop_line)(void *ctx, const char *func, const char *file, int line);
     void (*free)(void *ctx);
     void *ctx;
 };
@@ -133,30 +134,16 @@ int vp_rank_var_site(struct vp_rank_var *v, size_t func, uint64_t samples);
  * modules, counts PC samples and value ticks per function, groups value
  * samples by variable and orders them by (thread, seq, depth).
  * Returns 0, or -1 with err "<path>: <problem>". */
-/* The line of the innermost loop of `func` (may be NULL) enclosing
- * file:line, 0 if none: what a loop table (.vprof.loops) tells. */
-typedef int (*vp_rank_loop_locator)(void *ctx, const char *func, const char *file, int line);
-
-/* Localisation then gives each anomalous line its enclosing loop
- * (`loop_line`), for the slow runs loaded with vp_rank_load_profile.  The
- * core does not read loop tables itself: the caller, which links loopclass,
- * passes a locator over the tables of vp_rank_slow_modules(). */
-void vp_rank_set_loop_locator(struct vp_rank_model *m, vp_rank_loop_locator fn, void *ctx);
-
-/* The absolute paths of the modules the slow runs recorded, each once,
- * into paths[0..cap); returns how many were stored.  The strings live as
- * long as the model. */
-size_t vp_rank_slow_modules(const struct vp_rank_model *m, const char **paths, size_t cap);
-
-/* Both of the above over the loop tables of the slow runs' modules (those
- * built with vprof-cc); call after loading the profiles, free the result
- * with vp_loop_locator_free (vprof/looptable.h) after vp_rank_run.  NULL
- * when out of memory (then no loop lines). */
-struct vp_loop_locator;
-struct vp_loop_locator *vp_rank_use_loop_tables(struct vp_rank_model *m);
-
 int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, char *err,
                          size_t errlen);
+
+/* Gives localisation's anomalous lines their enclosing loop (`loop_line`):
+ * reads the .vprof.loops tables of the modules the slow runs recorded
+ * (executable and libraries built with vprof-cc).  Call after loading the
+ * profiles; free the result with vp_loop_locator_free (vprof/looptable.h)
+ * after vp_rank_run.  NULL when out of memory (then no loop lines). */
+struct vp_loop_locator;
+struct vp_loop_locator *vp_rank_use_loop_tables(struct vp_rank_model *m);
 
 /* ---- parameters and results --------------------------------------------- */
 

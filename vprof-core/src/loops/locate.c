@@ -100,9 +100,9 @@ static void consider(const struct vp_loop_info *x, const char *func, const char 
         *best = x;
 }
 
-int vp_loop_locate(void *ctx, const char *func, const char *file, int line)
+int vp_loop_locate(const struct vp_loop_locator *l, const char *func, const char *file,
+                   int line)
 {
-    const struct vp_loop_locator *l = ctx;
     if (!l || !file || line <= 0)
         return 0;
     const struct vp_loop_info *best = NULL, *rec = NULL;

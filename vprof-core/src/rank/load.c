@@ -170,8 +170,7 @@ static void loader_free_maps(struct loader *L)
 struct sym_ctx {
     struct vp_profile *p;
     struct vp_resolver *res;
-    vp_rank_loop_locator locate; /* vp_rank_set_loop_locator, or NULL */
-    void *locate_ctx;
+    struct vp_loop_locator *loops; /* vp_rank_use_loop_tables, or NULL */
 };
 
 static int sym_line(void *ctx, uint64_t pc, const char **file, int *line, const char **func)
@@ -182,36 +181,21 @@ static int sym_line(void *ctx, uint64_t pc, const char **file, int *line, const 
     return vp_resolve_line(s->res, pc, file, line);
 }
 
-static int sym_loop_line(void *ctx, uint64_t pc)
+static int sym_loop_line(void *ctx, const char *func, const char *file, int line)
 {
     struct sym_ctx *s = ctx;
-    const char *file = NULL, *func = NULL;
-    int line = 0;
-    if (!s->locate || sym_line(ctx, pc, &file, &line, &func) != 0 || !file)
-        return 0;
-    return s->locate(s->locate_ctx, func, file, line);
+    return s->loops ? vp_loop_locate(s->loops, func, file, line) : 0;
 }
 
-void vp_rank_set_loop_locator(struct vp_rank_model *m, vp_rank_loop_locator fn, void *ctx)
-{
-    for (size_t i = 0; i < m->nruns; i++) {
-        struct vp_rank_run *r = &m->runs[i];
-        if (!r->slow || r->sym.line != sym_line)
-            continue; /* not loaded from a profile (tests build runs by hand) */
-        struct sym_ctx *s = r->sym.ctx;
-        s->locate = fn;
-        s->locate_ctx = ctx;
-        r->sym.loop_line = fn ? sym_loop_line : NULL;
-    }
-}
-
-size_t vp_rank_slow_modules(const struct vp_rank_model *m, const char **paths, size_t cap)
+/* The absolute paths of the modules the slow runs recorded, each once,
+   into paths[0..cap); returns how many were stored. */
+static size_t slow_modules(const struct vp_rank_model *m, const char **paths, size_t cap)
 {
     size_t n = 0;
     for (size_t i = 0; i < m->nruns; i++) {
         const struct vp_rank_run *r = &m->runs[i];
         if (!r->slow || r->sym.line != sym_line)
-            continue;
+            continue; /* not loaded from a profile (tests build runs by hand) */
         const struct sym_ctx *s = r->sym.ctx;
         for (size_t k = 0; k < s->p->module_count && n < cap; k++) {
             const char *path = vp_profile_str(s->p, s->p->modules[k].path);
@@ -236,11 +220,16 @@ struct vp_loop_locator *vp_rank_use_loop_tables(struct vp_rank_model *m)
     const char **paths = malloc((bound ? bound : 1) * sizeof *paths);
     if (!paths)
         return NULL;
-    size_t n = vp_rank_slow_modules(m, paths, bound);
+    size_t n = slow_modules(m, paths, bound);
     struct vp_loop_locator *l = vp_loop_locator_new(paths, n);
     free(paths);
-    if (l)
-        vp_rank_set_loop_locator(m, vp_loop_locate, l);
+    for (size_t i = 0; l && i < m->nruns; i++) {
+        struct vp_rank_run *r = &m->runs[i];
+        if (!r->slow || r->sym.line != sym_line)
+            continue;
+        ((struct sym_ctx *)r->sym.ctx)->loops = l;
+        r->sym.loop_line = sym_loop_line;
+    }
     return l;
 }
 
@@ -586,10 +575,9 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
             goto oom;
         s->p = L.p;
         s->res = L.res;
-        s->locate = NULL;
-        s->locate_ctx = NULL;
+        s->loops = NULL;
         L.run->sym.line = sym_line;
-        L.run->sym.loop_line = NULL; /* until vp_rank_set_loop_locator */
+        L.run->sym.loop_line = NULL; /* until vp_rank_use_loop_tables */
         L.run->sym.free = sym_free;
         L.run->sym.ctx = s;
         if (L.p->value_count) {

@@ -587,7 +587,7 @@ static int localise(const struct vp_rank_model *m, const struct var_group *g,
                 lines[nlines].file = strdup(file ? file : "");
                 lines[nlines].line = line;
                 lines[nlines].loop_line =
-                    run->sym.loop_line ? run->sym.loop_line(run->sym.ctx, o.pcs[a]) : 0;
+                    run->sym.loop_line ? run->sym.loop_line(run->sym.ctx, func, file, line) : 0;
                 lines[nlines].count = b - a;
                 if (!lines[nlines].file) {
                     free(o.pcs);

@@ -846,10 +846,12 @@ static int fake_line(void *ctx, uint64_t pc, const char **file, int *line, const
     return 0;
 }
 
-static int fake_loop_line(void *ctx, uint64_t pc)
+static int fake_loop_line(void *ctx, const char *func, const char *file, int line)
 {
     (void)ctx;
-    return pc == 0x1002 ? 98 : 0; /* line 102 is in the loop of line 98 */
+    /* f.c:102 is in the loop of line 98 */
+    return func && strcmp(func, "f") == 0 && strcmp(file, "/src/f.c") == 0 && line == 102 ? 98
+                                                                                          : 0;
 }
 
 static void test_localisation(void **state)
