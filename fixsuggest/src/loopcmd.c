@@ -839,19 +839,30 @@ static int is_script(const char *path)
     return n == 2 && head[0] == '#' && head[1] == '!';
 }
 
+/* A module whose loop table cannot be read: said, and its loops left out. */
+static void skip_module(void *ctx, const char *err)
+{
+    msg(ctx, "%s: its loops are left out", err);
+}
+
 /* Modules that registered loops in the probed run and are not known yet
    (loaded with dlopen): their tables join `mods`.  Returns 1 if any did. */
-static int add_run_modules(struct vp_loopmods *mods, const struct vp_profile *p)
+static int add_run_modules(struct ctx *c, struct vp_loopmods *mods, const struct vp_profile *p)
 {
     struct vp_loop_counts *counts;
     char err[1024];
     if (vp_loop_counts_from_profile(p, &counts, err, sizeof err) != 0 || !counts)
         return 0;
     int added = 0;
-    for (size_t i = 0; i < counts->module_count; i++)
-        if (counts->module_paths[i][0] &&
-            vp_loopmods_add(mods, counts->module_paths[i], err, sizeof err) == 1)
+    for (size_t i = 0; i < counts->module_count; i++) {
+        if (!counts->module_paths[i][0])
+            continue;
+        int r = vp_loopmods_add(mods, counts->module_paths[i], err, sizeof err);
+        if (r == 1)
             added = 1;
+        else if (r < 0)
+            skip_module(c, err); /* relative to another working directory, say */
+    }
     vp_loop_counts_free(counts);
     return added;
 }
@@ -901,7 +912,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         goto done;
     }
     if (!script)
-        vp_loopmods_add_needed(&mods, exe);
+        vp_loopmods_add_needed(&mods, exe, skip_module, &c);
     if (vp_loopmods_merge(&mods) != 0) {
         msg(&c, "out of memory");
         goto done;
@@ -972,7 +983,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     }
     c.rep.workload_status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
     /* modules the run loaded with dlopen */
-    if (add_run_modules(&mods, slow)) {
+    if (add_run_modules(&c, &mods, slow)) {
         if (vp_loopmods_merge(&mods) != 0) {
             msg(&c, "out of memory");
             status = VP_LOOPCMD_NOTHING;

@@ -29,12 +29,13 @@ int vp_loopmods_add(struct vp_loopmods *m, const char *path, char *err, size_t e
         if (m->mod[i].dev == st.st_dev && m->mod[i].ino == st.st_ino)
             return 0;
     struct vp_loop_table *t = NULL;
-    if (vp_loop_table_read(path, &t, err, errlen) != 0)
-        return -1;
-    if (!t->loop_count) {
+    int bad = vp_loop_table_read(path, &t, err, errlen) != 0;
+    if (!bad && !t->loop_count) {
         vp_loop_table_free(t);
         return 0;
     }
+    /* an unreadable module is kept too, without a table, so that it is
+       reported once however often it is met */
     char *p = strdup(path);
     struct vp_loopmod *nm = realloc(m->mod, (m->n + 1) * sizeof *nm);
     if (nm)
@@ -46,7 +47,7 @@ int vp_loopmods_add(struct vp_loopmods *m, const char *path, char *err, size_t e
         return -1;
     }
     m->mod[m->n++] = (struct vp_loopmod){.path = p, .dev = st.st_dev, .ino = st.st_ino, .table = t};
-    return 1;
+    return bad ? -1 : 1;
 }
 
 /* The program interpreter (PT_INTERP) of `exe`, or NULL (static, not ELF). */
@@ -142,7 +143,8 @@ static char *capture(char *const argv[], size_t cap)
     return buf;
 }
 
-size_t vp_loopmods_add_needed(struct vp_loopmods *m, const char *exe)
+size_t vp_loopmods_add_needed(struct vp_loopmods *m, const char *exe,
+                              void (*warn)(void *ctx, const char *msg), void *ctx)
 {
     char *interp = interpreter(exe);
     if (!interp)
@@ -155,7 +157,7 @@ size_t vp_loopmods_add_needed(struct vp_loopmods *m, const char *exe)
     if (!out)
         return 0;
     size_t kept = 0;
-    char err[512];
+    char err[1024];
     /* "\tlibfoo.so.1 => /path/libfoo.so.1 (0x...)" */
     for (char *line = out, *next; line && *line; line = next) {
         next = strchr(line, '\n');
@@ -170,8 +172,11 @@ size_t vp_loopmods_add_needed(struct vp_loopmods *m, const char *exe)
             *end = 0;
         if (path[0] != '/')
             continue; /* "not found" */
-        if (vp_loopmods_add(m, path, err, sizeof err) == 1)
+        int r = vp_loopmods_add(m, path, err, sizeof err);
+        if (r == 1)
             kept++;
+        else if (r < 0 && warn)
+            warn(ctx, err);
     }
     free(out);
     return kept;
@@ -181,7 +186,7 @@ int vp_loopmods_merge(struct vp_loopmods *m)
 {
     size_t total = 0;
     for (size_t i = 0; i < m->n; i++)
-        total += m->mod[i].table->loop_count;
+        total += m->mod[i].table ? m->mod[i].table->loop_count : 0;
     struct vp_loop_table *t = calloc(1, sizeof *t);
     struct vp_loop_info *loops = malloc((total ? total : 1) * sizeof *loops);
     if (!t || !loops) {
@@ -191,7 +196,7 @@ int vp_loopmods_merge(struct vp_loopmods *m)
     }
     size_t k = 0;
     for (size_t i = 0; i < m->n; i++)
-        for (size_t j = 0; j < m->mod[i].table->loop_count; j++)
+        for (size_t j = 0; m->mod[i].table && j < m->mod[i].table->loop_count; j++)
             loops[k++] = m->mod[i].table->loops[j];
     t->loops = loops;
     t->loop_count = total;
@@ -214,6 +219,8 @@ int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile 
     char first[1024] = "";
     for (size_t i = 0; i < m->n; i++) {
         char e[1024];
+        if (!m->mod[i].table)
+            continue; /* unreadable, reported when met */
         if (vp_red_analyze(m->mod[i].path, prof, &prm, &part[i], e, sizeof e) != 0) {
             part[i] = NULL;
             if (!first[0])

@@ -18,7 +18,7 @@ struct vp_loopmod {
     char *path;                    /* as read                                 */
     dev_t dev;                     /* file identity, to add each module once  */
     ino_t ino;
-    struct vp_loop_table *table;
+    struct vp_loop_table *table;   /* NULL: its table could not be read    */
 };
 
 struct vp_loopmods {
@@ -30,14 +30,16 @@ struct vp_loopmods {
 };
 
 /* Reads the loop table of `path` and keeps it if it has loops.  Returns 1
- * kept, 0 no loops or already there, -1 unreadable (`err` set). */
+ * kept, 0 no loops or already there (also when it was unreadable before),
+ * -1 unreadable (`err` set; kept without a table, so reported once). */
 int vp_loopmods_add(struct vp_loopmods *m, const char *path, char *err, size_t errlen);
 
 /* Adds the shared libraries `exe` loads at start-up, as its dynamic loader
  * lists them (`PT_INTERP --list exe`, which maps them without running the
- * program).  Libraries that cannot be read are skipped.  Returns the number
- * of modules kept. */
-size_t vp_loopmods_add_needed(struct vp_loopmods *m, const char *exe);
+ * program).  A library whose loop table cannot be read is passed to `warn`
+ * (may be NULL) and left out.  Returns the number of modules kept. */
+size_t vp_loopmods_add_needed(struct vp_loopmods *m, const char *exe,
+                              void (*warn)(void *ctx, const char *msg), void *ctx);
 
 /* (Re)builds m->merged.  Returns 0, or -1 out of memory. */
 int vp_loopmods_merge(struct vp_loopmods *m);

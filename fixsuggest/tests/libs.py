@@ -98,6 +98,22 @@ def main():
     ok(r.returncode == 2 and "was built with vprof-cc" in r.stderr,
        "a script running nothing built with vprof-cc: exit 2",
        "exit %d; stderr:\n%s" % (r.returncode, r.stderr[-1000:]))
+    # A linked library whose loop table is corrupt: said once, by name, and
+    # its loops left out (exit 1: nothing to diagnose), not a silent miss.
+    baddir = os.path.join(work, "bad")
+    os.makedirs(baddir, exist_ok=True)
+    with open(os.path.join(baddir, "junk"), "wb") as f:
+        f.write(b"not a loop table" * 4)
+    r0 = run(["objcopy", "--update-section", ".vprof.loops=" + os.path.join(baddir, "junk"),
+              "libsearch.so", os.path.join(baddir, "libsearch.so")], work)
+    if r0.returncode != 0:
+        raise SystemExit("objcopy failed:\n" + r0.stderr)
+    run(["cp", "linked", os.path.join(baddir, "linked")], work)
+    r = run([loop, "--function", "lib_find", "--", "./linked", "2000", "10"], baddir)
+    ok(r.returncode == 1 and r.stderr.count("libsearch.so(.vprof.loops)") == 1 and
+       "its loops are left out" in r.stderr,
+       "a linked library with a corrupt loop table: said once, exit 1",
+       "exit %d; stderr:\n%s" % (r.returncode, r.stderr[-1500:]))
     # Loaded with dlopen: found after the run.
     diagnose("dlopen", (["--function", "lib_find"], ["./plugin", "./libsearch.so", "20000", "400"]),
              0, {"lib_find": "cross-loop"}, "look in the modules it loads later")
