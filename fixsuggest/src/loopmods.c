@@ -5,18 +5,12 @@
 #include "loopmods.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "vprof/launch.h"
 
 int vp_loopmods_add(struct vp_loopmods *m, const char *path, char *err, size_t errlen)
 {
@@ -50,135 +44,20 @@ int vp_loopmods_add(struct vp_loopmods *m, const char *path, char *err, size_t e
     return bad ? -1 : 1;
 }
 
-/* The program interpreter (PT_INTERP) of `exe`, or NULL (static, not ELF). */
-static char *interpreter(const char *exe)
-{
-    if (elf_version(EV_CURRENT) == EV_NONE)
-        return NULL;
-    int fd = open(exe, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    char *interp = NULL;
-    Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-    size_t nph = 0;
-    if (e && elf_kind(e) == ELF_K_ELF && elf_getphdrnum(e, &nph) == 0) {
-        for (size_t i = 0; i < nph && !interp; i++) {
-            GElf_Phdr ph;
-            if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_INTERP)
-                continue;
-            size_t len = 0;
-            char *raw = elf_rawfile(e, &len);
-            if (raw && ph.p_offset < len && ph.p_filesz > 1 && ph.p_filesz <= len - ph.p_offset &&
-                memchr(raw + ph.p_offset, 0, ph.p_filesz))
-                interp = strdup(raw + ph.p_offset);
-        }
-    }
-    if (e)
-        elf_end(e);
-    close(fd);
-    return interp;
-}
-
-/* Output of `argv` (stdout only, at most `cap` - 1 bytes, NUL-terminated),
-   or NULL when it cannot be run, fails, or takes more than 10 s (killed). */
-static char *capture(char *const argv[], size_t cap)
-{
-    int pfd[2];
-    if (pipe2(pfd, O_CLOEXEC) != 0)
-        return NULL;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(pfd[0]);
-        close(pfd[1]);
-        return NULL;
-    }
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        if (null >= 0) {
-            dup2(null, 0);
-            dup2(null, 2);
-        }
-        dup2(pfd[1], 1);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(pfd[1]);
-    char *buf = malloc(cap);
-    size_t used = 0;
-    int ok = buf != NULL;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    while (ok) {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        long left = 10000 - ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000);
-        struct pollfd p = {.fd = pfd[0], .events = POLLIN};
-        int r = left > 0 ? poll(&p, 1, (int)left) : 0;
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            ok = 0; /* timed out */
-            break;
-        }
-        ssize_t k = read(pfd[0], buf + used, cap - 1 - used);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        used += (size_t)k;
-        if (used == cap - 1)
-            break;
-    }
-    close(pfd[0]);
-    if (!ok)
-        kill(pid, SIGKILL);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (!ok || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        free(buf);
-        return NULL;
-    }
-    buf[used] = 0;
-    return buf;
-}
-
 size_t vp_loopmods_add_needed(struct vp_loopmods *m, const char *exe,
                               void (*warn)(void *ctx, const char *msg), void *ctx)
 {
-    char *interp = interpreter(exe);
-    if (!interp)
-        return 0;
-    /* glibc's and musl's loaders both take --list: they map the libraries
-       and print them, and run none of the program's code. */
-    char *argv[] = {interp, "--list", (char *)exe, NULL};
-    char *out = capture(argv, 1 << 20);
-    free(interp);
-    if (!out)
-        return 0;
-    size_t kept = 0;
+    char **libs;
+    size_t n = vp_launch_libraries(exe, &libs), kept = 0;
     char err[1024];
-    /* "\tlibfoo.so.1 => /path/libfoo.so.1 (0x...)" */
-    for (char *line = out, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = 0;
-        char *arrow = strstr(line, " => ");
-        if (!arrow)
-            continue;
-        char *path = arrow + 4;
-        char *end = strstr(path, " (0x");
-        if (end)
-            *end = 0;
-        if (path[0] != '/')
-            continue; /* "not found" */
-        int r = vp_loopmods_add(m, path, err, sizeof err);
+    for (size_t i = 0; i < n; i++) {
+        int r = vp_loopmods_add(m, libs[i], err, sizeof err);
         if (r == 1)
             kept++;
         else if (r < 0 && warn)
             warn(ctx, err);
     }
-    free(out);
+    vp_launch_free_paths(libs, n);
     return kept;
 }
 

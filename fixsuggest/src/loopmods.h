@@ -34,9 +34,8 @@ struct vp_loopmods {
  * -1 unreadable (`err` set; kept without a table, so reported once). */
 int vp_loopmods_add(struct vp_loopmods *m, const char *path, char *err, size_t errlen);
 
-/* Adds the shared libraries `exe` loads at start-up, as its dynamic loader
- * lists them (`PT_INTERP --list exe`, which maps them without running the
- * program).  A library whose loop table cannot be read is passed to `warn`
+/* Adds the shared libraries `exe` loads at start-up (vp_launch_libraries,
+ * what `vprof record` indexes too).  A library whose loop table cannot be read is passed to `warn`
  * (may be NULL) and left out.  Returns the number of modules kept. */
 size_t vp_loopmods_add_needed(struct vp_loopmods *m, const char *exe,
                               void (*warn)(void *ctx, const char *msg), void *ctx);

@@ -102,6 +102,14 @@ void vp_launch_rmtemp(char *dir);
 
 char *vp_launch_resolve(const char *name);
 
+/* The shared libraries `exe` loads at start-up, as its own dynamic loader
+ * lists them (`PT_INTERP --list exe`, which maps them and runs none of the
+ * program's code): absolute paths, each once, into *paths (malloc'd, free
+ * with vp_launch_free_paths).  Returns how many; 0 for a static or non-ELF
+ * file or when the loader cannot be run (best effort). */
+size_t vp_launch_libraries(const char *exe, char ***paths);
+void vp_launch_free_paths(char **paths, size_t n);
+
 /* The runtime library next to the running executable:
  * <dir of /proc/self/exe>/../lib/libvprof-rt.so, resolved.  Returns 0, or -1
  * if it is not there. */

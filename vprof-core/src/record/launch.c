@@ -235,6 +235,25 @@ static void list_libraries(const char *interp, const char *exe, struct paths *ou
         ;
 }
 
+size_t vp_launch_libraries(const char *exe, char ***paths)
+{
+    struct elf_facts ef;
+    struct paths ps = {0};
+    *paths = NULL;
+    inspect_elf(exe, &ef);
+    if (!ef.is_elf || !ef.interp[0])
+        return 0;
+    list_libraries(ef.interp, exe, &ps);
+    *paths = ps.v;
+    return ps.n;
+}
+
+void vp_launch_free_paths(char **paths, size_t n)
+{
+    struct paths ps = {paths, n};
+    paths_free(&ps);
+}
+
 /// The runtime library next to this vprof: <dir of vprof>/../lib/libvprof-rt.so.
 int vp_launch_runtime_path(char *buf, size_t n)
 {
