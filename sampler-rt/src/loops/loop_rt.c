@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -49,6 +50,7 @@ struct vp_loop_thread {
     struct vp_loop_rt_counter *_Atomic blocks[VP_LOOP_MAX_MODULES];
     uint8_t *arena;                     /* owner only: free part of the arena */
     size_t arena_left;
+    volatile sig_atomic_t carving;      /* owner only: inside vp_loop_carve  */
 };
 
 /* What the writer needs of a loop, copied at registration: a module can
@@ -204,6 +206,11 @@ static struct vp_loop_thread *vp_loop_thread_self(void)
         t = vp_loop_map(sizeof *t);
         if (!t)
             return NULL;
+        atomic_signal_fence(memory_order_seq_cst);
+        if (vp_loop_self) { /* a signal handler's probes made one meanwhile */
+            munmap(t, sizeof *t);
+            return vp_loop_self;
+        }
         t->tid = tid;
         t->next = atomic_load(&vp_loop_threads);
         while (!atomic_compare_exchange_weak(&vp_loop_threads, &t->next, t))
@@ -211,6 +218,36 @@ static struct vp_loop_thread *vp_loop_thread_self(void)
     }
     vp_loop_self = t;
     return t;
+}
+
+/* `size` bytes of zeroed counters from thread `t`'s arena, or NULL when
+   memory is exhausted.  A signal handler whose probes need a block while
+   the thread is inside here (mapping a new arena, or between reading the
+   arena's free part and advancing it) gets a mapping of its own, so two
+   blocks never overlap. */
+static struct vp_loop_rt_counter *vp_loop_carve(struct vp_loop_thread *t, size_t size)
+{
+    if (t->carving)
+        return vp_loop_map((size + 4095) & ~(size_t)4095);
+    t->carving = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    uint8_t *b = NULL;
+    if (size > t->arena_left) {
+        size_t n = size > VP_LOOP_ARENA ? (size + 4095) & ~(size_t)4095 : VP_LOOP_ARENA;
+        uint8_t *a = vp_loop_map(n);
+        if (a) {
+            t->arena = a;
+            t->arena_left = n;
+        }
+    }
+    if (size <= t->arena_left) {
+        b = t->arena;
+        t->arena += size;
+        t->arena_left -= size;
+    }
+    atomic_signal_fence(memory_order_seq_cst);
+    t->carving = 0;
+    return (struct vp_loop_rt_counter *)b;
 }
 
 /* The calling thread's counters of module `m` (loop_count of them), or NULL
@@ -230,19 +267,16 @@ VP_RT_EXPORT struct vp_loop_rt_counter *__vprof_loop_block(struct vp_loop_rt_mod
     struct vp_loop_rt_counter *b = atomic_load_explicit(&t->blocks[i], memory_order_relaxed);
     if (b)
         return b;
-    size_t size = ((size_t)m->loop_count * sizeof *b + 63) & ~(size_t)63;
-    if (size > t->arena_left) {
-        size_t n = size > VP_LOOP_ARENA ? (size + 4095) & ~(size_t)4095 : VP_LOOP_ARENA;
-        uint8_t *a = vp_loop_map(n);
-        if (!a)
-            return NULL;
-        t->arena = a;
-        t->arena_left = n;
-    }
-    b = (struct vp_loop_rt_counter *)t->arena;
-    t->arena += size;
-    t->arena_left -= size;
-    atomic_store_explicit(&t->blocks[i], b, memory_order_release);
+    b = vp_loop_carve(t, ((size_t)m->loop_count * sizeof *b + 63) & ~(size_t)63);
+    if (!b)
+        return NULL;
+    /* A signal handler's probes may have published a block of this module
+       while we carved ours (tests/e2e/signal-in-block.c): theirs holds
+       counts, ours is left unused. */
+    struct vp_loop_rt_counter *expect = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&t->blocks[i], &expect, b,
+                                                 memory_order_release, memory_order_relaxed))
+        return expect;
     return b;
 }
 
