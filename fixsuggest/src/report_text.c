@@ -134,8 +134,12 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
             if (l->kind != VP_LOOP_RECURSION) {
                 if (vp_fix_cl_measured(d))
                     fprintf(out, ", cross-loop %.0f%%", d->cross_loop_rate * 100.0);
-                else
+                else if (d->sampled_instances < 2)
                     fputs(", cross-loop not sampled (fewer than two instances recorded)", out);
+                else /* e.g. every source unsupported: no values to compare */
+                    fprintf(out, ", cross-loop not measured (%llu instances recorded, no pair "
+                                 "with values to compare)",
+                            (unsigned long long)d->sampled_instances);
             }
             fputc('\n', out);
         }

@@ -23,6 +23,7 @@ namespace llvm {
 class AAResults;
 class CallInst;
 class MemorySSA;
+class Type;
 class Value;
 } // namespace llvm
 
@@ -109,6 +110,15 @@ void printLoopSources(llvm::raw_ostream &OS, const LoopSources &LS);
 
 const char *sourceKindName(vp_redund_source_kind K);
 const char *decisionName(vp_redund_decision D);
+
+/// How many 64-bit words the probes send for a value of type \p Ty (0: not
+/// recordable).  Integers, floating point and pointers; wider integers and
+/// floating point in 64-bit pieces, low first; a fixed vector of them lane
+/// by lane, in lane order, so that a vectorized loop sends the values its
+/// scalar form would (docs/redundancy.md, "Vector sources").  At most
+/// kMaxRecordWords words.
+unsigned recordWords(llvm::Type *Ty);
+constexpr unsigned kMaxRecordWords = 64;
 
 } // namespace vprof
 

@@ -257,10 +257,26 @@ static Value *asI64(IRBuilder<> &B, Value *V) {
   return B.CreateZExtOrTrunc(V, B.getInt64Ty());
 }
 
-static bool canRecord(Value *V) {
+static bool canRecord(Value *V) { return recordWords(V->getType()) != 0; }
+
+/// Calls \p Send with each 64-bit word of a recordable value (recordWords):
+/// a scalar as asI64 gives it, a wider one in 64-bit pieces (low first), a
+/// vector lane by lane.
+static void forEachWord(IRBuilder<> &B, Value *V,
+                        function_ref<void(Value *)> Send) {
   Type *Ty = V->getType();
-  return (Ty->isIntOrPtrTy() || Ty->isFloatingPointTy()) &&
-         (Ty->isPointerTy() || Ty->getPrimitiveSizeInBits() <= 64);
+  if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
+    for (unsigned i = 0, n = VT->getNumElements(); i != n; ++i)
+      forEachWord(B, B.CreateExtractElement(V, B.getInt64(i)), Send);
+    return;
+  }
+  unsigned Bits = Ty->isPointerTy() ? 64 : Ty->getPrimitiveSizeInBits().getFixedSize();
+  if (Bits <= 64)
+    return Send(asI64(B, V));
+  if (Ty->isFloatingPointTy())
+    V = B.CreateBitCast(V, B.getIntNTy(Bits));
+  for (unsigned Lo = 0; Lo < Bits; Lo += 64)
+    Send(B.CreateTrunc(Lo ? B.CreateLShr(V, Lo) : V, B.getInt64Ty()));
 }
 
 // ---------------------------------------------------------------------------
@@ -395,9 +411,12 @@ void FunctionInstrumenter::insertProbes(ArrayRef<BasicBlock *> Copy,
         Bld.CreateCall(PM.RangeFn, {PM.desc(Bld), Bld.getInt32(Index),
                                     Bld.getInt32(T.Src), asI64(Bld, Ptr)});
       } else {
-        Bld.CreateCall(PM.ValueFn, {PM.desc(Bld), Bld.getInt32(Index),
-                                    Bld.getInt32(T.Src), asI64(Bld, I),
-                                    Bld.getInt32(T.Mode)});
+        uint32_t Src = T.Src, Mode = T.Mode;
+        forEachWord(Bld, I, [&](Value *W) {
+          Bld.CreateCall(PM.ValueFn, {PM.desc(Bld), Bld.getInt32(Index),
+                                      Bld.getInt32(Src), W,
+                                      Bld.getInt32(Mode)});
+        });
       }
     }
   }
@@ -474,8 +493,10 @@ bool FunctionInstrumenter::instrumentInstances(BasicBlock *Header,
   B.SetInsertPoint(Then);
   B.CreateCall(PM.InstFn, {PM.desc(B), B.getInt32(Index), Slot});
   for (auto &[Src, V] : Once.lookup(Index))
-    B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(Src),
-                              asI64(B, V), B.getInt32(VP_RED_MODE_CL)});
+    forEachWord(B, V, [&, Src = Src](Value *W) {
+      B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(Src),
+                                W, B.getInt32(VP_RED_MODE_CL)});
+    });
   if (NoCI) {
     // Without cross-iteration sampling only a recorded instance records
     // iterations, all of them as one frame whose end (iter_end_n) ends the
@@ -797,14 +818,18 @@ static void insertCalleeProbe(ProbeModule &PM, Instruction *I, uint32_t Id,
       On, Next, false,
       Likely ? MDB.createBranchWeights(1u << 20, 1) : MDB.createBranchWeights(1, 1u << 20));
   B.SetInsertPoint(Then);
-  B.CreateCall(PM.CalleeFn, {B.getInt32(Id), asI64(B, I)});
+  forEachWord(B, I, [&](Value *W) {
+    B.CreateCall(PM.CalleeFn, {B.getInt32(Id), W});
+  });
 }
 
 /// A recorded call's source value: `value(index, source, v, CI)`.
 static void sendCallValue(ProbeModule &PM, IRBuilder<> &B, uint32_t Index,
                           const SourceInfo &S, Value *V) {
-  B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(S.Id),
-                            asI64(B, V), B.getInt32(VP_RED_MODE_CI)});
+  forEachWord(B, V, [&](Value *W) {
+    B.CreateCall(PM.ValueFn, {PM.desc(B), B.getInt32(Index), B.getInt32(S.Id),
+                              W, B.getInt32(VP_RED_MODE_CI)});
+  });
 }
 
 /// A copy of \p G for the calls of recorded iterations, registered in

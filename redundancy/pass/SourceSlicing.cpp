@@ -564,6 +564,22 @@ static bool fixedWriteLocations(Loop &L, const LoopSideEffects &E,
   return Any;
 }
 
+unsigned recordWords(Type *Ty) {
+  unsigned Lanes = 1;
+  if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
+    Lanes = VT->getNumElements();
+    Ty = VT->getElementType();
+  }
+  unsigned Words;
+  if (Ty->isPointerTy())
+    Words = 1;
+  else if (Ty->isIntegerTy() || Ty->isFloatingPointTy())
+    Words = (Ty->getPrimitiveSizeInBits().getFixedSize() + 63) / 64;
+  else
+    return 0;
+  return Words && Lanes * Words <= kMaxRecordWords ? Lanes * Words : 0;
+}
+
 LoopSources
 findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
                 function_ref<PostDominatorTree &(Function &)> PDTOf,
@@ -599,9 +615,7 @@ findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
     } else {
       SI.Id = NextId++;
     }
-    bool Wide = (!V->getType()->isIntOrPtrTy() &&
-                 !V->getType()->isFloatingPointTy()) ||
-                V->getType()->getPrimitiveSizeInBits() > 64;
+    bool Wide = recordWords(V->getType()) == 0;
 
     // Cross-iteration: outside values are the same in every iteration of an
     // instance; invariant loads too; an induction variable ends the story.
@@ -751,11 +765,7 @@ LoopSources findRecursionSources(Function &F) {
     std::tie(SI.Line, SI.Column) = locationOf(V);
     SI.Function = functionNameOf(V);
     SI.Id = LS.Sources.size();
-    Type *Ty = V->getType();
-    bool Recordable = Ty->isPointerTy() ||
-                      ((Ty->isIntegerTy() || Ty->isFloatingPointTy()) &&
-                       Ty->getPrimitiveSizeInBits() <= 64);
-    SI.CI = Recordable ? VP_SRCD_RECORD : VP_SRCD_UNSUPPORTED;
+    SI.CI = recordWords(V->getType()) ? VP_SRCD_RECORD : VP_SRCD_UNSUPPORTED;
     SI.CL = VP_SRCD_NONE;
     LS.Sources.push_back(std::move(SI));
     ++NumSources;
