@@ -396,7 +396,11 @@ void FunctionInstrumenter::insertProbes(ArrayRef<BasicBlock *> Copy,
       // .recording): an outer loop's copy runs its inner loops' every
       // iteration, and stops calling once the instance or signature is full.
       Instruction *Pos = T.W == Tag::SideEffect ? I : I->getNextNode();
-      uint32_t Bits = T.W == Tag::Value ? T.Mode : (uint32_t)VP_RED_MODE_CL;
+      // Side effects are counted past the value cap (VP_RED_MODE_SE): the
+      // writes per instance decide batching against memoization.
+      uint32_t Bits = T.W == Tag::Value        ? T.Mode
+                      : T.W == Tag::SideEffect ? (uint32_t)VP_RED_MODE_SE
+                                               : (uint32_t)VP_RED_MODE_CL;
       IRBuilder<> Bld(Pos);
       Value *Rec = Bld.CreateLoad(
           PM.I32, Bld.CreateConstGEP1_32(PM.I32, PM.slot(Bld, Index), 3));

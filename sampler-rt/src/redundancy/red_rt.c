@@ -733,7 +733,7 @@ static void vp_red_instance_sample_in(const struct vp_red_rt_module *m,
     if (!vp_red_no_ci(g) && ls->ci_countdown <= 0)
         ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
     slot->instance_active = 1;
-    slot->recording |= VP_RED_MODE_CL;
+    slot->recording |= VP_RED_MODE_CL | VP_RED_MODE_SE;
     slot->iter_countdown = 1;
     slot->instance_countdown = second ? vp_red_inst_gap(t, g) : 1;
 }
@@ -755,7 +755,7 @@ static void vp_red_end_instance(struct vp_red_thread *t, uint32_t g,
                                 struct vp_red_rt_slot *slot)
 {
     slot->instance_active = 0;
-    slot->recording &= ~VP_RED_MODE_CL;
+    slot->recording &= ~(VP_RED_MODE_CL | VP_RED_MODE_SE);
     if (!t || g >= VP_RED_MAX_LOOPS)
         return;
     struct vp_red_loop_state *ls = &t->loops[g];
@@ -859,8 +859,9 @@ static void vp_red_append(struct vp_red_thread *t, struct vp_red_staging *in, ui
         in->inst.dropped_values++;
         in->inst.flags |= VP_INSTF_TRUNCATED;
         t->values_dropped++;
-        /* full: the recording copy stops calling for this instance (the
-           drops after this one are not counted; the flag says truncated) */
+        /* full: the recording copy stops sending values for this instance
+           (the drops after this one are not counted; the flag says
+           truncated); it goes on counting side effects (VP_RED_MODE_SE) */
         vp_red_recording(t, in->loop, 0, VP_RED_MODE_CL);
         return;
     }

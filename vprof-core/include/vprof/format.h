@@ -707,8 +707,9 @@ struct vp_redund_source {
  * then both probe sets run in the same clone).  Per thread and loop the probes
  * keep struct vp_red_rt_slot in a thread-local array of the TU.
  */
-#define VP_RED_RT_VERSION 4 /* 4: __vprof_red_iter_end_n ends the instance of
-                               a loop without cross-iteration sampling */
+#define VP_RED_RT_VERSION 5 /* 4: __vprof_red_iter_end_n ends the instance of
+                               a loop without cross-iteration sampling;
+                               5: side effects gated on VP_RED_MODE_SE */
 /* Bit of __vprof_red_active the runtime sets while every recorded frame
    open on the thread is full (its signature truncated, its instance's
    values at the cap): the callee probes send a value only when
@@ -732,6 +733,9 @@ struct vp_redund_source {
 enum vp_red_value_mode {
     VP_RED_MODE_CI = 1u << 0,  /* hash into the iteration signature            */
     VP_RED_MODE_CL = 1u << 1,  /* append to the instance's value sequence      */
+    VP_RED_MODE_SE = 1u << 2,  /* count the recorded instance's side effects:
+                                  set with CL, but kept past the value cap, so
+                                  that a truncated instance's writes are whole */
 };
 
 struct vp_red_rt_slot {
