@@ -113,10 +113,11 @@ const char *decisionName(vp_redund_decision D);
 
 /// How many 64-bit words the probes send for a value of type \p Ty (0: not
 /// recordable).  Integers, floating point and pointers; wider integers and
-/// floating point in 64-bit pieces, low first; a fixed vector of them lane
-/// by lane, in lane order, so that a vectorized loop sends the values its
-/// scalar form would (docs/redundancy.md, "Vector sources").  At most
-/// kMaxRecordWords words.
+/// floating point in 64-bit pieces, low first; a fixed vector lane by lane,
+/// in lane order, so that a vectorized loop sends the values its scalar
+/// form would; a struct or array (a call's `{ i64, i64 }` result) field by
+/// field (docs/redundancy.md, "Vector sources").  At most kMaxRecordWords
+/// words.
 unsigned recordWords(llvm::Type *Ty);
 constexpr unsigned kMaxRecordWords = 64;
 

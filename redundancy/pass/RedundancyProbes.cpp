@@ -261,13 +261,20 @@ static bool canRecord(Value *V) { return recordWords(V->getType()) != 0; }
 
 /// Calls \p Send with each 64-bit word of a recordable value (recordWords):
 /// a scalar as asI64 gives it, a wider one in 64-bit pieces (low first), a
-/// vector lane by lane.
+/// vector lane by lane, a struct or array field by field.
 static void forEachWord(IRBuilder<> &B, Value *V,
                         function_ref<void(Value *)> Send) {
   Type *Ty = V->getType();
   if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
     for (unsigned i = 0, n = VT->getNumElements(); i != n; ++i)
       forEachWord(B, B.CreateExtractElement(V, B.getInt64(i)), Send);
+    return;
+  }
+  if (Ty->isAggregateType()) {
+    unsigned n = isa<StructType>(Ty) ? cast<StructType>(Ty)->getNumElements()
+                                     : (unsigned)cast<ArrayType>(Ty)->getNumElements();
+    for (unsigned i = 0; i != n; ++i)
+      forEachWord(B, B.CreateExtractValue(V, i), Send);
     return;
   }
   unsigned Bits = Ty->isPointerTy() ? 64 : Ty->getPrimitiveSizeInBits().getFixedSize();

@@ -565,19 +565,24 @@ static bool fixedWriteLocations(Loop &L, const LoopSideEffects &E,
 }
 
 unsigned recordWords(Type *Ty) {
-  unsigned Lanes = 1;
-  if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
-    Lanes = VT->getNumElements();
-    Ty = VT->getElementType();
-  }
-  unsigned Words;
-  if (Ty->isPointerTy())
+  uint64_t Words = 0;
+  if (Ty->isPointerTy()) {
     Words = 1;
-  else if (Ty->isIntegerTy() || Ty->isFloatingPointTy())
+  } else if (Ty->isIntegerTy() || Ty->isFloatingPointTy()) {
     Words = (Ty->getPrimitiveSizeInBits().getFixedSize() + 63) / 64;
-  else
-    return 0;
-  return Words && Lanes * Words <= kMaxRecordWords ? Lanes * Words : 0;
+  } else if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
+    Words = (uint64_t)VT->getNumElements() * recordWords(VT->getElementType());
+  } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+    Words = AT->getNumElements() * recordWords(AT->getElementType());
+  } else if (auto *ST = dyn_cast<StructType>(Ty); ST && !ST->isOpaque()) {
+    for (Type *E : ST->elements()) {
+      unsigned W = recordWords(E);
+      if (!W)
+        return 0;
+      Words += W;
+    }
+  }
+  return Words <= kMaxRecordWords ? (unsigned)Words : 0;
 }
 
 LoopSources

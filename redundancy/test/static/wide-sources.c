@@ -1,10 +1,10 @@
 // Values wider than 64 bits are sources like any other (docs/redundancy.md,
-// "Vector sources"): a vectorized loop's vector loads, __int128 and long
-// double.  Before, they were "unsupported": nothing was recorded for them,
+// "Vector sources"): a vectorized loop's vector loads, __int128, long double
+// and a call's struct result (ldiv's { i64, i64 }).  Before, they were "unsupported": nothing was recorded for them,
 // and a vectorized loop's cross-loop verdict rested on its outside values
 // alone (e2e vector-sources.c).  The probes send such a value in 64-bit
 // words: one per lane of a vector (in lane order, as the scalar loop would),
-// two for an __int128 or a long double.
+// two for an __int128, a long double or an ldiv_t.
 // RUN: clang -g -O2 -fno-unroll-loops -Xclang -disable-llvm-passes -c %s -emit-llvm -o %t.bc
 // RUN: opt -load %vprof-plugin -load-pass-plugin %vprof-plugin -passes='default<O2>,vprof-redundancy' -vprof-print-sources %t.bc -disable-output 2>&1 | FileCheck %s
 // RUN: opt -load %vprof-plugin -load-pass-plugin %vprof-plugin -passes='default<O2>,vprof-redundancy' %t.bc -S -o - | FileCheck %s --check-prefix=IR
@@ -26,6 +26,15 @@ long double totalld(const long double *a, int n) {
     s += a[i];
   return s;
 }
+#include <stdlib.h>
+long quots(const long *a, int n) {
+  long s = 0;
+  for (int i = 0; i < n; i++) {
+    ldiv_t q = ldiv(a[i], 7);
+    s = s * 31 + q.quot;
+  }
+  return s;
+}
 // The vectorized loop (its loads are <4 x i32>) and the scalar remainder.
 // CHECK-LABEL: vprof-sources: total wide-sources.c:13:3
 // CHECK-NOT: unsupported
@@ -36,6 +45,9 @@ long double totalld(const long double *a, int n) {
 // CHECK-LABEL: vprof-sources: totalld wide-sources.c:25:3
 // CHECK-NOT: unsupported
 // CHECK: vprof-source: 26:{{[0-9]+}} load ci=iv cl=record
+// CHECK-LABEL: vprof-sources: quots wide-sources.c:32:3
+// CHECK-NOT: unsupported
+// CHECK: vprof-source: 33:{{[0-9]+}} call-result ci=iv cl=record
 //
 // The recording copy of total sends each lane of a vector load, under the
 // load's source id.
