@@ -69,6 +69,11 @@ def main():
     check("loop that never ran, beside one that did",
           [loop, "--function", "find", "--function", "fill"] + j + ["--", prog, "100", "0"],
           0, "never ran", work, out, ["fill"])
+    check("a comma list is two functions, as in VPROF_LOOP_FUNCTIONS",
+          [loop, "--function", "find,fill"] + j + ["--", prog, "100", "0"],
+          0, "never ran", work, out, ["fill"])
+    check("an empty name in a comma list", [loop, "--function", "find,", "--", prog],
+          2, "empty function name", work)
     check("command not found", [loop, "--function", "find", "--", "./no-such-program"],
           2, "command not found", work)
     check("no command", [loop, "--function", "find"], 2, "no command to run", work)

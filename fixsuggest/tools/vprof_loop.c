@@ -33,7 +33,7 @@ static void usage(FILE *out)
           "  --rank FILE             a `vprof rank --format json` file (vprof-rank/1)\n"
           "  --normal FILE...        normal-run profiles (ranked here with --buggy)\n"
           "  --buggy FILE...         slow-run profiles\n"
-          "  --function NAME         also probe the loops of NAME (repeatable)\n"
+          "  --function NAME[,NAME]  also probe the loops of NAME (repeatable)\n"
           "  --normal-run 'CMD...'   also run the normal workload with probes, for its counts\n"
           "                          (split into words like a shell, without expansion)\n"
           "  --format FMT            text (default), json, md, sarif, html\n"
@@ -50,7 +50,13 @@ int main(int argc, char **argv)
 {
     const char **normal = calloc((size_t)argc + 1, sizeof *normal);
     const char **buggy = calloc((size_t)argc + 1, sizeof *buggy);
-    const char **funcs = calloc((size_t)argc + 1, sizeof *funcs);
+    /* --function a,b names two functions (the runtime's VPROF_LOOP_FUNCTIONS
+       is a comma list, so no name can hold a comma): one slot per comma too */
+    size_t nslots = (size_t)argc + 1;
+    for (int i = 1; i < argc; i++)
+        for (const char *p = argv[i]; *p; p++)
+            nslots += *p == ',';
+    const char **funcs = calloc(nslots, sizeof *funcs);
     if (!normal || !buggy || !funcs) {
         fprintf(stderr, "vprof-loop: out of memory\n");
         return 1;
@@ -101,7 +107,16 @@ int main(int argc, char **argv)
             } else if (!strcmp(a, "--rank")) {
                 o.rank_json = val;
             } else if (!strcmp(a, "--function")) {
-                funcs[o.nfunctions++] = val;
+                for (char *name = argv[i], *next; name; name = next) { /* = val */
+                    if ((next = strchr(name, ',')))
+                        *next++ = '\0';
+                    if (!*name) {
+                        fprintf(stderr, "vprof-loop: --function has an empty function name "
+                                        "(a stray comma?)\n");
+                        { rc = 2; goto out; }
+                    }
+                    funcs[o.nfunctions++] = name;
+                }
             } else if (!strcmp(a, "--format")) {
                 if ((o.format = vp_lr_format_parse(val)) < 0) {
                     fprintf(stderr,
