@@ -643,6 +643,38 @@ static int cmp_loops(const void *a, const void *b)
     return x->loop_id < y->loop_id ? -1 : x->loop_id > y->loop_id;
 }
 
+/* Folds the compiler's copies of one source loop (same function, file,
+   line, column and kind: the vectorizer's body and scalar remainder, a
+   versioned or unswitched loop) into the first of them in report order,
+   which cmp_loops makes the one with the most samples, then an informative
+   root cause, then the most iterations.  Each copy keeps its own diagnosis
+   (vp_lr_loop.copies); the report lists the source loop once instead of
+   once per copy, each with the same share. */
+static void fold_copies(struct vp_loop_report *rep)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < rep->nloops; i++) {
+        struct vp_lr_loop *l = &rep->loops[i];
+        size_t p = 0;
+        while (p < kept && !(rep->loops[p].line == l->line && rep->loops[p].column == l->column &&
+                             rep->loops[p].kind == l->kind &&
+                             strcmp(rep->loops[p].function, l->function) == 0 &&
+                             strcmp(rep->loops[p].file, l->file) == 0))
+            p++;
+        if (p == kept) {
+            rep->loops[kept++] = *l;
+            continue;
+        }
+        struct vp_lr_loop *prim = &rep->loops[p];
+        struct vp_lr_loop *v = realloc(prim->copies, (prim->ncopies + 1) * sizeof *v);
+        if (!v)
+            exit(VP_LOOPCMD_NOTHING);
+        prim->copies = v;
+        v[prim->ncopies++] = *l;
+    }
+    rep->nloops = kept;
+}
+
 static void to_counts(const struct vp_loop_result *r, struct vp_fix_counts *c)
 {
     memset(c, 0, sizeof *c);
@@ -1126,9 +1158,13 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         L->source = read_lines(l->file, l->line, l->end_line, &L->nsource);
     }
     qsort(c.rep.loops, c.rep.nloops, sizeof *c.rep.loops, cmp_loops);
+    fold_copies(&c.rep);
     /* in->function points into the loop itself: fix it after sorting */
-    for (size_t i = 0; i < c.rep.nloops; i++)
+    for (size_t i = 0; i < c.rep.nloops; i++) {
         c.rep.loops[i].in.function = c.rep.loops[i].function;
+        for (size_t k = 0; k < c.rep.loops[i].ncopies; k++)
+            c.rep.loops[i].copies[k].in.function = c.rep.loops[i].copies[k].function;
+    }
 
     if (!c.rep.nloops)
         msg(&c, "none of the %zu loops of the selected functions ran in the slow run", nsel);

@@ -26,6 +26,19 @@ static void free_strv(char **v, size_t n)
     free(v);
 }
 
+void vp_lr_free_loops(struct vp_lr_loop *loops, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(loops[i].function);
+        free(loops[i].file);
+        free((char *)loops[i].in.site_text);
+        free(loops[i].rank_variable);
+        free_strv(loops[i].source, loops[i].nsource);
+        vp_lr_free_loops(loops[i].copies, loops[i].ncopies);
+    }
+    free(loops);
+}
+
 void vp_lr_free(struct vp_loop_report *r)
 {
     free_strv(r->command, r->ncommand);
@@ -37,14 +50,7 @@ void vp_lr_free(struct vp_loop_report *r)
         free(r->rank[i].pattern);
     }
     free(r->rank);
-    for (size_t i = 0; i < r->nloops; i++) {
-        free(r->loops[i].function);
-        free(r->loops[i].file);
-        free((char *)r->loops[i].in.site_text);
-        free(r->loops[i].rank_variable);
-        free_strv(r->loops[i].source, r->loops[i].nsource);
-    }
-    free(r->loops);
+    vp_lr_free_loops(r->loops, r->nloops);
     for (size_t i = 0; i < r->nidle; i++) {
         free(r->idle[i].function);
         free(r->idle[i].file);
@@ -152,5 +158,24 @@ char *vp_lr_avg(char *buf, size_t n, double avg)
         snprintf(buf, n, "%.1f", avg);
     else
         vp_fix_commas(buf, n, (uint64_t)(avg + 0.5));
+    return buf;
+}
+
+char *vp_lr_copy_summary(char *buf, size_t n, const struct vp_lr_loop *c)
+{
+    const char *names[VP_FIX_CAT_COUNT];
+    size_t nn;
+    vp_lr_categories(c->fix.categories, names, &nn);
+    char inst[32], it[32];
+    const char *unit = c->kind == VP_LOOP_RECURSION ? "outermost call" : "instance";
+    int w = snprintf(buf, n, "%s %s%s, %s %s; root cause ",
+                     vp_fix_commas(inst, sizeof inst, c->in.slow.instances), unit,
+                     c->in.slow.instances == 1 ? "" : "s",
+                     vp_fix_commas(it, sizeof it, c->in.slow.iterations),
+                     c->kind == VP_LOOP_RECURSION ? "recursive calls" : "iterations");
+    for (size_t k = 0; k < nn && w >= 0 && (size_t)w < n; k++)
+        w += snprintf(buf + w, n - (size_t)w, "%s%s", k ? ", " : "", names[k]);
+    if (!nn && w >= 0 && (size_t)w < n)
+        snprintf(buf + w, n - (size_t)w, "none found");
     return buf;
 }

@@ -232,6 +232,14 @@ static void loop_section(FILE *out, const struct vp_loop_report *r, size_t i)
         vp_html_escape(out, l->fix.growth);
         fputs("</p>\n", out);
     }
+    for (size_t k = 0; k < l->ncopies; k++) {
+        char sum[256];
+        fprintf(out, "<p><b>Compiler copy %zu of %zu</b> (vectorizer remainder, versioned or "
+                     "unswitched copy): ",
+                k + 2, l->ncopies + 1);
+        vp_html_escape(out, vp_lr_copy_summary(sum, sizeof sum, &l->copies[k]));
+        fputs("</p>\n", out);
+    }
 
     int two = r->normal_counts && l->in.normal.ran;
     char avg[32], navg[32];

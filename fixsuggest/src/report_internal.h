@@ -26,6 +26,11 @@ const char *vp_lr_kind_name(int kind);
 const char *vp_lr_loop_label(const struct vp_lr_loop *l);
 /* Iterations per instance: "2.5" below 100, else "4,812". */
 char *vp_lr_avg(char *buf, size_t n, double avg);
+/* One compiler copy of a loop (vp_lr_loop.copies) in a line: "15,000
+ * instances, 30,000 iterations; root cause 1*". */
+char *vp_lr_copy_summary(char *buf, size_t n, const struct vp_lr_loop *c);
+/* Frees loops[0..n) and what they own, copies included. */
+void vp_lr_free_loops(struct vp_lr_loop *loops, size_t n);
 
 int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color);
 int vp_lr_write_json(FILE *out, const struct vp_loop_report *r);

@@ -160,6 +160,38 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         }
         vp_json_kv_bool(j, "io_only", (l->flags & VP_LOOPF_IO_ONLY) != 0);
         vp_json_kv_bool(j, "tail_calls", (l->flags & VP_LOOPF_TAIL_CALLS) != 0);
+        vp_json_key(j, "copies");
+        vp_json_begin_array(j);
+        for (size_t k = 0; k < l->ncopies; k++) {
+            const struct vp_lr_loop *cp = &l->copies[k];
+            vp_json_begin_object(j);
+            snprintf(id, sizeof id, "%016llx", (unsigned long long)cp->loop_id);
+            vp_json_kv_str(j, "loop_id", id);
+            vp_lr_categories(cp->fix.categories, names, &nn);
+            vp_json_key(j, "root_cause");
+            vp_json_begin_array(j);
+            for (size_t q = 0; q < nn; q++)
+                vp_json_str(j, names[q]);
+            vp_json_end_array(j);
+            vp_json_key(j, "fix");
+            vp_json_begin_array(j);
+            for (size_t q = 0; q < cp->fix.nfixes; q++)
+                vp_json_str(j, vp_fix_strategy_name(cp->fix.fixes[q]));
+            vp_json_end_array(j);
+            vp_json_kv_str(j, "verdict", vp_loop_verdict_name(cp->verdict));
+            vp_json_kv_double(j, "resultless_rate", cp->resultless_rate);
+            vp_json_key(j, "cross_iteration_rate");
+            vp_fix_ci_measured(&cp->in.red) ? vp_json_double(j, cp->in.red.cross_iteration_rate)
+                                            : vp_json_null(j);
+            vp_json_key(j, "cross_loop_rate");
+            vp_fix_cl_measured(&cp->in.red) ? vp_json_double(j, cp->in.red.cross_loop_rate)
+                                            : vp_json_null(j);
+            counts(j, "counts", &cp->in.slow);
+            counts(j, "normal_counts", &cp->in.normal);
+            vp_json_kv_str(j, "evidence", cp->fix.evidence);
+            vp_json_end_object(j);
+        }
+        vp_json_end_array(j);
         vp_json_end_object(j);
     }
     vp_json_end_array(j);

@@ -207,6 +207,14 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
                 vp_fix_commas(mx, sizeof mx, l->in.slow.max_iterations),
                 rec ? "outermost call" : "instance", l->resultless_rate,
                 vp_loop_class_name(l->static_class), l->depth);
+        for (size_t k = 0; k < l->ncopies; k++) {
+            char sum[256];
+            fprintf(out, "- **Compiler copy %zu of %zu** (vectorizer remainder, versioned or "
+                         "unswitched copy): ",
+                    k + 2, l->ncopies + 1);
+            text(out, vp_lr_copy_summary(sum, sizeof sum, &l->copies[k]));
+            fprintf(out, "\n");
+        }
         if (l->nsource) {
             /* A fence longer than any backtick run in the quoted lines. */
             size_t fence = 3;

@@ -219,6 +219,8 @@ int vp_lr_write_sarif(FILE *out, const struct vp_loop_report *r)
             vp_json_kv_double(j, "resultless_rate", l->resultless_rate);
             vp_json_kv_uint(j, "iterations", l->in.slow.iterations);
             vp_json_kv_uint(j, "instances", l->in.slow.instances);
+            if (l->ncopies) /* docs/vprof-loop.md, "Compiler copies" */
+                vp_json_kv_uint(j, "compiler_copies", l->ncopies);
             if (l->rank_samples) { /* docs/vprof-loop.md, "Where the ranking's anomaly is" */
                 vp_json_kv_uint(j, "rank_anomalous_samples", l->rank_samples);
                 if (l->rank_variable && l->rank_variable[0])

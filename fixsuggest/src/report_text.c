@@ -148,6 +148,12 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
             fprintf(out, "   condition: %s\n", l->fix.condition);
         if (l->fix.growth[0])
             fprintf(out, "   growth: %s\n", l->fix.growth);
+        for (size_t k = 0; k < l->ncopies; k++) {
+            char sum[256];
+            fprintf(out, "   compiler copy %zu of %zu (vectorizer remainder, versioned or unswitched "
+                         "copy): %s\n",
+                    k + 2, l->ncopies + 1, vp_lr_copy_summary(sum, sizeof sum, &l->copies[k]));
+        }
         for (size_t k = 0; k < l->nsource; k++)
             fprintf(out, "   %s%6u |%s %s\n", s->dim, l->line + (unsigned)k, s->off, l->source[k]);
     }

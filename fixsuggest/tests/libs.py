@@ -82,6 +82,26 @@ def main():
         ok(not got[1].get("not_run") and "never ran" not in got[2],
            "the vectorized loops' idle remainders are not reported as never run",
            "not_run %s; stderr:\n%s" % (got[1].get("not_run"), got[2][-1500:]))
+    # n = 20003: each vectorized loop's body and its scalar remainder both
+    # run.  The report lists each source loop once, the remainder as its
+    # compiler copy with its own counts (docs/vprof-loop.md, "Compiler
+    # copies"); before, each source loop came twice, with the same share.
+    out = os.path.join(work, "copies.json")
+    r = run([loop, "--function", "lib_find,lib_sum", "--format", "json", "-o", out, "--",
+             "./linked", "20003", "400"], work)
+    rep = json.load(open(out)) if os.path.exists(out) else {"loops": []}
+    names = sorted(l["function"] for l in rep["loops"])
+    cps = [l["copies"] for l in rep["loops"]]
+    ok(r.returncode == 0 and names == ["lib_find", "lib_sum"] and
+       all(len(c) == 1 and c[0]["counts"]["instances"] > 0 and
+           c[0]["loop_id"] != l["loop_id"] for c, l in zip(cps, rep["loops"])),
+       "a vectorized loop and its remainder: one entry, the remainder as its copy",
+       "exit %d, loops %s, copies %s" % (r.returncode, names, cps))
+    r = run([loop, "--function", "lib_sum", "--", "./linked", "20003", "1"], work)
+    ok(r.returncode == 0 and r.stdout.count("#") == 1 and
+       "compiler copy 2 of 2" in r.stdout,
+       "text: the copy under its loop",
+       "exit %d; stdout:\n%s" % (r.returncode, r.stdout[-1500:]))
     diagnose("plain executable", (["--function", "lib_find", "--function", "lib_sum"],
                                   ["./plain", "20000", "400"]), 0, want)
     # A script that runs the program (a libtool wrapper): its environment

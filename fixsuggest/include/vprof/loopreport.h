@@ -52,6 +52,12 @@ struct vp_lr_loop {
     struct vp_fix_result fix;
     char **source;           /* quoted lines line.., NULL if unreadable       */
     size_t nsource;
+    /* The compiler's other copies of this source loop that ran (the same
+       function, file, line and column: the vectorizer's scalar remainder, a
+       versioned or unswitched copy), each diagnosed on its own; this entry
+       is the first of them in report order.  NULL when none. */
+    struct vp_lr_loop *copies;
+    size_t ncopies;
 };
 
 /* A selected loop that never ran (reported, not diagnosed). */
