@@ -9,6 +9,24 @@
 #include "vprof/json.h"
 #include "vprof/loopclass.h"
 
+/* "root_cause": [...], "fix": [...] of a loop. */
+static void causes(struct vp_json *j, const struct vp_lr_loop *l)
+{
+    const char *names[VP_FIX_CAT_COUNT];
+    size_t nn;
+    vp_lr_categories(l->fix.categories, names, &nn);
+    vp_json_key(j, "root_cause");
+    vp_json_begin_array(j);
+    for (size_t k = 0; k < nn; k++)
+        vp_json_str(j, names[k]);
+    vp_json_end_array(j);
+    vp_json_key(j, "fix");
+    vp_json_begin_array(j);
+    for (size_t k = 0; k < l->fix.nfixes; k++)
+        vp_json_str(j, vp_fix_strategy_name(l->fix.fixes[k]));
+    vp_json_end_array(j);
+}
+
 static void counts(struct vp_json *j, const char *key, const struct vp_fix_counts *c)
 {
     vp_json_key(j, key);
@@ -108,19 +126,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         } else {
             vp_json_null(j);
         }
-        const char *names[VP_FIX_CAT_COUNT];
-        size_t nn;
-        vp_lr_categories(l->fix.categories, names, &nn);
-        vp_json_key(j, "root_cause");
-        vp_json_begin_array(j);
-        for (size_t k = 0; k < nn; k++)
-            vp_json_str(j, names[k]);
-        vp_json_end_array(j);
-        vp_json_key(j, "fix");
-        vp_json_begin_array(j);
-        for (size_t k = 0; k < l->fix.nfixes; k++)
-            vp_json_str(j, vp_fix_strategy_name(l->fix.fixes[k]));
-        vp_json_end_array(j);
+        causes(j, l);
         vp_json_kv_str(j, "static_class", vp_loop_class_name(l->static_class));
         vp_json_kv_str(j, "verdict", vp_loop_verdict_name(l->verdict));
         vp_json_kv_uint(j, "samples", l->samples);
@@ -167,17 +173,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
             vp_json_begin_object(j);
             snprintf(id, sizeof id, "%016llx", (unsigned long long)cp->loop_id);
             vp_json_kv_str(j, "loop_id", id);
-            vp_lr_categories(cp->fix.categories, names, &nn);
-            vp_json_key(j, "root_cause");
-            vp_json_begin_array(j);
-            for (size_t q = 0; q < nn; q++)
-                vp_json_str(j, names[q]);
-            vp_json_end_array(j);
-            vp_json_key(j, "fix");
-            vp_json_begin_array(j);
-            for (size_t q = 0; q < cp->fix.nfixes; q++)
-                vp_json_str(j, vp_fix_strategy_name(cp->fix.fixes[q]));
-            vp_json_end_array(j);
+            causes(j, cp);
             vp_json_kv_str(j, "verdict", vp_loop_verdict_name(cp->verdict));
             vp_json_kv_double(j, "resultless_rate", cp->resultless_rate);
             vp_json_key(j, "cross_iteration_rate");
