@@ -124,6 +124,8 @@ const char *vp_lr_loop_label(const struct vp_lr_loop *l)
 {
     if (l->kind == VP_LOOP_NATURAL && (l->flags & VP_LOOPF_TAIL_CALLS))
         return "tail-call loop";
+    if (l->kind == VP_LOOP_NATURAL && (l->flags & VP_LOOPF_VECTOR))
+        return "vectorized loop";
     return vp_lr_kind_name(l->kind);
 }
 

@@ -21,8 +21,10 @@ int vp_lr_relpath(const struct vp_loop_report *r, const char *file, char *buf, s
 /* Category names of `cats` in report order; names must hold 6. */
 void vp_lr_categories(unsigned cats, const char **names, size_t *n);
 const char *vp_lr_kind_name(int kind);
-/* What the reports call a loop: "recursion", "loop", or "tail-call loop"
- * for the loop the compiler made of a recursive function's tail call. */
+/* What the reports call a loop: "recursion", "loop", "tail-call loop"
+ * for the loop the compiler made of a recursive function's tail call, or
+ * "vectorized loop" for the vectorizer's body (each of its iterations
+ * covers several of the source loop's). */
 const char *vp_lr_loop_label(const struct vp_lr_loop *l);
 /* Iterations per instance: "2.5" below 100, else "4,812". */
 char *vp_lr_avg(char *buf, size_t n, double avg);

@@ -158,6 +158,21 @@ static void addSites(LoopRecord &Rec, const LoopSideEffects &E) {
     Rec.Flags |= VP_LOOPF_IO_ONLY;
 }
 
+/// The loop vectorizer's body: a block of the loop itself (not of an inner
+/// loop) computes a vector value.  Its iterations each cover several
+/// iterations of the source loop (lanes x interleave); its scalar
+/// remainder, which carries the same llvm.loop.isvectorized mark, has none.
+static bool isVectorBody(const Loop &L, const LoopInfo &LI) {
+  for (BasicBlock *B : L.blocks()) {
+    if (LI.getLoopFor(B) != &L)
+      continue;
+    for (Instruction &I : *B)
+      if (I.getType()->isVectorTy())
+        return true;
+  }
+  return false;
+}
+
 /// Fills function, file and position of `Rec` and gives it its id
 /// (vprof/LoopIds.h).  Records must come in table order.
 static void setSource(LoopRecord &Rec, const DILocation *Loc, Function &F,
@@ -216,6 +231,8 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       addSites(Rec, E);
       if (Recursive && isTailRecursionLoop(*L, F))
         Rec.Flags |= VP_LOOPF_TAIL_CALLS;
+      if (isVectorBody(*L, LI))
+        Rec.Flags |= VP_LOOPF_VECTOR;
       if (Loop *P = L->getParentLoop())
         Rec.ParentId = IdOf.lookup(P);
       IdOf[L] = Rec.Id;

@@ -101,6 +101,8 @@ static void printLoops(const std::vector<LoopRecord> &Loops) {
       OS << " io-only";
     if (R.Flags & VP_LOOPF_TAIL_CALLS)
       OS << " tail-calls";
+    if (R.Flags & VP_LOOPF_VECTOR)
+      OS << " vector";
     if (R.Flags & VP_LOOPF_PROBED)
       OS << " probed";
     OS << " sites=" << R.Sites.size() << "\n";

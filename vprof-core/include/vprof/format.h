@@ -184,6 +184,9 @@ enum vp_loop_flags {
     VP_LOOPF_TAIL_CALLS = 1u << 3, /* made by the compiler of a recursive
                                       function's tail call: its iterations are
                                       calls (vprof/LoopIds.h isTailRecursionLoop) */
+    VP_LOOPF_VECTOR = 1u << 4,     /* the loop vectorizer's body (vector
+                                      values in its blocks): an iteration
+                                      covers several source iterations      */
 };
 
 enum vp_site_kind {
