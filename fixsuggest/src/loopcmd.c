@@ -506,7 +506,94 @@ struct sel_loop {
     const struct vp_loop_info *info;
     uint64_t samples;
     size_t function_rank;
+    uint64_t anom_own;       /* the ranking's anomalous samples whose innermost
+                                loop is this one                               */
+    uint64_t anom_in;        /* ... in this loop or a loop inside it (the
+                                recursion holds its function's loops)          */
+    uint64_t anom_total;     /* ... in any loop of its function                */
+    int anom_marked;         /* the loop the anomaly points to (mark_anomaly)  */
+    const char *anom_variable;
 };
+
+/* Whether sel[k] and sel[j] are loops of the same function (and file). */
+static int same_function(const struct vp_loop_info *a, const struct vp_loop_info *b)
+{
+    return strcmp(a->function, b->function) == 0 && strcmp(a->file, b->file) == 0;
+}
+
+/* The loop enclosing sel[k] among the selected loops (-1: none): its
+   parent, or for an outermost loop the recursion of its function. */
+static long enclosing(const struct sel_loop *sel, size_t nsel, size_t k)
+{
+    const struct vp_loop_info *l = sel[k].info;
+    if (l->kind == VP_LOOP_RECURSION)
+        return -1;
+    for (size_t j = 0; j < nsel; j++) {
+        const struct vp_loop_info *p = sel[j].info;
+        if (l->parent_id ? p->loop_id == l->parent_id && p->kind != VP_LOOP_RECURSION
+                         : p->kind == VP_LOOP_RECURSION && same_function(p, l))
+            return (long)j;
+    }
+    return -1;
+}
+
+/* Which loop of each function the ranking's anomaly points to
+   (docs/vprof-loop.md, "Where the ranking's anomaly is"): `vprof rank`
+   gives each anomalous line its innermost loop; the mark goes to the
+   innermost loop that holds at least VP_ANOM_SHARE of the function's
+   anomalous samples counting those of the loops inside it, else (the
+   samples spread over loops not nested in one another) to the loop that
+   holds the most.  A variable anomalous in an inner loop marks that loop; one
+   that changes in an outer loop and is sampled in both (pg14b1's retry
+   count) marks the outer one.  The compiler's copies of a loop share its
+   line: the first takes the samples. */
+#define VP_ANOM_SHARE 0.9
+static void mark_anomaly(const struct ctx *c, struct sel_loop *sel, size_t nsel)
+{
+    for (size_t k = 0; k < nsel; k++) {
+        const struct rank_anom *a = anom_of(c, sel[k].info);
+        int twin = 0;
+        for (size_t j = 0; j < k && !twin; j++)
+            twin = sel[j].info->line == sel[k].info->line &&
+                   sel[j].info->kind == sel[k].info->kind && same_function(sel[j].info, sel[k].info);
+        sel[k].anom_own = a && !twin ? a->samples : 0;
+        sel[k].anom_variable = a ? a->variable : NULL;
+        sel[k].anom_in = sel[k].anom_total = 0;
+        sel[k].anom_marked = 0;
+    }
+    for (size_t k = 0; k < nsel; k++) {
+        if (!sel[k].anom_own)
+            continue;
+        /* up the nesting; a table with a cycle stops after nsel steps */
+        long j = (long)k;
+        for (size_t steps = 0; j >= 0 && steps < nsel; steps++, j = enclosing(sel, nsel, (size_t)j))
+            sel[j].anom_in += sel[k].anom_own;
+        for (size_t q = 0; q < nsel; q++)
+            if (same_function(sel[q].info, sel[k].info))
+                sel[q].anom_total += sel[k].anom_own;
+    }
+    for (size_t k = 0; k < nsel; k++) {
+        if (!sel[k].anom_in)
+            continue;
+        /* the best of its function: held share first, then depth, then count */
+        size_t best = k;
+        for (size_t q = 0; q < nsel; q++) {
+            if (!sel[q].anom_in || !same_function(sel[q].info, sel[k].info))
+                continue;
+            double tq = (double)sel[q].anom_total;
+            int hq = sel[q].anom_in >= VP_ANOM_SHARE * tq,
+                hb = sel[best].anom_in >= VP_ANOM_SHARE * tq;
+            int dq = sel[q].info->kind == VP_LOOP_RECURSION ? 0 : sel[q].info->depth,
+                db = sel[best].info->kind == VP_LOOP_RECURSION ? 0 : sel[best].info->depth;
+            if (hq != hb ? hq
+                : hq     ? dq > db || (dq == db && sel[q].anom_in > sel[best].anom_in)
+                         : sel[q].anom_in > sel[best].anom_in ||
+                               (sel[q].anom_in == sel[best].anom_in && dq > db))
+                best = q;
+        }
+        sel[best].anom_marked = 1;
+    }
+}
 
 static int frame_in_loop(const struct pc_slot *s, const struct vp_loop_info *l)
 {
@@ -666,6 +753,13 @@ static void fold_copies(struct vp_loop_report *rep)
             continue;
         }
         struct vp_lr_loop *prim = &rep->loops[p];
+        if (!prim->rank_samples && l->rank_samples) { /* the mark goes with the loop */
+            prim->rank_samples = l->rank_samples;
+            prim->rank_total = l->rank_total;
+            prim->rank_variable = l->rank_variable;
+            l->rank_samples = l->rank_total = 0;
+            l->rank_variable = NULL;
+        }
         struct vp_lr_loop *v = realloc(prim->copies, (prim->ncopies + 1) * sizeof *v);
         if (!v)
             exit(VP_LOOPCMD_NOTHING);
@@ -1087,6 +1181,8 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     if (strcmp(c.rep.samples_from, "probe-run") == 0)
         c.rep.total_samples = count_samples(slow, sel, nsel);
 
+    mark_anomaly(&c, sel, nsel);
+
     /* 6. diagnose each loop that ran */
     c.rep.loops = xcalloc(nsel, sizeof *c.rep.loops);
     for (size_t k = 0; k < nsel; k++) {
@@ -1125,10 +1221,10 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         L->static_class = l->static_class;
         L->flags = l->flags;
         L->function_rank = sel[k].function_rank;
-        const struct rank_anom *an = anom_of(&c, l);
-        if (an) {
-            L->rank_samples = an->samples;
-            L->rank_variable = xstrdup(an->variable);
+        if (sel[k].anom_marked) {
+            L->rank_samples = sel[k].anom_in;
+            L->rank_total = sel[k].anom_total;
+            L->rank_variable = xstrdup(sel[k].anom_variable ? sel[k].anom_variable : "");
         }
         L->samples = sel[k].samples;
         L->share = c.rep.total_samples ? (double)L->samples / (double)c.rep.total_samples : 0;

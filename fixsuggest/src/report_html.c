@@ -199,14 +199,10 @@ static void loop_section(FILE *out, const struct vp_loop_report *r, size_t i)
     fprintf(out, ", %.1f%% of the slow run</p>\n", l->share * 100.0);
 
     if (l->rank_samples) {
-        fprintf(out, "<p><b>vprof rank.</b> %llu anomalous sample%s",
-                (unsigned long long)l->rank_samples, l->rank_samples == 1 ? "" : "s");
-        if (l->rank_variable && l->rank_variable[0]) {
-            fputs(" of <code>", out);
-            vp_html_escape(out, l->rank_variable);
-            fputs("</code>", out);
-        }
-        fputs(" fall in this loop.</p>\n", out);
+        char t[512];
+        fputs("<p><b>vprof rank.</b> ", out);
+        vp_html_escape(out, vp_lr_anomaly_text(t, sizeof t, l));
+        fputs(".</p>\n", out);
     }
     fputs("<p><b>Evidence.</b> ", out);
     vp_html_escape(out, l->fix.evidence);

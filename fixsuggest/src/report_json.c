@@ -122,6 +122,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
             vp_json_kv_str(j, "variable", l->rank_variable && l->rank_variable[0]
                                               ? l->rank_variable : NULL);
             vp_json_kv_uint(j, "samples", l->rank_samples);
+            vp_json_kv_uint(j, "function_samples", l->rank_total);
             vp_json_end_object(j);
         } else {
             vp_json_null(j);

@@ -167,15 +167,10 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
         }
         fprintf(out, "</summary>\n\n");
         if (l->rank_samples) {
-            char n[32];
-            fprintf(out, "- **vprof rank:** %s anomalous sample%s",
-                    vp_fix_commas(n, sizeof n, l->rank_samples), l->rank_samples == 1 ? "" : "s");
-            if (l->rank_variable && l->rank_variable[0]) {
-                fprintf(out, " of `");
-                text(out, l->rank_variable);
-                fprintf(out, "`");
-            }
-            fprintf(out, " fall in this loop\n");
+            char t[512];
+            fprintf(out, "- **vprof rank:** ");
+            text(out, vp_lr_anomaly_text(t, sizeof t, l));
+            fprintf(out, "\n");
         }
         fprintf(out, "- **Evidence:** ");
         text(out, l->fix.evidence);

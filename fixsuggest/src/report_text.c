@@ -93,12 +93,8 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         fprintf(out, "%s   static class: %s\n", bad ? s->off : "",
                 vp_loop_class_name(l->static_class));
         if (l->rank_samples) {
-            char n[32];
-            fprintf(out, "   vprof rank: %s anomalous sample%s", vp_fix_commas(n, sizeof n, l->rank_samples),
-                    l->rank_samples == 1 ? "" : "s");
-            if (l->rank_variable && l->rank_variable[0])
-                fprintf(out, " of %s", l->rank_variable);
-            fprintf(out, " fall in this loop\n");
+            char t[512];
+            fprintf(out, "   vprof rank: %s\n", vp_lr_anomaly_text(t, sizeof t, l));
         }
         char inst[32], it[32], mx[32], avg[32];
         const struct vp_fix_counts *c = &l->in.slow;

@@ -40,7 +40,10 @@ struct vp_lr_loop {
     unsigned flags;          /* enum vp_loop_flags                            */
     size_t function_rank;    /* rank of its function, 0 if chosen by name     */
     uint64_t rank_samples;   /* the ranking's anomalous samples in this loop
-                                (its anomalous_lines[].loop_line), 0 if none  */
+                                and the loops inside it, when this is the loop
+                                the anomaly points to (docs/vprof-loop.md);
+                                0 otherwise                                   */
+    uint64_t rank_total;     /* ... in all the loops of its function          */
     char *rank_variable;     /* the variable they are of ("" unknown; NULL
                                 when rank_samples is 0)                       */
     uint64_t samples;        /* slow-run PC samples inside the loop (callees

@@ -1,0 +1,87 @@
+#!/usr/bin/python3
+"""fixsuggest.anomaly: the loop `vprof rank`'s anomaly points to
+(docs/vprof-loop.md, "Where the ranking's anomaly is").  The ranking gives
+each anomalous line its innermost loop; vprof-loop marks, per function, the
+innermost loop holding at least 90% of the function's anomalous samples
+counting its inner loops' (the recursion holds its function's loops), else
+the loop holding the most.  Rankings written here, against a real binary.
+
+usage: anomaly.py BINDIR TESTSRCDIR WORKDIR
+"""
+import json
+import os
+import subprocess
+import sys
+
+bad = 0
+
+
+def ok(cond, what, detail=""):
+    global bad
+    print("%s: %s" % ("ok" if cond else "FAIL", what))
+    if not cond:
+        print("  " + detail)
+        bad += 1
+
+
+def main():
+    bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
+    os.makedirs(work, exist_ok=True)
+    prog_c = os.path.join(src, "anomaly", "prog.c")
+    text = open(prog_c).read().split("\n")
+    line = {m: next(i + 1 for i, t in enumerate(text) if "/* %s */" % m in t)
+            for m in ("OUTER", "INNER", "OUTER-ONLY", "FIRST", "SECOND", "RECURSION",
+                      "IN-RECURSION")}
+    walk_line = next(i + 1 for i, t in enumerate(text) if t.startswith("__attribute__") and "walk(" in t)
+    prog = os.path.join(work, "prog")
+    r = subprocess.run([os.path.join(bindir, "vprof-cc"), "-O1", "-g", "-fno-vectorize",
+                        "-fno-unroll-loops", "-mllvm", "-vprof-redundancy-probes=0", prog_c,
+                        "-o", prog], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit("vprof-cc failed:\n" + r.stderr[-3000:])
+
+    def rank(name, lines):
+        """lines: function -> [(source line, loop line, samples)]"""
+        funcs = []
+        for k, fn in enumerate(("scan", "pair", "walk")):
+            funcs.append({"rank": k + 1, "name": fn, "file": "prog.c", "line": 1,
+                          "anomalous_variable": "v_" + fn,
+                          "anomalous_lines": [{"file": prog_c, "line": sl, "loop_line": ll,
+                                               "samples": n} for sl, ll, n in lines.get(fn, [])]})
+        path = os.path.join(work, name + ".rank.json")
+        json.dump({"schema": "vprof-rank/1", "inputs": [], "functions": funcs}, open(path, "w"))
+        out = os.path.join(work, name + ".json")
+        r = subprocess.run([os.path.join(bindir, "vprof-loop"), "--top", "3", "--rank", path,
+                            "--format", "json", "-o", out, "--", prog], capture_output=True,
+                           text=True, cwd=work)
+        if r.returncode != 0 or not os.path.exists(out):
+            ok(False, name, "exit %d; stderr:\n%s" % (r.returncode, r.stderr[-2000:]))
+            return {}
+        return {(l["function"], l["line"]): l["rank_anomaly"] for l in json.load(open(out))["loops"]}
+
+    O, I, OO = line["OUTER"], line["INNER"], line["OUTER-ONLY"]
+    F, S, IR = line["FIRST"], line["SECOND"], line["IN-RECURSION"]
+    # 60% in the inner loop, 40% on the outer loop's own lines: the outer
+    # loop holds them all, the inner one less than 90%.
+    got = rank("spread", {"scan": [(I + 1, I, 60), (OO, O, 40)],
+                          "pair": [(F + 1, F, 60), (S + 1, S, 40)],
+                          "walk": [(IR + 1, IR, 70), (line["RECURSION"], walk_line, 30)]})
+    marked = {k: v for k, v in got.items() if v}
+    ok(marked.get(("scan", O)) == {"variable": "v_scan", "samples": 100, "function_samples": 100}
+       and ("scan", I) not in marked,
+       "spread over an outer loop and its inner loop: the outer one", str(marked))
+    ok(marked.get(("pair", F), {}).get("samples") == 60 and ("pair", S) not in marked,
+       "spread over two loops one after the other: the one holding the most", str(marked))
+    ok(marked.get(("walk", walk_line), {}).get("samples") == 100 and ("walk", IR) not in marked,
+       "a recursion holds the loops of its function", str(marked))
+    # 95% in the inner loop: the inner one.
+    got = rank("inner", {"scan": [(I + 1, I, 95), (OO, O, 5)]})
+    marked = {k: v for k, v in got.items() if v}
+    ok(marked.get(("scan", I), {}).get("samples") == 95 and ("scan", O) not in marked and
+       marked[("scan", I)]["function_samples"] == 100,
+       "nearly all in the inner loop: the inner one", str(marked))
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
