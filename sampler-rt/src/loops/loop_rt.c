@@ -190,6 +190,7 @@ static struct vp_loop_thread *vp_loop_reuse(uint32_t tid)
         for (uint32_t j = 0; b && j < vp_loop_modules[i].loop_count; j++)
             b[j].depth = b[j].current = 0;
     }
+    t->carving = 0; /* its owner may have left a carve by a longjmp */
     return t;
 }
 
@@ -271,7 +272,7 @@ VP_RT_EXPORT struct vp_loop_rt_counter *__vprof_loop_block(struct vp_loop_rt_mod
     if (!b)
         return NULL;
     /* A signal handler's probes may have published a block of this module
-       while we carved ours (tests/e2e/signal-in-block.c): theirs holds
+       while we carved ours (loopclass e2e signal-in-block.c): theirs holds
        counts, ours is left unused. */
     struct vp_loop_rt_counter *expect = NULL;
     if (!atomic_compare_exchange_strong_explicit(&t->blocks[i], &expect, b,
