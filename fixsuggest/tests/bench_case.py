@@ -52,16 +52,8 @@ def main():
     cc = [os.path.join(bindir, "vprof-cc"), "-O2", "-g"] + srcs + ["-o", prog, "-lm"]
     b = subprocess.run(cc, capture_output=True, text=True)
     if b.returncode != 0:
-        # Known: the redundancy pass's probes crash LLVM 14's register
-        # allocator on some programs.  Build without them and say so: the
-        # resultless checks still run, the redundancy ones are skipped.
-        print("WARNING: vprof-cc failed (%s); retrying without redundancy probes"
-              % b.stderr.strip().splitlines()[-1:] if b.stderr else "")
-        b = subprocess.run(cc[:1] + ["-mllvm", "-vprof-redundancy-probes=0"] + cc[1:],
-                           capture_output=True, text=True)
-        if b.returncode != 0:
-            print(b.stderr[-2000:])
-            return 1
+        print("vprof-cc failed:\n" + b.stderr[-2000:])
+        return 1
 
     rc = truth.get("root_cause")
     loops = truth.get("other_loops", []) + truth.get("hot_loops", [])
