@@ -158,11 +158,10 @@ static void addSites(LoopRecord &Rec, const LoopSideEffects &E) {
     Rec.Flags |= VP_LOOPF_IO_ONLY;
 }
 
-/// The loop vectorizer's body: a block of the loop itself (not of an inner
-/// loop) computes a vector value.  Its iterations each cover several
-/// iterations of the source loop (lanes x interleave); its scalar
-/// remainder, which carries the same llvm.loop.isvectorized mark, has none.
-static bool isVectorBody(const Loop &L, const LoopInfo &LI) {
+/// Whether a block of the loop itself (not of an inner loop) computes a
+/// vector value: the loop vectorizer's body, or a scalar loop the SLP
+/// vectorizer packed.
+static bool hasVectorValues(const Loop &L, const LoopInfo &LI) {
   for (BasicBlock *B : L.blocks()) {
     if (LI.getLoopFor(B) != &L)
       continue;
@@ -171,6 +170,32 @@ static bool isVectorBody(const Loop &L, const LoopInfo &LI) {
         return true;
   }
   return false;
+}
+
+/// The loop vectorizer's bodies among the loops of one function (their
+/// records, in `Recs`, parallel to `Loops`): a loop with vector values
+/// whose twin (a loop at the same source position) is the scalar remainder
+/// LLVM 14 marks llvm.loop.isvectorized and that has none.  Each iteration
+/// of the body covers several of the source loop (lanes x interleave).  A
+/// scalar loop the SLP vectorizer packed has no such twin (its iterations
+/// are the source's), and neither has a body whose remainder was deleted (a
+/// trip count the vector width divides): both stay unmarked.
+static void markVectorBodies(ArrayRef<Loop *> Loops, MutableArrayRef<LoopRecord> Recs,
+                             const LoopInfo &LI) {
+  SmallVector<bool, 8> Vec;
+  for (Loop *L : Loops)
+    Vec.push_back(hasVectorValues(*L, LI));
+  for (size_t i = 0; i != Loops.size(); ++i) {
+    if (!Vec[i])
+      continue;
+    for (size_t j = 0; j != Loops.size(); ++j)
+      if (j != i && !Vec[j] && Recs[j].Line == Recs[i].Line &&
+          Recs[j].Column == Recs[i].Column &&
+          getBooleanLoopAttribute(Loops[j], "llvm.loop.isvectorized")) {
+        Recs[i].Flags |= VP_LOOPF_VECTOR;
+        break;
+      }
+  }
 }
 
 /// Fills function, file and position of `Rec` and gives it its id
@@ -217,7 +242,9 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
     auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
     auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
     DenseMap<const Loop *, uint64_t> IdOf;
-    for (Loop *L : LI.getLoopsInPreorder()) {
+    SmallVector<Loop *, 8> Order = LI.getLoopsInPreorder();
+    size_t First = Info.Loops.size();
+    for (Loop *L : Order) {
       LoopSideEffects E = findLoopSideEffects(*L, Summary, DT, PDT, LI, &SE);
       LoopRecord Rec;
       LoopLocation Loc = loopLocationOf(*L);
@@ -231,8 +258,6 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       addSites(Rec, E);
       if (Recursive && isTailRecursionLoop(*L, F))
         Rec.Flags |= VP_LOOPF_TAIL_CALLS;
-      if (isVectorBody(*L, LI))
-        Rec.Flags |= VP_LOOPF_VECTOR;
       if (Loop *P = L->getParentLoop())
         Rec.ParentId = IdOf.lookup(P);
       IdOf[L] = Rec.Id;
@@ -241,6 +266,7 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       Info.Loops.push_back(std::move(Rec));
       ++NumLoops;
     }
+    markVectorBodies(Order, MutableArrayRef<LoopRecord>(Info.Loops).slice(First), LI);
   }
   for (const LoopRecord &R : Info.Loops) {
     switch (R.Class) {
