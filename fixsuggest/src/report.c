@@ -182,15 +182,16 @@ char *vp_lr_copy_summary(char *buf, size_t n, const struct vp_lr_loop *c)
     return buf;
 }
 
-char *vp_lr_anomaly_text(char *buf, size_t n, const struct vp_lr_loop *l)
+char *vp_lr_anomaly_text(char *buf, size_t n, const struct vp_lr_loop *l, const char *q)
 {
     char in[32], all[32];
     vp_fix_commas(in, sizeof in, l->rank_samples);
     vp_fix_commas(all, sizeof all, l->rank_total > l->rank_samples ? l->rank_total
                                                                     : l->rank_samples);
     int var = l->rank_variable && l->rank_variable[0];
-    snprintf(buf, n, "%s of the %s anomalous samples%s%s in the loops of %s fall in this loop%s",
-             in, all, var ? " of " : "", var ? l->rank_variable : "", l->function,
-             l->kind == VP_LOOP_RECURSION ? "" : " or the loops inside it");
+    snprintf(buf, n, "%s of the %s anomalous samples%s%s%s%s in the loops of %s%s%s fall in this "
+                     "loop%s",
+             in, all, var ? " of " : "", var ? q : "", var ? l->rank_variable : "", var ? q : "",
+             q, l->function, q, l->kind == VP_LOOP_RECURSION ? "" : " or the loops inside it");
     return buf;
 }

@@ -201,7 +201,7 @@ static void loop_section(FILE *out, const struct vp_loop_report *r, size_t i)
     if (l->rank_samples) {
         char t[512];
         fputs("<p><b>vprof rank.</b> ", out);
-        vp_html_escape(out, vp_lr_anomaly_text(t, sizeof t, l));
+        vp_html_escape(out, vp_lr_anomaly_text(t, sizeof t, l, ""));
         fputs(".</p>\n", out);
     }
     fputs("<p><b>Evidence.</b> ", out);

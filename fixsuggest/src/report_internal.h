@@ -33,8 +33,9 @@ char *vp_lr_avg(char *buf, size_t n, double avg);
 char *vp_lr_copy_summary(char *buf, size_t n, const struct vp_lr_loop *c);
 /* Where the ranking's anomaly is, for a loop with rank_samples: "2,023 of
  * the 2,041 anomalous samples of i in the loops of indexOf fall in this
- * loop or the loops inside it" (plain text; writers escape it). */
-char *vp_lr_anomaly_text(char *buf, size_t n, const struct vp_lr_loop *l);
+ * loop or the loops inside it", names between `q` ("" or "`"); writers
+ * escape the rest. */
+char *vp_lr_anomaly_text(char *buf, size_t n, const struct vp_lr_loop *l, const char *q);
 /* Frees loops[0..n) and what they own, copies included. */
 void vp_lr_free_loops(struct vp_lr_loop *loops, size_t n);
 

@@ -169,7 +169,7 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
         if (l->rank_samples) {
             char t[512];
             fprintf(out, "- **vprof rank:** ");
-            text(out, vp_lr_anomaly_text(t, sizeof t, l));
+            text(out, vp_lr_anomaly_text(t, sizeof t, l, "`"));
             fprintf(out, "\n");
         }
         fprintf(out, "- **Evidence:** ");

@@ -94,7 +94,7 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
                 vp_loop_class_name(l->static_class));
         if (l->rank_samples) {
             char t[512];
-            fprintf(out, "   vprof rank: %s\n", vp_lr_anomaly_text(t, sizeof t, l));
+            fprintf(out, "   vprof rank: %s\n", vp_lr_anomaly_text(t, sizeof t, l, ""));
         }
         char inst[32], it[32], mx[32], avg[32];
         const struct vp_fix_counts *c = &l->in.slow;
