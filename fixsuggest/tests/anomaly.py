@@ -13,15 +13,8 @@ import os
 import subprocess
 import sys
 
-bad = 0
-
-
-def ok(cond, what, detail=""):
-    global bad
-    print("%s: %s" % ("ok" if cond else "FAIL", what))
-    if not cond:
-        print("  " + detail)
-        bad += 1
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import ok, finish  # noqa: E402
 
 
 def main():
@@ -80,7 +73,7 @@ def main():
     ok(marked.get(("scan", I), {}).get("samples") == 95 and ("scan", O) not in marked and
        marked[("scan", I)]["function_samples"] == 100,
        "nearly all in the inner loop: the inner one", str(marked))
-    sys.exit(1 if bad else 0)
+    sys.exit(finish())
 
 
 if __name__ == "__main__":

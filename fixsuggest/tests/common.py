@@ -9,3 +9,21 @@ def build(bindir, srcs, out, extra=()):
     r = subprocess.run(cc, capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit("vprof-cc failed:\n" + r.stderr[-3000:])
+
+
+failures = 0
+
+
+def ok(cond, what, detail=""):
+    """Prints one check's verdict; counts the failures (common.failures)."""
+    global failures
+    print("%s: %s" % ("ok" if cond else "FAIL", what))
+    if not cond:
+        print("  " + detail)
+        failures += 1
+
+
+def finish():
+    """The exit status of a test made of ok() checks."""
+    print("PASS" if not failures else "FAILED: %d" % failures)
+    return 1 if failures else 0

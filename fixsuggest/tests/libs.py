@@ -13,15 +13,8 @@ import os
 import subprocess
 import sys
 
-bad = 0
-
-
-def ok(cond, what, detail=""):
-    global bad
-    print("%s: %s" % ("ok" if cond else "FAIL", what))
-    if not cond:
-        print("  " + detail)
-        bad += 1
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import ok, finish  # noqa: E402
 
 
 def run(cmd, cwd):
@@ -172,8 +165,7 @@ def main():
     ok(lines and all(l["loop_line"] == 7 for l in lines if l["file"].endswith("libsearch.c")),
        "vprof rank gives lib_find's anomalous lines their loop (libsearch.c:7)",
        "exit %d, anomalous_lines %s\n%s" % (r.returncode, lines, r.stderr[-1000:]))
-    print("PASS" if not bad else "FAILED: %d" % bad)
-    return 1 if bad else 0
+    return finish()
 
 
 if __name__ == "__main__":
