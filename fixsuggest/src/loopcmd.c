@@ -133,6 +133,13 @@ static void add_rank_row(struct ctx *c, size_t rank, const char *name, const cha
         .pattern = pattern ? xstrdup(pattern) : NULL};
 }
 
+/* a + b, at most UINT64_MAX: sample counts come from a ranking file, which
+   may say anything (each count is read up to LLONG_MAX). */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 static void add_anom(struct ctx *c, const char *func, const char *file, const char *var,
                      int loop_line, uint64_t samples)
 {
@@ -142,7 +149,7 @@ static void add_anom(struct ctx *c, const char *func, const char *file, const ch
         struct rank_anom *a = &c->anoms[i];
         if (a->loop_line == loop_line && strcmp(a->function, func) == 0 &&
             strcmp(a->file, file) == 0) {
-            a->samples += samples;
+            a->samples = sat_add(a->samples, samples);
             return;
         }
     }
@@ -567,10 +574,10 @@ static void mark_anomaly(const struct ctx *c, struct sel_loop *sel, size_t nsel)
         /* up the nesting; a table with a cycle stops after nsel steps */
         long j = (long)k;
         for (size_t steps = 0; j >= 0 && steps < nsel; steps++, j = enclosing(sel, nsel, (size_t)j))
-            sel[j].anom_in += sel[k].anom_own;
+            sel[j].anom_in = sat_add(sel[j].anom_in, sel[k].anom_own);
         for (size_t q = 0; q < nsel; q++)
             if (same_function(sel[q].info, sel[k].info))
-                sel[q].anom_total += sel[k].anom_own;
+                sel[q].anom_total = sat_add(sel[q].anom_total, sel[k].anom_own);
     }
     for (size_t k = 0; k < nsel; k++) {
         if (!sel[k].anom_in)

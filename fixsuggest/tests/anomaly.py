@@ -73,6 +73,15 @@ def main():
     ok(marked.get(("scan", I), {}).get("samples") == 95 and ("scan", O) not in marked and
        marked[("scan", I)]["function_samples"] == 100,
        "nearly all in the inner loop: the inner one", str(marked))
+    # Counts from the file as large as it may hold (LLONG_MAX each): the sums
+    # saturate instead of wrapping.  Two thirds are the outer loop's own, so it
+    # holds them all; wrapped, the function's total fell below the inner
+    # loop's count and the inner loop was marked.
+    big = 2 ** 63 - 1
+    got = rank("huge", {"scan": [(I + 1, I, big), (OO, O, big), (OO, O, big)]})
+    marked = {k: v for k, v in got.items() if v}
+    ok(marked.get(("scan", O), {}).get("samples") == 2 ** 64 - 1 and ("scan", I) not in marked,
+       "huge counts in the ranking: sums saturate", str(marked))
     sys.exit(finish())
 
 
