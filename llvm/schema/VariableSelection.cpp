@@ -41,6 +41,7 @@ STATISTIC(NumLoopTags, "Variables tagged loop");
 STATISTIC(NumCondTags, "Variables tagged cond");
 STATISTIC(NumArgsTags, "Variables tagged args");
 STATISTIC(NumUseRecords, "Use records of globals defined in other TUs");
+STATISTIC(NumUnnamed, "Unnamed variables left out");
 
 namespace vprof {
 namespace {
@@ -71,7 +72,15 @@ private:
 
 } // namespace
 
+/// A variable without a name is left out: C++'s unnamed parameters, the
+/// `Entry &&` of an implicit move constructor among them.  A report could
+/// not name it, and the schema reader rejects a blob holding one, so one of
+/// them cost a C++ program all its value samples.
 void VariableSelection::addTag(const DIVariable *Var, unsigned Tag) {
+  if (Var->getName().empty()) {
+    ++NumUnnamed;
+    return;
+  }
   unsigned &T = Tags[Var];
   if (T & Tag)
     return;

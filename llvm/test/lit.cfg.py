@@ -20,6 +20,7 @@ dump = os.path.join(config.vprof_llvm_source_dir, "utils", "vprof-schema-dump.py
 config.substitutions += [
     ("%vprof-cc", os.path.join(config.vprof_bin_dir, "vprof-cc")),
     ("%vprof-cxx", os.path.join(config.vprof_bin_dir, "vprof-c++")),
+    ("%vprof ", os.path.join(config.vprof_bin_dir, "vprof") + " "),
     ("%vprof-plugin", config.vprof_plugin),
     ("%schema-dump", config.python + " " + dump),
     ("%python", config.python),
