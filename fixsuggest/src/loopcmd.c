@@ -462,10 +462,14 @@ static int probed_run(struct ctx *c, char *const *argv, const char *label, const
 
 /* ---- PC samples per loop ------------------------------------------------- */
 
+/* A PC's function and inline chain (vp_resolve_inline_chain): the code of
+   an inlined call belongs to the loops around its call site too. */
 struct pc_slot {
     uint64_t pc;
-    const char *file, *func;
-    int line, used;
+    const char *func;
+    const char *file[VP_INLINE_FRAMES_MAX];
+    int line[VP_INLINE_FRAMES_MAX];
+    int nframes, used;
 };
 
 struct pc_cache {
@@ -499,9 +503,11 @@ static struct pc_slot *cache_get(struct pc_cache *pc, struct vp_resolver *res, u
     struct pc_slot *s = &pc->slots[h];
     s->used = 1;
     s->pc = addr;
-    if (vp_resolve_line(res, addr, &s->file, &s->line) != 0) {
-        s->file = NULL;
-        s->line = 0;
+    struct vp_line_frame fr[VP_INLINE_FRAMES_MAX];
+    s->nframes = (int)vp_resolve_inline_chain(res, addr, fr, VP_INLINE_FRAMES_MAX);
+    for (int i = 0; i < s->nframes; i++) {
+        s->file[i] = fr[i].file;
+        s->line[i] = fr[i].line;
     }
     const struct vp_func *f = vp_resolve_func(res, addr);
     s->func = f ? f->name : NULL;
@@ -606,10 +612,12 @@ static int frame_in_loop(const struct pc_slot *s, const struct vp_loop_info *l)
 {
     if (l->kind == VP_LOOP_RECURSION)
         return s->func && strcmp(s->func, l->function) == 0;
-    if (!s->file || strcmp(s->file, l->file) != 0)
-        return 0;
     uint32_t end = l->end_line >= l->line ? l->end_line : l->line;
-    return (uint32_t)s->line >= l->line && (uint32_t)s->line <= end;
+    for (int i = 0; i < s->nframes; i++)
+        if (s->line[i] > 0 && (uint32_t)s->line[i] >= l->line && (uint32_t)s->line[i] <= end &&
+            strcmp(s->file[i], l->file) == 0)
+            return 1;
+    return 0;
 }
 
 /* Adds the samples of profile `p` to the loops; returns the samples seen. */

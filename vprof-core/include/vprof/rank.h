@@ -74,9 +74,13 @@ struct vp_rank_var {
 
 /* Resolves a slow run's frame PC to a source line, for localisation. */
 struct vp_rank_symbolizer {
-    /* 0 and *file, *line set, or -1.  *func (may be NULL) names the function
-       containing pc, used to keep a global's lines inside one function. */
-    int (*line)(void *ctx, uint64_t pc, const char **file, int *line, const char **func);
+    /* 0 and *file, *line set, or -1.  The line is in the code of function
+       `want` (the function being reported) when pc is in it, inlined or
+       not, else in the code of the function containing pc; *func (may be
+       NULL) names the function whose code the line is in, used to keep a
+       global's lines inside one function. */
+    int (*line)(void *ctx, uint64_t pc, const char *want, const char **file, int *line,
+                const char **func);
     /* The line of the innermost loop enclosing file:line of function func
        (as `line` gave them), 0 if none or unknown.  NULL until
        vp_rank_use_loop_tables. */

@@ -46,6 +46,27 @@ const struct vp_func *vp_symtab_funcs(const struct vp_symtab *st, size_t *count)
 /* Source line of `addr`; returns 0 and sets file and line, or -1 if unknown. */
 int vp_symtab_line(const struct vp_symtab *st, uint64_t addr, const char **file, int *line);
 
+/* One level of the inline chain of an address: the source line the code
+ * belongs to at that level and the function whose code it is. */
+struct vp_line_frame {
+    const char *file;
+    int line;              /* 0 when DWARF gives none (a call site without one) */
+    const char *function;  /* DW_AT_name of the inlined function, or the
+                              concrete function's vp_func name at the last level */
+};
+
+/* The inline chain of `addr`, innermost first: frame 0 is the line-table
+ * line; frame k (k >= 1) is the call site, in the code one level out, of
+ * the function inlined at level k - 1; the last frame is in the concrete
+ * function's own code (the line a loop of that function contains).  With
+ * no inlining at addr it is one frame, vp_symtab_line's.  Returns the
+ * number of frames written, at most `max` (the middle is dropped when the
+ * chain is longer; the last frame is always the outermost), 0 when the
+ * address has no line. */
+size_t vp_symtab_inline_chain(const struct vp_symtab *st, uint64_t addr,
+                              struct vp_line_frame *out, size_t max);
+#define VP_INLINE_FRAMES_MAX 8
+
 /* Join `file` onto `dir` (unless `file` is absolute; `dir` may be NULL) and
  * normalise lexically: repeated slashes and "." components collapse, and a
  * ".." removes the component before it (never climbing above the root).  Returns a malloc'ed string, or NULL when out of memory. */
@@ -60,6 +81,9 @@ void vp_resolver_free(struct vp_resolver *r);
  * vp_resolver_error() (e.g. "binary changed since recording: build-id"). */
 const struct vp_func *vp_resolve_func(struct vp_resolver *r, uint64_t pc);
 int vp_resolve_line(struct vp_resolver *r, uint64_t pc, const char **file, int *line);
+/* vp_symtab_inline_chain for a runtime address. */
+size_t vp_resolve_inline_chain(struct vp_resolver *r, uint64_t pc, struct vp_line_frame *out,
+                               size_t max);
 const char *vp_resolver_error(const struct vp_resolver *r);
 
 #ifdef __cplusplus

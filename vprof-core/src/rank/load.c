@@ -173,12 +173,30 @@ struct sym_ctx {
     struct vp_loop_locator *loops; /* vp_rank_use_loop_tables, or NULL */
 };
 
-static int sym_line(void *ctx, uint64_t pc, const char **file, int *line, const char **func)
+/* The line of pc in the code of `want` (the outermost frame of its inline
+   chain that is want's code), else in the code of the concrete function
+   containing pc (the last frame): samples in code inlined into a loop land
+   on the loop's call line, not in a header the loop table does not know. */
+static int sym_line(void *ctx, uint64_t pc, const char *want, const char **file, int *line,
+                    const char **func)
 {
     struct sym_ctx *s = ctx;
-    const struct vp_func *f = vp_resolve_func(s->res, pc);
-    *func = f ? f->name : NULL;
-    return vp_resolve_line(s->res, pc, file, line);
+    struct vp_line_frame fr[VP_INLINE_FRAMES_MAX];
+    size_t n = vp_resolve_inline_chain(s->res, pc, fr, VP_INLINE_FRAMES_MAX);
+    if (n == 0)
+        return -1;
+    size_t k = n - 1;
+    for (size_t i = n; want && i-- > 0;)
+        if (fr[i].function && strcmp(fr[i].function, want) == 0) {
+            k = i;
+            break;
+        }
+    *func = fr[k].function;
+    while (k > 0 && fr[k].line <= 0) /* a call site without a line */
+        k--;
+    *file = fr[k].file;
+    *line = fr[k].line;
+    return 0;
 }
 
 static int sym_loop_line(void *ctx, const char *func, const char *file, int line)

@@ -573,7 +573,7 @@ static int localise(const struct vp_rank_model *m, const struct var_group *g,
                 b++;
             const char *file = NULL, *func = NULL;
             int line = 0;
-            if (run->sym.line(run->sym.ctx, o.pcs[a], &file, &line, &func) == 0 &&
+            if (run->sym.line(run->sym.ctx, o.pcs[a], func_name, &file, &line, &func) == 0 &&
                 (!vr->global || !func || strcmp(func, func_name) == 0)) {
                 if (nlines == cap) {
                     cap = cap ? cap * 2 : 16;

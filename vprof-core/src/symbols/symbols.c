@@ -33,6 +33,23 @@ struct line_row {
     bool end_seq;     /* the row ends a sequence: addr is past its code */
 };
 
+/* One code range of an inlined call at one inline depth: code at [lo, hi)
+   is `name` inlined at call_file:call_line of the code one level out. */
+struct inline_range {
+    uint64_t lo, hi;
+    const char *call_file, *name;
+    int call_line;
+};
+
+/* The ranges of one inline depth (1 = inlined into a concrete function).
+   Ranges of one depth do not overlap, so each depth is one sorted array. */
+struct inline_level {
+    struct inline_range *r;
+    size_t n, cap;
+};
+
+#define INLINE_DEPTH_MAX 64
+
 /* Interned strings: open addressing over malloc'ed copies. */
 struct strtab {
     char **slots;
@@ -48,6 +65,8 @@ struct vp_symtab {
     size_t nfuncs, capfuncs;
     struct line_row *rows;
     size_t nrows, caprows;
+    struct inline_level inl[INLINE_DEPTH_MAX];
+    size_t ninl;      /* depths in use */
     struct strtab strs;
 };
 
@@ -273,10 +292,78 @@ static int collect_subprogram(struct vp_symtab *st, Dwarf_Die *die, const char *
     return 0;
 }
 
+static int add_inline(struct vp_symtab *st, size_t depth, const struct inline_range *r)
+{
+    struct inline_level *lv = &st->inl[depth - 1];
+    if (lv->n == lv->cap) {
+        size_t n = lv->cap ? lv->cap * 2 : 256;
+        struct inline_range *nr = realloc(lv->r, n * sizeof *nr);
+        if (!nr)
+            return -1;
+        lv->r = nr;
+        lv->cap = n;
+    }
+    lv->r[lv->n++] = *r;
+    if (depth > st->ninl)
+        st->ninl = depth;
+    return 0;
+}
+
+/* The inlined calls under `parent` (a concrete subprogram, a lexical block
+   or an inlined call at depth - 1): each code range at `depth`, then what is
+   inlined into it at depth + 1.  Nested out-of-line subprograms are
+   walk_dies's. */
+static int collect_inlines(struct vp_symtab *st, Dwarf_Die *parent, Dwarf_Files *files,
+                           size_t nfiles, const char *comp_dir, size_t depth)
+{
+    Dwarf_Die child;
+    if (depth > INLINE_DEPTH_MAX || dwarf_child(parent, &child) != 0)
+        return 0;
+    do {
+        int tag = dwarf_tag(&child);
+        if (tag == DW_TAG_lexical_block) {
+            if (collect_inlines(st, &child, files, nfiles, comp_dir, depth) != 0)
+                return -1;
+            continue;
+        }
+        if (tag != DW_TAG_inlined_subroutine)
+            continue;
+        struct inline_range r = { 0 };
+        Dwarf_Attribute a;
+        Dwarf_Word w;
+        const char *src = NULL;
+        if (files && dwarf_attr(&child, DW_AT_call_file, &a) && dwarf_formudata(&a, &w) == 0 &&
+            w < nfiles)
+            src = dwarf_filesrc(files, w, NULL, NULL);
+        if (dwarf_attr(&child, DW_AT_call_line, &a) && dwarf_formudata(&a, &w) == 0 &&
+            w <= INT32_MAX)
+            r.call_line = (int)w;
+        const char *name = die_attr_string(&child, DW_AT_name);
+        r.call_file = src ? intern_path(&st->strs, comp_dir, src) : strtab_intern(&st->strs, "");
+        r.name = strtab_intern(&st->strs, name ? name : "??");
+        if (!r.call_file || !r.name)
+            return -1;
+        Dwarf_Addr base, lo, hi;
+        ptrdiff_t off = 0;
+        while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+            if (hi <= lo || lo == 0)
+                continue;
+            r.lo = lo;
+            r.hi = hi;
+            if (add_inline(st, depth, &r) != 0)
+                return -1;
+        }
+        if (collect_inlines(st, &child, files, nfiles, comp_dir, depth + 1) != 0)
+            return -1;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return 0;
+}
+
 /* Walk a DIE tree for subprograms.  Functions can nest in namespaces and
    classes (C++) and, rarely, in other subprograms; lexical blocks cannot
    hold out-of-line functions, so they are not entered. */
-static int walk_dies(struct vp_symtab *st, Dwarf_Die *parent, const char *comp_dir, int depth)
+static int walk_dies(struct vp_symtab *st, Dwarf_Die *parent, Dwarf_Files *files, size_t nfiles,
+                     const char *comp_dir, int depth)
 {
     Dwarf_Die child;
     if (depth > 64 || dwarf_child(parent, &child) != 0)
@@ -284,13 +371,14 @@ static int walk_dies(struct vp_symtab *st, Dwarf_Die *parent, const char *comp_d
     do {
         int tag = dwarf_tag(&child);
         if (tag == DW_TAG_subprogram) {
-            if (collect_subprogram(st, &child, comp_dir) != 0)
+            if (collect_subprogram(st, &child, comp_dir) != 0 ||
+                collect_inlines(st, &child, files, nfiles, comp_dir, 1) != 0)
                 return -1;
-            if (walk_dies(st, &child, comp_dir, depth + 1) != 0)
+            if (walk_dies(st, &child, files, nfiles, comp_dir, depth + 1) != 0)
                 return -1;
         } else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
                    tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
-            if (walk_dies(st, &child, comp_dir, depth + 1) != 0)
+            if (walk_dies(st, &child, files, nfiles, comp_dir, depth + 1) != 0)
                 return -1;
         }
     } while (dwarf_siblingof(&child, &child) == 0);
@@ -339,7 +427,11 @@ static int collect_dwarf(struct vp_symtab *st)
         if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
             continue;
         const char *comp_dir = die_attr_string(&cudie, DW_AT_comp_dir);
-        if (walk_dies(st, &cudie, comp_dir, 0) != 0)
+        Dwarf_Files *files = NULL;
+        size_t nfiles = 0;
+        if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0)
+            files = NULL; /* no call sites then, the ranges still count */
+        if (walk_dies(st, &cudie, files, nfiles, comp_dir, 0) != 0)
             return -1;
         if (collect_lines(st, &cudie, comp_dir) != 0)
             return -1;
@@ -370,6 +462,12 @@ static int cmp_row(const void *a, const void *b)
     if (x->end_seq != y->end_seq)
         return x->end_seq ? -1 : 1;
     return 0;
+}
+
+static int cmp_inline(const void *a, const void *b)
+{
+    const struct inline_range *x = a, *y = b;
+    return x->lo != y->lo ? (x->lo < y->lo ? -1 : 1) : 0;
 }
 
 /* Index of the last function with lo <= addr in the sorted array, or -1. */
@@ -635,6 +733,9 @@ int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_i
     finish_funcs(st);
     if (st->nrows > 0)
         qsort(st->rows, st->nrows, sizeof *st->rows, cmp_row);
+    for (size_t d = 0; d < st->ninl; d++)
+        if (st->inl[d].n > 1)
+            qsort(st->inl[d].r, st->inl[d].n, sizeof *st->inl[d].r, cmp_inline);
     *out = st;
     return 0;
 oom:
@@ -656,6 +757,8 @@ void vp_symtab_close(struct vp_symtab *st)
         close(st->fd);
     free(st->funcs);
     free(st->rows);
+    for (size_t d = 0; d < st->ninl; d++)
+        free(st->inl[d].r);
     strtab_free(&st->strs);
     free(st->path);
     free(st);
@@ -703,6 +806,48 @@ int vp_symtab_line(const struct vp_symtab *st, uint64_t addr, const char **file,
     *file = r->file;
     *line = r->line;
     return 0;
+}
+
+/* The range of inline depth d + 1 holding addr, or NULL. */
+static const struct inline_range *inline_at(const struct inline_level *lv, uint64_t addr)
+{
+    size_t lo = 0, hi = lv->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (lv->r[mid].lo <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && addr < lv->r[lo - 1].hi ? &lv->r[lo - 1] : NULL;
+}
+
+size_t vp_symtab_inline_chain(const struct vp_symtab *st, uint64_t addr,
+                              struct vp_line_frame *out, size_t max)
+{
+    const char *file;
+    int line;
+    if (!st || max == 0 || vp_symtab_line(st, addr, &file, &line) != 0)
+        return 0;
+    /* The inlined calls holding addr, outermost first: a range of depth
+       d + 1 lies inside one of depth d, so the walk stops at the first
+       depth without one. */
+    const struct inline_range *in[INLINE_DEPTH_MAX];
+    size_t m = 0;
+    while (m < st->ninl && (in[m] = inline_at(&st->inl[m], addr)) != NULL)
+        m++;
+    const struct vp_func *f = vp_symtab_func(st, addr);
+    const char *outer = f ? f->name : "??";
+    /* frame k (0 = innermost) of the m + 1: its line, and the function
+       whose code it is (the range at depth m - k, or the concrete one) */
+    size_t n = m + 1 <= max ? m + 1 : max;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i + 1 == n ? m : i; /* the last slot takes the outermost */
+        out[i].file = k == 0 ? file : in[m - k]->call_file;
+        out[i].line = k == 0 ? line : in[m - k]->call_line;
+        out[i].function = k < m ? in[m - k - 1]->name : outer;
+    }
+    return n;
 }
 
 /* ------------------------------------------------------------------ */
@@ -789,6 +934,14 @@ int vp_resolve_line(struct vp_resolver *r, uint64_t pc, const char **file, int *
     uint64_t bias = 0;
     struct vp_symtab *st = module_tab(r, pc, &bias);
     return st ? vp_symtab_line(st, pc - bias, file, line) : -1;
+}
+
+size_t vp_resolve_inline_chain(struct vp_resolver *r, uint64_t pc, struct vp_line_frame *out,
+                               size_t max)
+{
+    uint64_t bias = 0;
+    struct vp_symtab *st = module_tab(r, pc, &bias);
+    return st ? vp_symtab_inline_chain(st, pc - bias, out, max) : 0;
 }
 
 const char *vp_resolver_error(const struct vp_resolver *r)

@@ -837,9 +837,11 @@ static void test_pattern_deciding_dimension(void **state)
 }
 
 /* Localisation: slow samples outside the normal range, mapped to lines. */
-static int fake_line(void *ctx, uint64_t pc, const char **file, int *line, const char **func)
+static int fake_line(void *ctx, uint64_t pc, const char *want, const char **file, int *line,
+                     const char **func)
 {
     (void)ctx;
+    (void)want;
     *file = "/src/f.c";
     *line = (int)(pc - 0x1000) + 100; /* pc 0x1000+k -> line 100+k */
     *func = "f";

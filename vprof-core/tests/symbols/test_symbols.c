@@ -19,10 +19,10 @@
 
 #include "vprof/symbols.h"
 
-/* Line of the first line of prog.c containing `marker`. */
-static int marker_line(const char *marker)
+/* Line of the first line of `path` containing `marker`. */
+static int marker_line_in(const char *path, const char *marker)
 {
-    FILE *f = fopen(SYM_SRC, "r");
+    FILE *f = fopen(path, "r");
     assert_non_null(f);
     char buf[512];
     int n = 0, found = 0;
@@ -37,6 +37,8 @@ static int marker_line(const char *marker)
     assert_int_not_equal(found, 0);
     return found;
 }
+
+static int marker_line(const char *marker) { return marker_line_in(SYM_SRC, marker); }
 
 static const struct vp_func *find_named(struct vp_symtab *st, const char *name)
 {
@@ -115,6 +117,64 @@ static void check_dwarf_prog(const char *name)
     assert_int_equal(vp_symtab_line(st, 0, &file, &line), -1);
     vp_symtab_close(st);
 }
+
+/* inline.c at -O2: churn's loop holds step() inlined from inline.h, which
+   holds mix() inlined. */
+static void check_inline_prog(const char *name)
+{
+    struct vp_symtab *st = open_ok(name);
+    const struct vp_func *churn = find_named(st, "churn");
+    assert_non_null(churn);
+    int lcall = marker_line_in(SYM_INLINE_C, "@churn_call");
+    int lmix = marker_line_in(SYM_INLINE_H, "@mix_body");
+    int lstep = marker_line_in(SYM_INLINE_H, "@step_call");
+    int saw_header = 0;
+    uint64_t deep = 0;
+    for (uint64_t a = churn->lo; a < churn->hi; a++) {
+        struct vp_line_frame fr[VP_INLINE_FRAMES_MAX];
+        const char *file;
+        int line;
+        size_t n = vp_symtab_inline_chain(st, a, fr, VP_INLINE_FRAMES_MAX);
+        if (vp_symtab_line(st, a, &file, &line) != 0) {
+            assert_int_equal(n, 0);
+            continue;
+        }
+        /* frame 0 is the line table's; the last is churn's own code */
+        assert_in_range(n, 1, 3);
+        assert_string_equal(fr[0].file, file);
+        assert_int_equal(fr[0].line, line);
+        assert_string_equal(fr[n - 1].file, SYM_INLINE_C);
+        assert_string_equal(fr[n - 1].function, "churn");
+        if (strcmp(file, SYM_INLINE_H) != 0)
+            continue;
+        /* code from the header: called from the loop's line */
+        saw_header = 1;
+        assert_true(n >= 2);
+        assert_int_equal(fr[n - 1].line, lcall);
+        assert_string_equal(fr[n - 2].function, "step");
+        if (n == 3) {
+            assert_string_equal(fr[0].function, "mix");
+            assert_int_equal(fr[0].line, lmix);
+            assert_string_equal(fr[1].file, SYM_INLINE_H);
+            assert_int_equal(fr[1].line, lstep);
+            deep = a;
+        }
+    }
+    assert_true(saw_header);
+    assert_int_not_equal(deep, 0);
+    /* room for two: the innermost and the outermost, the middle dropped */
+    struct vp_line_frame two[2];
+    assert_int_equal(vp_symtab_inline_chain(st, deep, two, 2), 2);
+    assert_string_equal(two[0].function, "mix");
+    assert_int_equal(two[1].line, lcall);
+    assert_string_equal(two[1].function, "churn");
+    assert_int_equal(vp_symtab_inline_chain(st, deep, two, 0), 0);
+    assert_int_equal(vp_symtab_inline_chain(st, 0, two, 2), 0);
+    vp_symtab_close(st);
+}
+
+static void test_inline4(void **state) { check_inline_prog("inline-dwarf4"); }
+static void test_inline5(void **state) { check_inline_prog("inline-dwarf5"); }
 
 static void test_dwarf4(void **state) { check_dwarf_prog("prog-dwarf4"); }
 static void test_dwarf5(void **state) { check_dwarf_prog("prog-dwarf5"); }
@@ -313,7 +373,8 @@ int main(void)
         cmocka_unit_test(test_dwarf5),     cmocka_unit_test(test_nodebug),
         cmocka_unit_test(test_stripped),   cmocka_unit_test(test_build_id),
         cmocka_unit_test(test_open_errors), cmocka_unit_test(test_resolver),
-        cmocka_unit_test(test_plt),
+        cmocka_unit_test(test_plt),        cmocka_unit_test(test_inline4),
+        cmocka_unit_test(test_inline5),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

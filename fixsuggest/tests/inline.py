@@ -1,0 +1,77 @@
+#!/usr/bin/python3
+"""fixsuggest.inline: samples in code inlined into a loop belong to the loop
+(docs/vprof-loop.md, "Samples in inlined code"; docs/rank.md,
+"Localisation").  lookup()'s loop spends its time in key_equal(), inlined
+from keys.h: the line table puts those samples in keys.h, which no loop of
+prog.c holds.  Before the inline chains, vprof-loop gave the loop a few
+percent of the run and vprof rank put lookup's anomalous lines in keys.h,
+with no loop.
+
+usage: inline.py BINDIR TESTSRCDIR WORKDIR
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import build, ok, finish  # noqa: E402
+
+
+def run(cmd, cwd):
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+
+
+def main():
+    bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
+    os.makedirs(work, exist_ok=True)
+    prog_c = os.path.join(src, "inline", "prog.c")
+    text = open(prog_c).read().split("\n")
+    line = {m: next(i + 1 for i, t in enumerate(text) if "/* %s */" % m in t)
+            for m in ("LOOKUP-LOOP", "LOOKUP-CALL")}
+    prog = os.path.join(work, "prog")
+    build(bindir, [prog_c], prog)
+    vprof = os.path.join(bindir, "vprof")
+
+    # vprof-loop: the loop's share counts the inlined comparison.
+    out = os.path.join(work, "loop.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = run([os.path.join(bindir, "vprof-loop"), "--function", "lookup", "--format", "json",
+             "-o", out, "--", prog, "28000", "6000"], work)
+    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    lk = [l for l in loops if l["function"] == "lookup" and l["line"] == line["LOOKUP-LOOP"]]
+    ok(r.returncode == 0 and lk and lk[0]["share"] >= 0.6,
+       "lookup's loop holds the samples of the comparison inlined into it",
+       "exit %d, loops %s\n%s" % (r.returncode,
+                                  [(l["function"], l["line"], l["share"]) for l in loops],
+                                  r.stderr[-1500:]))
+
+    # vprof rank: the anomalous lines are lookup's own, in its loop.  The
+    # slow run searches 10x more keys, so the loop index is anomalous.
+    for pro, n, q in (("n.vprof", "2800", "60000"), ("b.vprof", "28000", "6000")):
+        r = run([vprof, "record", "-o", pro, "--force", "--", prog, n, q], work)
+        if r.returncode != 0:
+            raise SystemExit("vprof record failed:\n" + r.stderr[-2000:])
+    r = run([vprof, "rank", "--normal", "n.vprof", "--buggy", "b.vprof", "--format", "json",
+             "-o", "rank.json"], work)
+    funcs = json.load(open(os.path.join(work, "rank.json")))["functions"] \
+        if r.returncode == 0 else []
+    f = next((f for f in funcs if f["name"] == "lookup"), None)
+    lines = f["anomalous_lines"] if f else []
+    ok(lines and all(l["file"] == prog_c and l["loop_line"] == line["LOOKUP-LOOP"]
+                     for l in lines),
+       "lookup's anomalous lines are in prog.c, each in lookup's loop",
+       "exit %d, lookup %s\n%s" % (r.returncode, f and {k: f[k] for k in
+                                                         ("rank", "anomalous_variable",
+                                                          "anomalous_lines")},
+                                   r.stderr[-1000:]))
+    call = sum(l["samples"] for l in lines if l["line"] == line["LOOKUP-CALL"])
+    ok(call * 2 > sum(l["samples"] for l in lines),
+       "most of them are on the line that calls the inlined comparison",
+       "anomalous_lines %s" % lines)
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
