@@ -118,7 +118,11 @@ static int vp_rt_exec_env(const char *sym, const char *file, char *const argv[],
     int prepared = vp_rt_exec_prepare();
     size_t bytes = 0;
     char **e = prepared ? vp_rt_env_with_seq(envp, &bytes) : NULL;
+    vp_rt_signals_for_exec();
     int rc = real(file, argv, e ? e : envp);
+    int err = errno;
+    vp_rt_signals_after_exec();
+    errno = err;
     if (e)
         munmap(e, bytes);
     vp_rt_exec_failed(prepared);

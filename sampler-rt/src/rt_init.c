@@ -141,6 +141,25 @@ static void vp_rt_fork_child(void)
         vp_rt_arm_process_timer(1); /* itimers are not inherited by fork */
 }
 
+/* The signals whose default action ends the process (with or without a
+   core dump) and that a run may well end by: a kill or ^C, abort() (an
+   assertion, a watchdog), a write to a closed pipe (`| head`), alarm(),
+   the CPU or file-size limit, a hang-up, ^\.  While the target leaves one
+   at SIG_DFL, our handler writes the profile and then dies by it; a
+   handler the target installs is recorded and called instead, SIG_IGN
+   ignores it.  Not hooked: the faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL),
+   after which writing is not safe, and SIGKILL/SIGSTOP, which cannot be. */
+const int vp_rt_fatal_signals[VP_RT_NFATAL] = {SIGTERM, SIGINT,  SIGHUP,  SIGQUIT, SIGABRT,
+                                               SIGPIPE, SIGALRM, SIGXCPU, SIGXFSZ};
+
+int vp_rt_fatal_index(int sig)
+{
+    for (int i = 0; i < VP_RT_NFATAL; i++)
+        if (vp_rt_fatal_signals[i] == sig)
+            return i;
+    return -1;
+}
+
 /* Installs our handler for `sig`, remembering the disposition we replace as
    the target's own (so it keeps being honoured). */
 static int vp_rt_hook(int sig, void (*fn)(int, siginfo_t *, void *), struct sigaction *target)
@@ -160,11 +179,49 @@ static int vp_rt_hook(int sig, void (*fn)(int, siginfo_t *, void *), struct siga
        signal. */
     sigemptyset(&sa.sa_mask);
     sigaddset(&sa.sa_mask, SIGPROF);
-    sigaddset(&sa.sa_mask, SIGTERM);
-    sigaddset(&sa.sa_mask, SIGINT);
+    for (int i = 0; i < VP_RT_NFATAL; i++)
+        sigaddset(&sa.sa_mask, vp_rt_fatal_signals[i]);
     if (vp_rt.flush_signal)
         sigaddset(&sa.sa_mask, vp_rt.flush_signal);
     return vp_rt.real_sigaction(sig, &sa, target);
+}
+
+/* Hooks each fatal signal the target does not ignore (an ignored one stays
+   ignored: `nohup`, a shell's background job). */
+static void vp_rt_hook_fatal(void)
+{
+    for (int i = 0; i < VP_RT_NFATAL; i++) {
+        struct sigaction cur;
+        int sig = vp_rt_fatal_signals[i];
+        vp_rt.hooked_fatal[i] = 0;
+        if (vp_rt.real_sigaction(sig, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
+            vp_rt.hooked_fatal[i] =
+                vp_rt_hook(sig, vp_rt_terminate_handler, &vp_rt.target_fatal[i]) == 0;
+    }
+}
+
+/* Before exec: the kernel gets the target's own disposition of each fatal
+   signal we hooked, which is what the new image inherits (a handler
+   becomes SIG_DFL, SIG_IGN stays).  Before 2026-11-22 our handler was in
+   place, so a signal the target had set to SIG_IGN after start-up reached
+   the new image as SIG_DFL.  SIGPROF and SIGTRAP keep our handler: another
+   thread's timer may still fire before the exec completes, and SIG_DFL
+   would end the process (an ignored SIGPROF/SIGTRAP still reaches the new
+   image as SIG_DFL). */
+void vp_rt_signals_for_exec(void)
+{
+    for (int i = 0; i < VP_RT_NFATAL; i++)
+        if (vp_rt.hooked_fatal[i])
+            vp_rt.real_sigaction(vp_rt_fatal_signals[i], &vp_rt.target_fatal[i], NULL);
+}
+
+/* exec failed: our handlers again, the target's dispositions kept as they
+   were (vp_rt_hook reads back what vp_rt_signals_for_exec installed). */
+void vp_rt_signals_after_exec(void)
+{
+    for (int i = 0; i < VP_RT_NFATAL; i++)
+        if (vp_rt.hooked_fatal[i])
+            vp_rt_hook(vp_rt_fatal_signals[i], vp_rt_terminate_handler, &vp_rt.target_fatal[i]);
 }
 
 __attribute__((constructor(101))) static void vp_rt_init(void)
@@ -282,11 +339,7 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
     if (vp_rt.perf_sigtrap)
         vp_rt.hooked_trap = vp_rt_hook(SIGTRAP, vp_rt_signal_handler, &vp_rt.target_trap) == 0;
     vp_rt.perf_sigtrap = vp_rt.hooked_trap;
-    struct sigaction cur;
-    if (vp_rt.real_sigaction(SIGTERM, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
-        vp_rt.hooked_term = vp_rt_hook(SIGTERM, vp_rt_terminate_handler, &vp_rt.target_term) == 0;
-    if (vp_rt.real_sigaction(SIGINT, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
-        vp_rt.hooked_int = vp_rt_hook(SIGINT, vp_rt_terminate_handler, &vp_rt.target_int) == 0;
+    vp_rt_hook_fatal();
     if (vp_rt.flush_signal)
         vp_rt_hook(vp_rt.flush_signal, vp_rt_flush_handler, NULL);
 
@@ -306,10 +359,9 @@ static struct sigaction *vp_rt_kept(int sig)
 {
     if (sig == SIGPROF && vp_rt.hooked_prof)
         return &vp_rt.target_prof;
-    if (sig == SIGTERM && vp_rt.hooked_term)
-        return &vp_rt.target_term;
-    if (sig == SIGINT && vp_rt.hooked_int)
-        return &vp_rt.target_int;
+    int f = vp_rt_fatal_index(sig);
+    if (f >= 0 && vp_rt.hooked_fatal[f])
+        return &vp_rt.target_fatal[f];
     if (sig == SIGTRAP && vp_rt.hooked_trap)
         return &vp_rt.target_trap;
     return NULL;
@@ -325,7 +377,7 @@ void vp_rt_unhook_trap(void)
     vp_rt.real_sigaction(SIGTRAP, &vp_rt.target_trap, NULL);
 }
 
-/* sigaction: for SIGPROF (and SIGTERM/SIGINT when we hooked them) the
+/* sigaction: for SIGPROF (and the fatal signals we hooked) the
    target's action is recorded and honoured by our handler instead of
    replacing it; `old` reports the target's previous action. */
 VP_RT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)

@@ -31,6 +31,9 @@
 
 #include "rt_hooks.h"
 
+/* Signals whose default action ends the process and which the runtime
+   hooks to write the profile first (rt_init.c, vp_rt_fatal_signals). */
+#define VP_RT_NFATAL 9
 #define VP_RT_EXPORT __attribute__((visibility("default")))
 /* Thread-local storage that never calls __tls_get_addr (which may malloc on
    first touch in a dlopened library): the library must be preloaded. */
@@ -232,10 +235,11 @@ struct vp_rt_state {
 
     /* target's view of signal dispositions we keep for ourselves */
     struct sigaction target_prof;  /* what the target asked for SIGPROF    */
-    struct sigaction target_term;  /* ... for SIGTERM                      */
-    struct sigaction target_int;   /* ... for SIGINT                       */
     struct sigaction target_trap;  /* ... for SIGTRAP (sigtrap mode only)  */
-    int hooked_prof, hooked_term, hooked_int, hooked_trap; /* we own it    */
+    /* ... for the signals whose default action ends the process
+       (vp_rt_fatal_signals: SIGTERM, SIGINT, SIGABRT, SIGPIPE, ...) */
+    struct sigaction target_fatal[VP_RT_NFATAL];
+    int hooked_prof, hooked_trap, hooked_fatal[VP_RT_NFATAL]; /* we own it */
     int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
     _Atomic int final_written;     /* the exit/signal write happened        */
 
@@ -269,6 +273,14 @@ extern VP_RT_TLS uint64_t vp_rt_tls_perf_head;
 void vp_rt_signal_handler(int sig, siginfo_t *si, void *ucv);
 int vp_rt_safe_read(uint64_t addr, void *dst, uint32_t size);
 void vp_rt_terminate_handler(int sig, siginfo_t *si, void *ucv);
+/* Index of `sig` in vp_rt_fatal_signals, or -1. */
+int vp_rt_fatal_index(int sig);
+extern const int vp_rt_fatal_signals[VP_RT_NFATAL];
+/* Exec: give the target's kept dispositions to the kernel (what the new
+   image inherits: an ignored signal stays ignored); after a failed exec,
+   hook them again. */
+void vp_rt_signals_for_exec(void);
+void vp_rt_signals_after_exec(void);
 void vp_rt_flush_handler(int sig, siginfo_t *si, void *ucv);
 uint64_t vp_rt_now_ns(int clock);
 

@@ -770,7 +770,7 @@ static void vp_rt_chain(const struct sigaction *t, int sig, siginfo_t *si, void 
     if (t->sa_handler == SIG_IGN)
         return;
     if (t->sa_handler == SIG_DFL) {
-        if (sig == SIGTERM || sig == SIGINT || sig == SIGPROF || sig == SIGTRAP)
+        if (sig == SIGPROF || sig == SIGTRAP || vp_rt_fatal_index(sig) >= 0)
             vp_rt_die_by(sig);
         return;
     }
@@ -815,13 +815,16 @@ void vp_rt_signal_handler(int sig, siginfo_t *si, void *ucv)
     errno = saved_errno;
 }
 
-/* Signal path: SIGTERM / SIGINT.  If the target handles the signal, chain to
-   it (it may exit, and then atexit writes); if the default would kill the
-   process, write first, then die by the default action. */
+/* Signal path: a fatal signal (vp_rt_fatal_signals).  If the target handles
+   it, chain to its handler (it may exit, and then atexit writes); if the
+   default would end the process, write first, then die by the default
+   action. */
 void vp_rt_terminate_handler(int sig, siginfo_t *si, void *ucv)
 {
     int saved_errno = errno;
-    vp_rt_chain(sig == SIGTERM ? &vp_rt.target_term : &vp_rt.target_int, sig, si, ucv);
+    int f = vp_rt_fatal_index(sig);
+    if (f >= 0)
+        vp_rt_chain(&vp_rt.target_fatal[f], sig, si, ucv);
     errno = saved_errno;
 }
 

@@ -285,6 +285,34 @@ exec)
   [ "$(field "$W/p.out.exec0" "pc " samples)" -ge 20 ] || fail "pre-exec samples lost"
   [ "$(field "$W/p.out" "pc " samples)" -ge 20 ] || fail "post-exec samples"
   ;;
+fatal)
+  # the other signals that end a process by default: written, then killed
+  # by the same signal (the status is kept); before 2026-11-22 abort() and
+  # SIGPIPE lost the profile
+  run "$RT_BIN/t_cpu" abort; rc=$?
+  [ $rc = 134 ] || fail "abort: status $rc, expected 134"
+  dump "$W/p.out"
+  [ "$(field "$W/p.out" header flags)" = 2 ] || fail "abort: not flagged SIGNALLED"
+  [ "$(field "$W/p.out" header exit_status)" = 134 ] || fail "abort: exit_status"
+  [ "$(field "$W/p.out" "pc " samples)" -ge 1 ] || fail "abort: samples"
+  rm -f "$W/p.out"
+  run "$RT_BIN/t_cpu" pipe; rc=$?
+  [ $rc = 141 ] || fail "SIGPIPE: status $rc, expected 141"
+  dump "$W/p.out"
+  [ "$(field "$W/p.out" header exit_status)" = 141 ] || fail "SIGPIPE: exit_status"
+  rm -f "$W/p.out"
+  # the target's own handler is called instead
+  run "$RT_BIN/t_cpu" abort handler; rc=$?
+  [ $rc = 7 ] || fail "target's SIGABRT handler not honoured (status $rc)"
+  dump "$W/p.out"
+  [ "$(field "$W/p.out" header exit_status)" = 7 ] || fail "handler: exit_status 7"
+  rm -f "$W/p.out"
+  # a signal the target ignores stays ignored across exec (before, the new
+  # image got SIG_DFL: our handler was in place, and exec resets handlers)
+  run "$RT_BIN/t_cpu" ignexec "$RT_BIN/t_cpu" > "$W/out.txt"; rc=$?
+  [ $rc = 0 ] && grep -q survived "$W/out.txt" || fail "SIGINT ignored before exec killed the new image (status $rc)"
+  dump "$W/p.out"
+  ;;
 flush)
   "${ENV[@]}" VPROF_FLUSH_SIGNAL=40 "$RT_BIN/t_cpu" spin 1500 & pid=$!
   sleep 0.5; kill -40 $pid; sleep 0.2

@@ -17,6 +17,11 @@
  *   t_cpu termtrap         own SIGTRAP and SIGTERM handlers; raise(SIGTERM),
  *                          whose handler hits an int3 and exits 7 if the
  *                          SIGTRAP handler saw it (else 1)
+ *   t_cpu abort [handler]  burn, then abort(); with "handler" an own SIGABRT
+ *                          handler exits 7
+ *   t_cpu pipe             burn, then write to a pipe nobody reads (SIGPIPE)
+ *   t_cpu ignexec SELF     set SIGINT to SIG_IGN, burn, exec SELF raiseint
+ *   t_cpu raiseint         raise(SIGINT); prints "survived" if it did
  *   t_cpu traced CMD...    runs CMD as a ptrace tracee, passing its signals
  *                          on; prints "trap_stops=N" (SIGTRAP stops but the
  *                          exec stop) and exits with CMD's status
@@ -295,6 +300,35 @@ int main(int argc, char **argv)
         burn(100);
         raise(SIGTERM);
         return 2; /* not reached: the SIGTERM handler exits */
+    }
+    if (!strcmp(mode, "abort")) {
+        if (argc > 2 && !strcmp(argv[2], "handler"))
+            signal(SIGABRT, on_term);
+        burn(200);
+        abort();
+    }
+    if (!strcmp(mode, "pipe")) {
+        int fds[2];
+        if (pipe(fds) != 0)
+            return 1;
+        close(fds[0]);
+        burn(200);
+        ssize_t n = write(fds[1], "x", 1); /* SIGPIPE */
+        fprintf(stderr, "write returned %zd\n", n);
+        return 1;
+    }
+    if (!strcmp(mode, "ignexec") && argc > 2) {
+        signal(SIGINT, SIG_IGN);
+        burn(100);
+        char *args[] = {argv[2], "raiseint", NULL};
+        execv(argv[2], args);
+        perror("execv");
+        return 1;
+    }
+    if (!strcmp(mode, "raiseint")) {
+        raise(SIGINT);
+        printf("survived\n");
+        return 0;
     }
     if (!strcmp(mode, "traced") && argc > 2)
         return run_traced(argv + 2);

@@ -175,13 +175,19 @@ static size_t count_child_profiles(const char *output, time_t since)
 /// Reads the profile back and prints the one-line summary.  Returns 0 if the
 /// profile is valid and was written by this run, else 1.
 static int summarize(const char *shown, const char *output, pid_t root, time_t start,
-                     uint64_t start_ns)
+                     uint64_t start_ns, int status)
 {
     struct vp_profile *p;
     char err[1024];
     static const char *const why = "is CMD statically linked, or did the runtime fail to load?";
     if (access(output, F_OK) != 0) {
-        fprintf(stderr, "vprof: no profile was written to %s (%s)\n", shown, why);
+        if (WIFSIGNALED(status)) /* the runtime writes before the signals it can catch */
+            fprintf(stderr,
+                    "vprof: no profile was written to %s: CMD was killed by signal %d (%s); "
+                    "a crash or SIGKILL leaves no profile\n",
+                    shown, WTERMSIG(status), strsignal(WTERMSIG(status)));
+        else
+            fprintf(stderr, "vprof: no profile was written to %s (%s)\n", shown, why);
         return 1;
     }
     if (vp_profile_open(output, &p, err, sizeof err) != 0) {
@@ -278,7 +284,7 @@ int vp_cmd_record(int argc, char **argv)
         fprintf(stderr, "vprof: record: %s\n", err);
         return rc == VP_LAUNCH_USAGE ? 2 : 1;
     }
-    int ok = summarize(o.output, r.output, r.pid, r.start, r.start_ns);
+    int ok = summarize(o.output, r.output, r.pid, r.start, r.start_ns, r.status);
     if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
         return ok == 0 ? 0 : 1;
     return pass_through(r.status);
