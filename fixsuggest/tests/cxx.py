@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+"""fixsuggest.cxx: the whole pipeline on a C++ program built with vprof-c++
+(README's quick start): vprof record a normal and a slow run, vprof rank,
+vprof-loop --top from the ranking.  Index<Entry>::find is a linear search
+whose time is in std::string's == (inlined from libstdc++ headers), and
+Entry's implicit move constructor has an unnamed parameter.  Before
+2026-11-22 that parameter made the schema reader reject the program's whole
+schema (no value samples: a ranking by PC samples alone), the anomalous lines
+were in char_traits.h, and find's loop got 3% of the run.
+
+usage: cxx.py BINDIR TESTSRCDIR WORKDIR
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import ok, finish  # noqa: E402
+
+
+def run(cmd, cwd):
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+
+
+def main():
+    bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
+    os.makedirs(work, exist_ok=True)
+    cpp = os.path.join(src, "cxx", "index.cpp")
+    text = open(cpp).read().split("\n")
+    loop_line = next(i + 1 for i, t in enumerate(text) if "// FIND-LOOP" in t)
+    prog = os.path.join(work, "index")
+    r = run([os.path.join(bindir, "vprof-c++"), "-O2", "-g", cpp, "-o", prog], work)
+    if r.returncode != 0:
+        raise SystemExit("vprof-c++ failed:\n" + r.stderr[-3000:])
+    vprof = os.path.join(bindir, "vprof")
+
+    for pro, lines, keys in (("n.vprof", "400000", "800"), ("b.vprof", "60000", "8000")):
+        r = run([vprof, "record", "-o", pro, "--force", "--", prog, lines, keys], work)
+        if r.returncode != 0:
+            raise SystemExit("vprof record failed:\n" + r.stderr[-2000:])
+        ok("cannot build the variable index" not in r.stderr and " 0 value samples" not in r.stderr,
+           "%s: value samples recorded" % pro, r.stderr[-1000:])
+
+    r = run([vprof, "rank", "--normal", "n.vprof", "--buggy", "b.vprof", "--format", "json",
+             "-o", "rank.json"], work)
+    funcs = json.load(open(os.path.join(work, "rank.json")))["functions"] \
+        if r.returncode == 0 else []
+    find = next((f for f in funcs if f["name"] == "find"), None)
+    ok(find is not None and find["rank"] <= 2 and find["anomalous_variable"],
+       "vprof rank: find is in the top 2, with an anomalous variable",
+       "exit %d, top %s\n%s" % (r.returncode,
+                                [(f["rank"], f["name"], f.get("anomalous_variable"))
+                                 for f in funcs[:5]], r.stderr[-1000:]))
+    lines = find["anomalous_lines"] if find else []
+    ok(lines and all(l["file"] == cpp and l["loop_line"] == loop_line for l in lines),
+       "vprof rank: find's anomalous lines are in index.cpp, in its loop",
+       "anomalous_lines %s" % lines)
+
+    out = os.path.join(work, "loop.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = run([os.path.join(bindir, "vprof-loop"), "--top", "2", "--rank", "rank.json",
+             "--format", "json", "-o", out, "--", prog, "60000", "8000"], work)
+    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    lk = next((l for l in loops if l["function"] == "find" and l["line"] == loop_line), None)
+    ok(r.returncode == 0 and lk and lk["share"] >= 0.5 and "0*1?" in lk["root_cause"] and
+       "change-data-structure" in lk["fix"] and lk["rank_anomaly"],
+       "vprof-loop: find's loop holds most of the run, 0*1?, change the data structure, "
+       "marked by the ranking's anomaly",
+       "exit %d, loop %s\n%s" % (r.returncode, lk and {k: lk[k] for k in
+                                                      ("share", "root_cause", "fix",
+                                                       "rank_anomaly")},
+                                 r.stderr[-1500:]))
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
