@@ -272,8 +272,12 @@ static void lines_table(FILE *out, const struct vp_rank_result *r,
 {
     fprintf(out, "<p><code>");
     vp_html_escape(out, r->vars[f->loc_var].name);
-    fprintf(out, "</code> was outside its normal %s range in %llu slow sample(s), at:</p>\n",
-            vp_rank_dim_name(f->loc_dim), (unsigned long long)f->outside);
+    if (f->loc_dim == VP_RANK_DIM_SLOW_ONLY)
+        fprintf(out, "</code> was sampled only in the slow run: %llu sample(s), at:</p>\n",
+                (unsigned long long)f->outside);
+    else
+        fprintf(out, "</code> was outside its normal %s range in %llu slow sample(s), at:</p>\n",
+                vp_rank_dim_name(f->loc_dim), (unsigned long long)f->outside);
     fputs("<table class=\"lines\"><thead><tr><th>line</th><th class=\"num\">samples</th>"
           "<th>enclosing loop</th></tr></thead><tbody>\n",
           out);

@@ -296,7 +296,10 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
         fprintf(out, "- **%zu. `%s`** — %s discounter, %llu PC samples, %llu value ticks",
                 f->rank, f->name, vp_rank_discounter_name(f->discounter),
                 (unsigned long long)f->pc_samples, (unsigned long long)f->value_ticks);
-        if (f->loc_var >= 0)
+        if (f->loc_var >= 0 && f->loc_dim == VP_RANK_DIM_SLOW_ONLY)
+            fprintf(out, "; `%s` sampled only in the slow run (%llu sample(s))",
+                    r->vars[f->loc_var].name, (unsigned long long)f->outside);
+        else if (f->loc_var >= 0)
             fprintf(out, "; `%s` outside its normal %s range in %llu slow sample(s)",
                     r->vars[f->loc_var].name, vp_rank_dim_name(f->loc_dim),
                     (unsigned long long)f->outside);

@@ -169,11 +169,65 @@ static void test_page(void **state)
     vp_rank_model_free(m);
 }
 
+static int fake_line(void *ctx, uint64_t pc, const char *want, const char **file, int *line,
+                     const char **func)
+{
+    (void)ctx;
+    (void)pc;
+    (void)want;
+    *file = "/src/s.c";
+    *line = 7;
+    *func = "setup";
+    return 0;
+}
+
+static char *render(const struct vp_rank_result *r, enum vp_rank_format fmt)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(vp_rank_write(f, r, fmt, 0), 0);
+    fclose(f);
+    return buf;
+}
+
+/* A variable sampled only in the slow run is said to be so, in Markdown and
+   HTML; before, "outside its normal slow-only range". */
+static void test_slow_only_phrase(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m = vp_rank_model_new();
+    for (int slow = 0; slow < 2; slow++) {
+        struct vp_rank_run *r = vp_rank_add_run(m, slow ? "slow.vprof" : "normal.vprof", slow, P);
+        assert_non_null(r);
+        vp_rank_add_func(r, "setup", "/src/s.c", 5, slow ? 300 : 100, 0);
+        if (!slow)
+            continue;
+        r->sym.line = fake_line;
+        struct vp_rank_var *c = vp_rank_add_var(r, "setup", "/src/s.c", "c", "int", 6,
+                                                VP_TAG_COND, VP_TYPE_SINT, 4);
+        for (uint64_t i = 0; i < 6; i++)
+            assert_int_equal(vp_rank_var_sample(c, 1, i, 0x3000, 1, 1), 0);
+    }
+    struct vp_rank_result *r = rank(m);
+    assert_int_equal(r->funcs[0].loc_dim, VP_RANK_DIM_SLOW_ONLY);
+    char *md = render(r, VP_RANK_MD), *page = render(r, VP_RANK_HTML);
+    assert_non_null(strstr(md, "`c` sampled only in the slow run (6 sample(s))"));
+    assert_non_null(strstr(page, "<code>c</code> was sampled only in the slow run: 6 sample(s)"));
+    assert_null(strstr(md, "slow-only range"));
+    assert_null(strstr(page, "slow-only range"));
+    free(md);
+    free(page);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dist),
         cmocka_unit_test(test_page),
+        cmocka_unit_test(test_slow_only_phrase),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
