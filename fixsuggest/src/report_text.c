@@ -31,7 +31,10 @@ static void rank_table(FILE *out, const struct vp_loop_report *r, const struct s
         char loc[PATH_MAX + 16], rel[PATH_MAX];
         vp_lr_relpath(r, w->file, rel, sizeof rel);
         const char *base = strrchr(rel, '/');
-        snprintf(loc, sizeof loc, "%s:%d", *rel ? (base ? base + 1 : rel) : "?", w->line);
+        if (*rel || w->line > 0)
+            snprintf(loc, sizeof loc, "%s:%d", *rel ? (base ? base + 1 : rel) : "?", w->line);
+        else
+            snprintf(loc, sizeof loc, "-"); /* no source at all: a library, a PLT stub */
         fprintf(out, "  %4zu%s %-32s %-28s %9.3fs %9.3fs %8.3f  %s\n", w->rank,
                 w->selected ? "*" : " ", w->name, loc, w->calibrated_cost, w->raw_cost,
                 w->discount, w->pattern ? w->pattern : "-");

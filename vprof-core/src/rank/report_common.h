@@ -7,6 +7,7 @@
 #define VPROF_RANK_REPORT_COMMON_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "vprof/format.h"
@@ -17,6 +18,16 @@ static inline const char *vp_rank_base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
+}
+
+/* "file.c:12" (the last path component), or "-" for code without a source
+   position (a library without debug info, a PLT stub): not ":0". */
+static inline const char *vp_rank_loc(char *buf, size_t n, const char *file, int line)
+{
+    if ((!file || !file[0]) && line <= 0)
+        return "-";
+    snprintf(buf, n, "%s:%d", vp_rank_base_name(file), line);
+    return buf;
 }
 
 /* How many functions a report with `--top top` (0: all) shows. */

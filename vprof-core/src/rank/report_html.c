@@ -303,11 +303,12 @@ static void lines_table(FILE *out, const struct vp_rank_result *r,
 static int function_section(FILE *out, const struct vp_rank_result *r,
                             const struct vp_rank_func_result *f)
 {
-    char id[32], heading[600];
+    char id[32], heading[600], lb[256];
     const char *pat = vp_rank_pattern_name(f->pattern);
     snprintf(id, sizeof id, "f%zu", f->rank);
-    snprintf(heading, sizeof heading, "%zu. %s  (%s:%d)%s%s", f->rank, f->name,
-             vp_rank_base_name(f->file), f->line, pat ? " \xe2\x80\x94 " : "", pat ? pat : "");
+    snprintf(heading, sizeof heading, "%zu. %s  (%s)%s%s", f->rank, f->name,
+             vp_rank_loc(lb, sizeof lb, f->file, f->line), pat ? " \xe2\x80\x94 " : "",
+             pat ? pat : "");
     vp_html_section_begin(out, id, heading, f->rank <= OPEN_MAX);
     fprintf(out, "<p>Calibrated cost <b>%.4f s</b> of raw %.4f s (discount %.3f by the %s "
                  "discounter); %llu PC samples, %llu value ticks; ranked %zu by raw cost.",

@@ -39,8 +39,8 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
     for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
         const struct vp_rank_func_result *f = &r->funcs[i];
         const struct vp_rank_var_result *v = vp_rank_decider(r, f);
-        char loc[256], var[256];
-        snprintf(loc, sizeof loc, "%s:%d", vp_rank_base_name(f->file), f->line);
+        char lb[256], var[256];
+        const char *loc = vp_rank_loc(lb, sizeof lb, f->file, f->line);
         if (v)
             snprintf(var, sizeof var, "%s (%s:%d)", v->name, vp_rank_base_name(v->file), v->line);
         else
@@ -253,9 +253,10 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
     if (r->nfuncs) {
         const struct vp_rank_func_result *f = &r->funcs[0];
         const char *pat = vp_rank_pattern_name(f->pattern);
+        char lb[256];
         fprintf(out, "Comparing %zu normal and %zu slow profile(s), the most likely root cause is "
-                     "`%s` (%s:%d), ranked %zu by raw cost",
-                nn, nb, f->name, vp_rank_base_name(f->file), f->line, f->raw_rank);
+                     "`%s` (%s), ranked %zu by raw cost",
+                nn, nb, f->name, vp_rank_loc(lb, sizeof lb, f->file, f->line), f->raw_rank);
         if (pat && f->pattern_rule == 4)
             fprintf(out, "; inferred pattern: **%s** (vProf's rule 4: the most costly "
                          "function, with no anomalous loop or condition variable to tell "
@@ -279,8 +280,7 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
         fprintf(out, "| %zu |", f->rank);
         snprintf(buf, sizeof buf, "`%s`", f->name);
         md_cell(out, buf);
-        snprintf(buf, sizeof buf, "%s:%d", vp_rank_base_name(f->file), f->line);
-        md_cell(out, buf);
+        md_cell(out, vp_rank_loc(buf, sizeof buf, f->file, f->line));
         fprintf(out, " %.4f | %.4f | %.3f |", f->calibrated_cost_ns / 1e9, f->raw_cost_ns / 1e9,
                 f->discount);
         md_cell(out, vp_rank_dim_name(f->pattern_var >= 0 ? f->pattern_dim : f->dim));
