@@ -60,6 +60,8 @@ struct builder {
     struct vp_export_map str_of;   /* string hash -> index                    */
     struct vec functions, locations, mappings, samples;
     struct vp_export_map func_of;  /* struct vp_func * -> function index      */
+    struct vp_export_map inl_of;   /* (name, file) string ids -> function index
+                                      of a function seen inlined             */
     struct vp_export_map sample_of;/* stack hash -> sample index              */
     PLabel label[2];               /* run=normal, run=buggy                   */
     PLabel *label_ptr[2];
@@ -132,6 +134,33 @@ static int64_t function_id(struct run *R, const struct vp_func *fn)
     return (int64_t)f->id;
 }
 
+/* The function of an inlined frame: no vp_func, so keyed by its name and
+   the file its code is in (string ids are unique). */
+static int64_t inline_function_id(struct run *R, const char *name, const char *file)
+{
+    struct builder *B = R->B;
+    int64_t ns = str_index(B, name && *name ? name : "?"), fs = str_index(B, file ? file : "");
+    if (ns < 0 || fs < 0)
+        return -1;
+    int isnew;
+    size_t *v = vp_export_map_get(&B->inl_of, (uint64_t)ns << 32 | (uint64_t)fs, &isnew);
+    if (!v)
+        return -1;
+    if (!isnew)
+        return (int64_t)*v + 1;
+    PFunction *f = malloc(sizeof *f);
+    if (!f)
+        return -1;
+    perftools__profiles__function__init(f);
+    f->id = B->functions.n + 1;
+    f->name = f->system_name = ns;
+    f->filename = fs;
+    if (vec_push(&B->functions, f))
+        return -1;
+    *v = B->functions.n - 1;
+    return (int64_t)f->id;
+}
+
 static int64_t location_id(struct run *R, uint64_t addr)
 {
     struct builder *B = R->B;
@@ -152,22 +181,36 @@ static int64_t location_id(struct run *R, uint64_t addr)
         l->mapping_id = R->map_base + (size_t)(m - R->p->modules) + 1;
     const struct vp_func *fn = vp_resolve_func(R->res, addr);
     if (fn) {
-        int64_t fid = function_id(R, fn);
-        PLine *line = malloc(sizeof *line);
-        l->line = malloc(sizeof *l->line);
-        if (fid < 0 || !line || !l->line) {
-            free(line);
-            free(l->line);
+        /* One Line per level of the inline chain, innermost first: pprof's
+           order, where the last is the function the others were inlined
+           into (go tool pprof then shows them as frames of their own). */
+        struct vp_line_frame fr[VP_INLINE_FRAMES_MAX];
+        size_t n = vp_resolve_inline_chain(R->res, addr, fr, VP_INLINE_FRAMES_MAX);
+        size_t nl = n ? n : 1;
+        l->line = calloc(nl, sizeof *l->line);
+        if (!l->line) {
             free(l);
             return -1;
         }
-        perftools__profiles__line__init(line);
-        line->function_id = (uint64_t)fid;
-        const char *file;
-        int ln;
-        line->line = vp_resolve_line(R->res, addr, &file, &ln) == 0 ? ln : fn->line;
-        l->line[0] = line;
-        l->n_line = 1;
+        for (size_t k = 0; k < nl; k++) {
+            int last = k + 1 == nl;
+            int64_t fid = last ? function_id(R, fn) : inline_function_id(R, fr[k].function,
+                                                                           fr[k].file);
+            PLine *line = malloc(sizeof *line);
+            if (fid < 0 || !line) {
+                free(line);
+                for (size_t j = 0; j < k; j++)
+                    free(l->line[j]);
+                free(l->line);
+                free(l);
+                return -1;
+            }
+            perftools__profiles__line__init(line);
+            line->function_id = (uint64_t)fid;
+            line->line = n && fr[k].line > 0 ? fr[k].line : last ? fn->line : 0;
+            l->line[k] = line;
+        }
+        l->n_line = nl;
     }
     if (vec_push(&B->locations, l))
         return -1;
@@ -356,8 +399,8 @@ static void builder_free(struct builder *B)
         free(B->mappings.v[i]);
     for (size_t i = 0; i < B->locations.n; i++) {
         PLocation *l = B->locations.v[i];
-        if (l->n_line)
-            free(l->line[0]);
+        for (size_t k = 0; k < l->n_line; k++)
+            free(l->line[k]);
         free(l->line);
         free(l);
     }
@@ -374,6 +417,7 @@ static void builder_free(struct builder *B)
     free(B->samples.v);
     vp_export_map_free(&B->str_of);
     vp_export_map_free(&B->func_of);
+    vp_export_map_free(&B->inl_of);
     vp_export_map_free(&B->sample_of);
 }
 

@@ -41,7 +41,7 @@ grep -Eq '(^|;)main;outer;work [0-9]+ [0-9]+$' diff.folded || fail "no work row 
 
 # pprof: decodes with protobuf-c, same sample total as the folded stacks
 "$bin/vprof" export --pprof slow.vprof -o slow.pb.gz
-pp_total=$("$check" --check slow.pb.gz)
+pp_total=$("$check" --check slow.pb.gz mix work) || fail "pprof: no mix() inlined into work()"
 [ "$pp_total" = "$total" ] || fail "pprof has $pp_total samples, folded $total"
 "$bin/vprof" export --pprof slow.vprof --normal-diff normal.vprof -o diff.pb.gz
 d_total=$("$check" --check diff.pb.gz)
@@ -51,6 +51,8 @@ if command -v go >/dev/null 2>&1; then
     export HOME=${HOME:-$out} GOCACHE="$out/gocache" GOFLAGS=-mod=mod
     go tool pprof -top slow.pb.gz > top.txt 2>&1 || fail "go tool pprof -top: $(cat top.txt)"
     grep -q ' work$' top.txt || fail "pprof -top has no work: $(cat top.txt)"
+    # the inlined helper is a function of its own (inline frames as Lines)
+    grep -Eq ' mix( \(inline\))?$' top.txt || fail "pprof -top has no inlined mix: $(cat top.txt)"
     go tool pprof -raw slow.pb.gz > raw.txt 2>&1 || fail "go tool pprof -raw: $(cat raw.txt)"
     grep -q 'samples/count cpu/nanoseconds' raw.txt || fail "pprof -raw sample types"
     grep -q 'Build ID' raw.txt || grep -q '[0-9a-f]\{40\}' raw.txt || fail "pprof -raw: no build id"

@@ -386,11 +386,39 @@ static void test_pprof_errors(void **state)
     vp_profile_close(b);
 }
 
-/* --check FILE: a pprof file exported from a real recording. */
-static int check_real(const char *path)
+/* Locations whose first Line is function `inner` and whose last is `outer`:
+   code of inner inlined into outer. */
+static int inlined_locations(const Perftools__Profiles__Profile *p, const char *inner,
+                             const char *outer)
+{
+    int n = 0;
+    for (size_t i = 0; i < p->n_location; i++) {
+        const Perftools__Profiles__Location *l = p->location[i];
+        if (l->n_line < 2)
+            continue;
+        const char *names[2] = {NULL, NULL};
+        for (size_t k = 0; k < p->n_function; k++) {
+            if (p->function[k]->id == l->line[0]->function_id)
+                names[0] = str(p, p->function[k]->name);
+            if (p->function[k]->id == l->line[l->n_line - 1]->function_id)
+                names[1] = str(p, p->function[k]->name);
+        }
+        n += names[0] && names[1] && !strcmp(names[0], inner) && !strcmp(names[1], outer);
+    }
+    return n;
+}
+
+/* --check FILE [INNER OUTER]: a pprof file exported from a real recording;
+   with INNER and OUTER, some location must be INNER inlined into OUTER. */
+static int check_real(const char *path, const char *inner, const char *outer)
 {
     Perftools__Profiles__Profile *p = read_pprof(path);
     check_structure(p);
+    if (inner && !inlined_locations(p, inner, outer)) {
+        fprintf(stderr, "%s: no location of %s inlined into %s\n", path, inner, outer);
+        perftools__profiles__profile__free_unpacked(p, NULL);
+        return 1;
+    }
     int named = 0, with_bid = 0;
     for (size_t i = 0; i < p->n_function; i++)
         named += !strcmp(str(p, p->function[i]->name), "main");
@@ -414,8 +442,8 @@ static int check_real(const char *path)
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && !strcmp(argv[1], "--check"))
-        return check_real(argv[2]);
+    if ((argc == 3 || argc == 5) && !strcmp(argv[1], "--check"))
+        return check_real(argv[2], argc == 5 ? argv[3] : NULL, argc == 5 ? argv[4] : NULL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_folded),
         cmocka_unit_test(test_diff_folded),
