@@ -29,14 +29,37 @@ struct folder {
     size_t len, bufcap;
 };
 
-/// A frame's name with the characters that would break a folded line
-/// replaced; malloc'ed, NULL when out of memory.
+/// The names of a frame's inline chain, outermost first, as frames of their
+/// own: "work;mix" for code of mix() inlined into work() (perf script
+/// --inline does the same).  malloc'ed, NULL when out of memory.
+static char *inline_names(struct folder *F, uint64_t addr, const char *outer)
+{
+    struct vp_line_frame fr[VP_INLINE_FRAMES_MAX];
+    size_t n = vp_resolve_inline_chain(F->res, addr, fr, VP_INLINE_FRAMES_MAX);
+    size_t len = strlen(outer) + 1;
+    for (size_t k = 0; k + 1 < n; k++)
+        len += strlen(fr[k].function ? fr[k].function : "?") + 1;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    size_t w = 0;
+    for (size_t k = n ? n : 1; k-- > 0;) {
+        const char *nm = k + 1 >= n ? outer : fr[k].function ? fr[k].function : "?";
+        for (const char *c = nm; *c; c++) /* a ';' in a name would split the frame */
+            s[w++] = *c == ';' ? ':' : *c;
+        s[w++] = k ? ';' : '\0';
+    }
+    return s;
+}
+
+/// A frame's name (with its inline frames) with the characters that would
+/// break a folded line replaced; malloc'ed, NULL when out of memory.
 static char *frame_name(struct folder *F, uint64_t addr)
 {
     const struct vp_func *fn = vp_resolve_func(F->res, addr);
     char tmp[64], *s;
     if (fn && fn->name && fn->name[0]) {
-        s = strdup(fn->name);
+        s = inline_names(F, addr, fn->name);
     } else {
         const struct vp_prof_module *m = vp_profile_module_of(F->p, addr);
         if (m) {
@@ -53,7 +76,7 @@ static char *frame_name(struct folder *F, uint64_t addr)
         }
     }
     for (char *c = s; c && *c; c++) {
-        if (*c == ';')
+        if (*c == ';' && !(fn && fn->name && fn->name[0])) /* inline_names' ';' separate frames */
             *c = ':';
         else if ((unsigned char)*c < 0x20 || *c == 0x7f)
             *c = '?';
