@@ -1233,7 +1233,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         for (size_t p = 0; p < table->loop_count && l->parent_id; p++)
             if (table->loops[p].loop_id == l->parent_id)
                 L->parent_line = table->loops[p].line;
-        L->static_class = l->static_class;
+        L->static_class = r->cls;
         L->flags = l->flags;
         L->function_rank = sel[k].function_rank;
         if (sel[k].anom_marked) {
@@ -1249,7 +1249,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         vp_fix_input_init(in);
         in->function = L->function;
         in->kind = l->kind;
-        in->static_class = l->static_class;
+        in->static_class = r->cls;
         in->flags = l->flags;
         to_counts(r, &in->slow);
         to_counts(nres ? &nres[ti] : NULL, &in->normal);

@@ -11,12 +11,14 @@
 #include "LoopclassPasses.h"
 #include "vprof/LoopIds.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 
@@ -33,6 +35,7 @@ STATISTIC(NumZeroStar, "Number of 0* loops");
 STATISTIC(NumZeroStarOne, "Number of 0*1? loops");
 STATISTIC(NumZeroOrOne, "Number of [0|1]* loops");
 STATISTIC(NumOneStar, "Number of 1* loops");
+STATISTIC(NumIndirectDependent, "Loops whose class depends on calls through pointers");
 
 namespace vprof {
 
@@ -89,6 +92,65 @@ static vp_loop_class classifyLoop(const Loop &L, const LoopSideEffects &E) {
     return E.Sites.empty() ? VP_CLASS_ZERO_STAR : VP_CLASS_ZERO_STAR_ONE;
   return hasIterationAvoiding(L, E.BodyBlocks) ? VP_CLASS_ZERO_OR_ONE
                                                : VP_CLASS_ONE_STAR;
+}
+
+/// Calls through pointers (docs/loopclass.md, "Calls through pointers"):
+/// the body blocks whose only side effects are such calls.  When the class
+/// without them differs, the loop gets VP_LOOPF_INDIRECT, that class, and
+/// the blocks with their calls, whose probes then count a result only for a
+/// callee not registered as writing nothing.
+static void splitIndirect(LoopRecord &Rec, const Loop &L, const LoopSideEffects &E) {
+  MapVector<BasicBlock *, std::vector<CallBase *>> Calls;
+  SmallPtrSet<BasicBlock *, 8> Direct;
+  for (const SideEffectSite &S : E.Sites) {
+    if (!S.InBody)
+      continue;
+    BasicBlock *B = S.Inst->getParent();
+    auto *CB = dyn_cast<CallBase>(S.Inst);
+    if (S.Kind == SiteKind::Indirect && CB && !CB->isInlineAsm())
+      Calls[B].push_back(CB);
+    else
+      Direct.insert(B);
+  }
+  LoopSideEffects E2 = E;
+  E2.Sites.clear();
+  for (const SideEffectSite &S : E.Sites)
+    if (!(S.InBody && Calls.count(S.Inst->getParent()) &&
+          !Direct.count(S.Inst->getParent())))
+      E2.Sites.push_back(S);
+  for (auto &[B, CBs] : Calls)
+    if (!Direct.count(B))
+      E2.BodyBlocks.erase(B);
+  vp_loop_class C = classifyLoop(L, E2);
+  if (C == Rec.Class)
+    return;
+  Rec.Flags |= VP_LOOPF_INDIRECT;
+  Rec.DirectClass = C;
+  for (auto &[B, CBs] : Calls)
+    if (!Direct.count(B))
+      Rec.IndirectOnly.push_back({B, CBs});
+  ++NumIndirectDependent;
+}
+
+/// The functions a call through a pointer may reach that write nothing a
+/// caller can see: defined here, address-taken (or visible to other modules,
+/// which may take it), summary WE_None; and the known-pure C library
+/// functions whose address is taken here (strcmp as a comparator).
+static std::vector<Function *> pureFunctions(Module &M, const ModRefSummary &S) {
+  std::vector<Function *> Out;
+  for (Function &F : M) {
+    if (F.isIntrinsic() || F.getName().startswith("__vprof") ||
+        F.getName().contains(".vprof_") || F.hasAvailableExternallyLinkage())
+      continue;
+    if (F.isDeclaration()) {
+      if (ModRefSummary::isKnownPure(F.getName()) && F.hasAddressTaken())
+        Out.push_back(&F);
+      continue;
+    }
+    if ((F.hasAddressTaken() || !F.hasLocalLinkage()) && S.effectOf(F) == WE_None)
+      Out.push_back(&F);
+  }
+  return Out;
 }
 
 /// The same rule for recursion, one call being one iteration: 1* when every
@@ -256,6 +318,7 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       Rec.F = &F;
       Rec.Header = L->getHeader();
       addSites(Rec, E);
+      splitIndirect(Rec, *L, E);
       if (Recursive && isTailRecursionLoop(*L, F))
         Rec.Flags |= VP_LOOPF_TAIL_CALLS;
       if (Loop *P = L->getParentLoop())
@@ -268,6 +331,7 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
     }
     markVectorBodies(Order, MutableArrayRef<LoopRecord>(Info.Loops).slice(First), LI);
   }
+  Info.PureFunctions = pureFunctions(M, Summary);
   for (const LoopRecord &R : Info.Loops) {
     switch (R.Class) {
     case VP_CLASS_ZERO_STAR:

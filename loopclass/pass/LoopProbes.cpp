@@ -59,6 +59,11 @@ public:
   uint32_t addLoop(const LoopRecord &R, GlobalVariable *Gate);
   /// Writes the descriptor and the constructor that registers it.
   void finish();
+  /// `i32 stub(i8* callee, i8* cache)`: 1 unless the runtime knows the
+  /// callee writes nothing (__vprof_callee_impure; 1 without a runtime).
+  Function *impureStub();
+  /// A new per-call-site cache ([2 x i8*]: last pure, last impure callee).
+  GlobalVariable *calleeCache();
   bool empty() const { return Entries.empty(); }
 
   Module &M;
@@ -76,6 +81,8 @@ private:
   RuntimeStrings Strings{M, "__vprof_loop_str"};
   Constant *string(StringRef S) { return Strings.get(S); }
   FunctionCallee weakFunction(StringRef Name, FunctionType *FTy);
+  Function *Stub = nullptr;
+  unsigned Caches = 0;
 };
 
 } // namespace
@@ -114,6 +121,72 @@ ProbeModule::ProbeModule(Module &M) : M(M), Ctx(M.getContext()) {
 
 FunctionCallee ProbeModule::weakFunction(StringRef Name, FunctionType *FTy) {
   return declareWeakRuntimeFunction(M, Name, FTy);
+}
+
+Function *ProbeModule::impureStub() {
+  if (Stub)
+    return Stub;
+  FunctionType *FTy = FunctionType::get(I32, {I8Ptr, I8Ptr}, false);
+  FunctionCallee RT = weakFunction("__vprof_callee_impure", FTy);
+  Stub = Function::Create(FTy, GlobalValue::InternalLinkage,
+                          "__vprof_callee_impure_stub", M);
+  Stub->addFnAttr(Attribute::NoUnwind);
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Stub);
+  BasicBlock *Ask = BasicBlock::Create(Ctx, "ask", Stub);
+  BasicBlock *No = BasicBlock::Create(Ctx, "no_runtime", Stub);
+  IRBuilder<> B(Entry);
+  B.CreateCondBr(B.CreateICmpNE(B.CreatePointerCast(RT.getCallee(), I8Ptr),
+                                ConstantPointerNull::get(cast<PointerType>(I8Ptr))),
+                 Ask, No);
+  B.SetInsertPoint(Ask);
+  B.CreateRet(B.CreateCall(RT, {Stub->getArg(0), Stub->getArg(1)}));
+  B.SetInsertPoint(No);
+  B.CreateRet(ConstantInt::get(I32, 1));
+  return Stub;
+}
+
+GlobalVariable *ProbeModule::calleeCache() {
+  ArrayType *Ty = ArrayType::get(I8Ptr, 2);
+  auto *G = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage,
+                               ConstantAggregateZero::get(Ty),
+                               "__vprof_callee_cache." + Twine(Caches++));
+  G->setAlignment(Align(16));
+  return G;
+}
+
+/// Registers the module's functions that write nothing (LoopClassInfo::
+/// PureFunctions) with the runtime, from a constructor:
+///   if (&__vprof_pure_register) __vprof_pure_register(list, n);
+static void emitPureTable(Module &M, ArrayRef<Function *> Fns) {
+  if (Fns.empty())
+    return;
+  LLVMContext &Ctx = M.getContext();
+  Type *I8Ptr = Type::getInt8PtrTy(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  std::vector<Constant *> Elems;
+  for (Function *F : Fns)
+    Elems.push_back(ConstantExpr::getPointerCast(F, I8Ptr));
+  ArrayType *Ty = ArrayType::get(I8Ptr, Elems.size());
+  auto *List = new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
+                                  ConstantArray::get(Ty, Elems), "__vprof_pure_fns");
+  FunctionCallee Reg = declareWeakRuntimeFunction(
+      M, "__vprof_pure_register",
+      FunctionType::get(Type::getVoidTy(Ctx), {I8Ptr, I32}, false));
+  Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                                    GlobalValue::InternalLinkage, "__vprof_pure_ctor", M);
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Ctor);
+  BasicBlock *Call = BasicBlock::Create(Ctx, "register", Ctor);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
+  IRBuilder<> B(Entry);
+  B.CreateCondBr(B.CreateICmpNE(B.CreatePointerCast(Reg.getCallee(), I8Ptr),
+                                ConstantPointerNull::get(cast<PointerType>(I8Ptr))),
+                 Call, Done);
+  B.SetInsertPoint(Call);
+  B.CreateCall(Reg, {B.CreatePointerCast(List, I8Ptr),
+                     ConstantInt::get(I32, Elems.size())});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  appendToGlobalCtors(M, Ctor, 65535);
 }
 
 
@@ -211,8 +284,11 @@ public:
     }
   }
 
+  /// Cond: side-effect blocks whose only effects are calls through
+  /// pointers, with those calls (VP_LOOPF_INDIRECT), in the clone.
+  using CondBlocks = std::vector<std::pair<BasicBlock *, std::vector<CallBase *>>>;
   bool probeLoop(LoopRecord &R, BasicBlock *Header,
-                 ArrayRef<BasicBlock *> Body);
+                 ArrayRef<BasicBlock *> Body, const CondBlocks &Cond);
   void probeRecursion(LoopRecord &R, ArrayRef<BasicBlock *> Body);
   /// Flushes the accumulated counts of nested loops where their outermost
   /// loop ends.  Call after every probeLoop, before promote.
@@ -261,7 +337,7 @@ private:
 /// HasResult, counted inline (countInstance).  Loops without side-effect
 /// blocks keep only Iters.
 bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
-                               ArrayRef<BasicBlock *> Body) {
+                               ArrayRef<BasicBlock *> Body, const CondBlocks &Cond) {
   Loop *L = LI.getLoopFor(Header);
   if (!L || L->getHeader() != Header)
     return false;
@@ -273,13 +349,23 @@ bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
   // Which blocks set HasResult: LDoctor's post-dominance pruning,
   // restricted to one iteration.  A loop without any (0*, 0*1?) counts no
   // results at all: its rate needs only instances and iterations.
-  SmallPtrSet<BasicBlock *, 8> Marked;
+  // A block whose only effects are calls through pointers sets HasResult
+  // only for an impure callee, so it covers no other block.
+  DenseMap<BasicBlock *, const std::vector<CallBase *> *> CondOf;
+  for (const auto &[BB, Calls] : Cond)
+    CondOf[BB] = &Calls;
+  SmallPtrSet<BasicBlock *, 8> Marked, Covering;
   for (BasicBlock *BB : Body)
-    if (L->contains(BB))
+    if (L->contains(BB)) {
       Marked.insert(BB);
+      if (!CondOf.count(BB))
+        Covering.insert(BB);
+    }
   for (BasicBlock *BB : Body)
-    if (Marked.count(BB) && coveredByOthers(*L, BB, Marked))
+    if (Marked.count(BB) && coveredByOthers(*L, BB, Covering)) {
       Marked.erase(BB);
+      Covering.erase(BB);
+    }
   bool CountResults = !Marked.empty();
 
   AllocaInst *Iters = local(PM.I64, "vprof.iters");
@@ -308,8 +394,25 @@ bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
   for (BasicBlock *BB : Body) {
     if (!Marked.count(BB))
       continue;
+    auto It = CondOf.find(BB);
+    if (It == CondOf.end()) {
+      B.SetInsertPoint(BB->getTerminator());
+      B.CreateStore(One, HasResult);
+      continue;
+    }
+    // HasResult |= some callee of the block's calls through pointers is not
+    // known to write nothing (docs/loopclass.md, "Calls through pointers").
+    Value *Any = nullptr;
+    for (CallBase *CB : *It->second) {
+      B.SetInsertPoint(CB);
+      Value *Imp = B.CreateCall(PM.impureStub(),
+                                {B.CreatePointerCast(CB->getCalledOperand(), PM.I8Ptr),
+                                 B.CreatePointerCast(PM.calleeCache(), PM.I8Ptr)});
+      Imp = B.CreateICmpNE(Imp, ConstantInt::get(PM.I32, 0));
+      Any = Any ? B.CreateOr(Any, Imp) : Imp;
+    }
     B.SetInsertPoint(BB->getTerminator());
-    B.CreateStore(One, HasResult);
+    B.CreateStore(B.CreateSelect(Any, One, B.CreateLoad(PM.I64, HasResult)), HasResult);
   }
 
   // A nested loop sums its instances in registers while its outermost loop
@@ -655,8 +758,13 @@ PreservedAnalyses LoopProbesPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!EnableProbes)
     return PreservedAnalyses::all();
   LoopClassInfo &Info = MAM.getResult<LoopClassAnalysis>(M);
+  // Every module lists its functions that write nothing, loops or not: a
+  // loop elsewhere may call them through a pointer.
+  emitPureTable(M, Info.PureFunctions);
+  PreservedAnalyses Kept = PreservedAnalyses::none();
+  Kept.preserve<LoopClassAnalysis>();
   if (Info.Loops.empty())
-    return PreservedAnalyses::all();
+    return Info.PureFunctions.empty() ? PreservedAnalyses::all() : Kept;
 
   // Records per function, in table order.
   MapVector<Function *, std::vector<LoopRecord *>> ByFunction;
@@ -687,7 +795,14 @@ PreservedAnalyses LoopProbesPass::run(Module &M, ModuleAnalysisManager &MAM) {
         Prober.probeRecursion(*R, Body);
         Done = true;
       } else {
-        Done = Prober.probeLoop(*R, cast<BasicBlock>(VMap[R->Header]), Body);
+        FunctionProber::CondBlocks Cond;
+        for (auto &[BB, Calls] : R->IndirectOnly) {
+          std::vector<CallBase *> Mapped;
+          for (CallBase *CB : Calls)
+            Mapped.push_back(cast<CallBase>(VMap[CB]));
+          Cond.push_back({cast<BasicBlock>(VMap[BB]), std::move(Mapped)});
+        }
+        Done = Prober.probeLoop(*R, cast<BasicBlock>(VMap[R->Header]), Body, Cond);
       }
       if (Done) {
         R->Flags |= VP_LOOPF_PROBED;
@@ -713,7 +828,7 @@ PreservedAnalyses LoopProbesPass::run(Module &M, ModuleAnalysisManager &MAM) {
       if (auto *Fn = dyn_cast<Function>(FC.getCallee()))
         if (Fn->use_empty())
           Fn->eraseFromParent();
-    return PreservedAnalyses::all();
+    return Info.PureFunctions.empty() ? PreservedAnalyses::all() : Kept;
   }
   PM.finish();
   PreservedAnalyses PA = PreservedAnalyses::none();

@@ -53,6 +53,8 @@ static std::string buildBlob(const std::vector<LoopRecord> &Loops) {
     E.first_site = SiteCount;
     E.site_count = R.Sites.size();
     E.end_line = R.EndLine;
+    if (R.Flags & VP_LOOPF_INDIRECT)
+      E.reserved = 1u + R.DirectClass;
     appendRecord(Entries, E);
     for (const SiteRecord &S : R.Sites) {
       vp_loop_site VS;
@@ -103,6 +105,8 @@ static void printLoops(const std::vector<LoopRecord> &Loops) {
       OS << " tail-calls";
     if (R.Flags & VP_LOOPF_VECTOR)
       OS << " vector";
+    if (R.Flags & VP_LOOPF_INDIRECT)
+      OS << " indirect(direct-class=" << loopClassName(R.DirectClass) << ")";
     if (R.Flags & VP_LOOPF_PROBED)
       OS << " probed";
     OS << " sites=" << R.Sites.size() << "\n";

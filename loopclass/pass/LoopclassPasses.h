@@ -44,16 +44,25 @@ struct LoopRecord {
   vp_loop_kind Kind = VP_LOOP_NATURAL;
   vp_loop_class Class = VP_CLASS_ZERO_STAR;
   uint16_t Flags = 0;
+  /// VP_LOOPF_INDIRECT: the class without the indirect-only blocks.
+  vp_loop_class DirectClass = VP_CLASS_ZERO_STAR;
   std::vector<SiteRecord> Sites;
 
   /// For instrumentation; valid until the function is modified.
   llvm::Function *F = nullptr;
   llvm::BasicBlock *Header = nullptr; ///< null for recursion
   std::vector<llvm::BasicBlock *> BodyBlocks;
+  /// Body blocks whose only side effects are calls through pointers, with
+  /// those calls (VP_LOOPF_INDIRECT).
+  std::vector<std::pair<llvm::BasicBlock *, std::vector<llvm::CallBase *>>> IndirectOnly;
 };
 
 struct LoopClassInfo {
   std::vector<LoopRecord> Loops;
+  /// Address-taken functions of the module that write nothing a caller
+  /// can see (summary WE_None): a call through a pointer to one of them is
+  /// no side effect (LoopProbes.cpp registers them with the runtime).
+  std::vector<llvm::Function *> PureFunctions;
 
   bool invalidate(llvm::Module &, const llvm::PreservedAnalyses &PA,
                   llvm::ModuleAnalysisManager::Invalidator &);

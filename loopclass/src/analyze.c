@@ -25,15 +25,33 @@ const char *vp_loop_verdict_name(int v)
     }
 }
 
+/* The class the counts support.  A loop whose side-effect blocks include
+   some holding only calls through pointers (VP_LOOPF_INDIRECT) counted a
+   result there only for a callee not known to write nothing: no such
+   result at all, the class without those blocks; a result in every
+   iteration, the static class; some, [0|1]*, rated on the counts. */
+static int effective_class(const struct vp_loop_result *r)
+{
+    const struct vp_loop_info *l = r->loop;
+    if (!(l->flags & VP_LOOPF_INDIRECT) || r->iterations == 0)
+        return l->static_class;
+    if (r->result_iterations == 0)
+        return l->direct_class;
+    if (r->result_iterations >= r->iterations)
+        return l->static_class;
+    return VP_CLASS_ZERO_OR_ONE;
+}
+
 static void rate(struct vp_loop_result *r, const struct vp_loop_thresholds *th)
 {
+    r->cls = effective_class(r);
     if (r->iterations == 0) {
         r->verdict = VP_LOOP_NOT_RUN;
         return;
     }
     r->avg_iterations = r->instances ? (double)r->iterations / (double)r->instances : 0.0;
     double share; /* results per iteration */
-    switch (r->loop->static_class) {
+    switch (r->cls) {
     case VP_CLASS_ZERO_STAR:
         r->result_iterations = 0;
         share = 0.0;

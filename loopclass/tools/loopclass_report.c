@@ -114,11 +114,15 @@ int main(int argc, char **argv)
         if (!all && r[k].verdict == VP_LOOP_NOT_RUN)
             continue;
         const char *base = strrchr(l->file, '/');
-        printf("loop %s %s:%u kind=%s class=%s instances=%llu iterations=%llu results=%llu "
+        char stat[64] = "";
+        if (l->flags & VP_LOOPF_INDIRECT) /* the class the counts chose, and the two it had */
+            snprintf(stat, sizeof stat, " static=%s direct=%s", vp_loop_class_name(l->static_class),
+                     vp_loop_class_name(l->direct_class));
+        printf("loop %s %s:%u kind=%s class=%s%s instances=%llu iterations=%llu results=%llu "
                "max=%llu avg=%.2f resultless=%.6f verdict=%s\n",
                l->function, base ? base + 1 : l->file, l->line,
                l->kind == VP_LOOP_RECURSION ? "recursion" : "loop",
-               vp_loop_class_name(l->static_class), (unsigned long long)r[k].instances,
+               vp_loop_class_name((unsigned)r[k].cls), stat, (unsigned long long)r[k].instances,
                (unsigned long long)r[k].iterations, (unsigned long long)r[k].result_iterations,
                (unsigned long long)r[k].max_iterations, r[k].avg_iterations,
                r[k].resultless_rate, vp_loop_verdict_name(r[k].verdict));

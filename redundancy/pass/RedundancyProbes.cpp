@@ -94,7 +94,7 @@ struct ProbeModule {
   Type *I8, *I32, *I64, *I8Ptr, *I32Ptr, *Void;
   GlobalVariable *Desc = nullptr, *Slots = nullptr, *Active = nullptr;
   FunctionCallee IterFn, IterEndFn, IterEndNFn, InstFn, InstEndFn, ValueFn, RangeFn,
-      CalleeFn, EffectFn;
+      CalleeFn, EffectFn, EffectCallFn;
   struct Entry {
     uint64_t Id;
     std::string Function, Container;
@@ -140,6 +140,7 @@ ProbeModule::ProbeModule(Module &M) : M(M), Ctx(M.getContext()) {
   RangeFn = weak(VP_RED_RT_RANGE, Void, {I8Ptr, I32, I32, I64});
   CalleeFn = weak(VP_RED_RT_CALLEE, Void, {I32, I64});
   EffectFn = weak(VP_RED_RT_EFFECT, Void, {I8Ptr, I32});
+  EffectCallFn = weak(VP_RED_RT_EFFECT_CALL, Void, {I8Ptr, I32, I8Ptr});
   // The "sampling active" flag, shared by every TU of the executable
   // (linkonce_odr), read by the probes of called functions.
   Active = M.getNamedGlobal("__vprof_red_active");
@@ -415,7 +416,16 @@ void FunctionInstrumenter::insertProbes(ArrayRef<BasicBlock *> Copy,
           Bld.CreateICmpNE(Bld.CreateAnd(Rec, Bits), Bld.getInt32(0)), Pos,
           false);
       Bld.SetInsertPoint(Then);
-      if (T.W == Tag::SideEffect) {
+      auto *ICall = dyn_cast<CallBase>(I);
+      if (ICall && (ICall->getCalledFunction() || ICall->isInlineAsm() ||
+                    isa<Function>(ICall->getCalledOperand()->stripPointerCasts())))
+        ICall = nullptr;
+      if (T.W == Tag::SideEffect && ICall) {
+        // A call through a pointer: a write only for an impure callee.
+        Bld.CreateCall(PM.EffectCallFn,
+                       {PM.desc(Bld), Bld.getInt32(Index),
+                        Bld.CreatePointerCast(ICall->getCalledOperand(), PM.I8Ptr)});
+      } else if (T.W == Tag::SideEffect) {
         Bld.CreateCall(PM.EffectFn, {PM.desc(Bld), Bld.getInt32(Index)});
       } else if (T.W == Tag::Range) {
         Value *Ptr = cast<LoadInst>(I)->getPointerOperand();

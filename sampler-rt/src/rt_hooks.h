@@ -49,4 +49,8 @@ uint64_t vp_rt_env_u64(const char *name, uint64_t def, uint64_t lo, uint64_t hi)
 void *vp_rt_claim_record(void **head, void **cursor, size_t next_off, size_t owner_off,
                          uint32_t tid);
 
+/* loops/pure_rt.c: 1 if `fn` is a function some module registered as
+   writing nothing (docs/loopclass.md, "Calls through pointers"). */
+int vp_rt_callee_pure(const void *fn);
+
 #endif

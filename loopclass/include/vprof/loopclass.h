@@ -87,6 +87,10 @@ struct vp_loop_result {
     double avg_iterations;      /* iterations / instances                     */
     double resultless_rate;     /* share of iterations that produced nothing  */
     int verdict;                /* enum vp_loop_verdict                       */
+    int cls;                    /* enum vp_loop_class the rate used: the static
+                                   class, or for VP_LOOPF_INDIRECT the one the
+                                   counts choose (docs/loopclass.md, "Calls
+                                   through pointers")                        */
 };
 
 /* One result per loop of `t`, in table order; counters of the same loop id

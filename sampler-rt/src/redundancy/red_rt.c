@@ -1072,6 +1072,16 @@ VP_RED_EXPORT void __vprof_red_side_effect(const struct vp_red_rt_module *m, uin
     vp_red_leave();
 }
 
+/* A call through a pointer: a write only when the callee is not known to
+   write nothing (loops/pure_rt.c). */
+VP_RED_EXPORT void __vprof_red_side_effect_call(const struct vp_red_rt_module *m, uint32_t idx,
+                                                const void *callee)
+{
+    if (vp_rt_callee_pure(callee))
+        return;
+    __vprof_red_side_effect(m, idx);
+}
+
 /* ---- profile sections ---- */
 
 /* Copies thread `t`'s finished instances, at most t->w_arena bytes of them

@@ -174,7 +174,8 @@ struct vp_loop_entry {
     uint32_t first_site;    /* index into the sites array                      */
     uint32_t site_count;
     uint32_t end_line;      /* last source line of the loop body (quoting)    */
-    uint32_t reserved;
+    uint32_t reserved;      /* VP_LOOPF_INDIRECT: low byte = 1 + the class
+                               without the indirect-only side-effect blocks  */
 };
 
 enum vp_loop_flags {
@@ -187,6 +188,13 @@ enum vp_loop_flags {
     VP_LOOPF_VECTOR = 1u << 4,     /* the loop vectorizer's body (vector
                                       values in its blocks): an iteration
                                       covers several source iterations      */
+    VP_LOOPF_INDIRECT = 1u << 5,   /* some side-effect blocks hold only calls
+                                      through pointers, whose probes count a
+                                      result only for a callee not known to
+                                      write nothing; `reserved` & 0xff is
+                                      1 + the class without those blocks
+                                      (docs/loopclass.md, "Calls through
+                                      pointers")                            */
 };
 
 enum vp_site_kind {
@@ -710,9 +718,11 @@ struct vp_redund_source {
  * then both probe sets run in the same clone).  Per thread and loop the probes
  * keep struct vp_red_rt_slot in a thread-local array of the TU.
  */
-#define VP_RED_RT_VERSION 5 /* 4: __vprof_red_iter_end_n ends the instance of
+#define VP_RED_RT_VERSION 6 /* 4: __vprof_red_iter_end_n ends the instance of
                                a loop without cross-iteration sampling;
-                               5: side effects gated on VP_RED_MODE_SE */
+                               5: side effects gated on VP_RED_MODE_SE;
+                               6: a call through a pointer is a side effect
+                               only for an impure callee (VP_RED_RT_EFFECT_CALL) */
 /* Bit of __vprof_red_active the runtime sets while every recorded frame
    open on the thread is full (its signature truncated, its instance's
    values at the cap): the callee probes send a value only when
@@ -732,6 +742,10 @@ struct vp_redund_source {
 #define VP_RED_RT_RANGE "__vprof_red_range"   /* (module *, u32 loop, u32 src, u64 addr) */
 #define VP_RED_RT_CALLEE "__vprof_red_callee_value" /* (u32 src, u64 v)      */
 #define VP_RED_RT_EFFECT "__vprof_red_side_effect"  /* (module *, u32 loop)  */
+/* (module *, u32 loop, callee): a side effect unless the callee is a
+   registered function that writes nothing (docs/loopclass.md, "Calls
+   through pointers") */
+#define VP_RED_RT_EFFECT_CALL "__vprof_red_side_effect_call"
 
 enum vp_red_value_mode {
     VP_RED_MODE_CI = 1u << 0,  /* hash into the iteration signature            */

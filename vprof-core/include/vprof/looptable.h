@@ -37,6 +37,8 @@ struct vp_loop_info {
     uint16_t depth, flags; /* flags: enum vp_loop_flags                        */
     uint8_t kind;          /* enum vp_loop_kind                                */
     uint8_t static_class;  /* enum vp_loop_class                               */
+    uint8_t direct_class;  /* VP_LOOPF_INDIRECT: the class without the blocks
+                              whose only effects are calls through pointers  */
     const struct vp_loop_site_info *sites;
     size_t site_count;
 };

@@ -177,6 +177,11 @@ int vp_loop_table_parse(const char *name, const void *data, size_t size,
             li->flags = e.flags;
             li->kind = e.kind;
             li->static_class = e.static_class;
+            if ((e.flags & VP_LOOPF_INDIRECT) && (e.reserved & 0xff) >= 1 &&
+                (e.reserved & 0xff) <= 1 + VP_CLASS_ONE_STAR)
+                li->direct_class = (uint8_t)((e.reserved & 0xff) - 1);
+            else
+                li->flags &= (uint16_t)~VP_LOOPF_INDIRECT; /* no usable class */
             li->sites = &t->sites_[site_base + e.first_site];
             li->site_count = e.site_count;
         }
