@@ -72,6 +72,30 @@ def main():
                                                       ("share", "root_cause", "fix",
                                                        "rank_anomaly")},
                                  r.stderr[-1500:]))
+
+    # A virtual getter that writes nothing, called at every step of a walk
+    # repeated by every request (docs/loopclass.md, "Calls through
+    # pointers"): the walk is a search (0*1?), its instances repeat each
+    # other, and they write nothing, so memoization.  Before 2026-11-22 the
+    # virtual call was a result and a write in every iteration: 1*, batching.
+    scopes_cpp = os.path.join(src, "cxx", "scopes.cpp")
+    scopes = os.path.join(work, "scopes")
+    r = run([os.path.join(bindir, "vprof-c++"), "-O2", "-g", scopes_cpp, "-o", scopes], work)
+    if r.returncode != 0:
+        raise SystemExit("vprof-c++ failed:\n" + r.stderr[-3000:])
+    out = os.path.join(work, "scopes.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = run([os.path.join(bindir, "vprof-loop"), "--function", "resolve", "--format", "json",
+             "-o", out, "--", scopes, "300", "100000"], work)
+    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    rs = next((l for l in loops if l["function"] == "resolve"), None)
+    ok(r.returncode == 0 and rs and rs["static_class"] == "0*1?" and
+       "cross-loop" in rs["root_cause"] and rs["fix"] == ["memoization"],
+       "vprof-loop: the walk through a pure virtual getter is a repeated search, memoization",
+       "exit %d, loop %s\n%s" % (r.returncode, rs and {k: rs[k] for k in
+                                                       ("static_class", "root_cause", "fix")},
+                                 r.stderr[-1500:]))
     return finish()
 
 
