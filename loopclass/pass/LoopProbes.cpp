@@ -402,16 +402,50 @@ bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
     }
     // HasResult |= some callee of the block's calls through pointers is not
     // known to write nothing (docs/loopclass.md, "Calls through pointers").
+    // Per call site, inline: the callee against the site's last pure and
+    // last impure callee; only on a miss the runtime (through the stub).
+    SmallPtrSet<CallBase *, 4> Want(It->second->begin(), It->second->end());
+    SmallVector<CallBase *, 4> Calls; // in block order: splits move the rest
+    for (Instruction &I : *BB)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (Want.count(CB))
+          Calls.push_back(CB);
     Value *Any = nullptr;
-    for (CallBase *CB : *It->second) {
+    CallBase *Last = nullptr;
+    for (CallBase *CB : Calls) {
       B.SetInsertPoint(CB);
-      Value *Imp = B.CreateCall(PM.impureStub(),
-                                {B.CreatePointerCast(CB->getCalledOperand(), PM.I8Ptr),
-                                 B.CreatePointerCast(PM.calleeCache(), PM.I8Ptr)});
-      Imp = B.CreateICmpNE(Imp, ConstantInt::get(PM.I32, 0));
+      GlobalVariable *Cache = PM.calleeCache();
+      Value *P = B.CreatePointerCast(CB->getCalledOperand(), PM.I8Ptr);
+      auto Word = [&](unsigned K) {
+        LoadInst *W = B.CreateAlignedLoad(
+            PM.I8Ptr, B.CreateConstInBoundsGEP2_32(Cache->getValueType(), Cache, 0, K),
+            Align(8));
+        W->setAtomic(AtomicOrdering::Unordered);
+        return W;
+      };
+      Value *HitPure = B.CreateICmpEQ(P, Word(0));
+      Value *HitImpure = B.CreateICmpEQ(P, Word(1));
+      Value *Miss = B.CreateNot(B.CreateOr(HitPure, HitImpure));
+      BasicBlock *Head = CB->getParent();
+      Instruction *Then = SplitBlockAndInsertIfThen(
+          Miss, CB, false, MDBuilder(C.getContext()).createBranchWeights(1, 1000),
+          static_cast<DominatorTree *>(nullptr), &LI);
+      markProbe(*Then);
+      B.SetInsertPoint(Then);
+      Value *Asked = B.CreateICmpNE(
+          B.CreateCall(PM.impureStub(), {P, B.CreatePointerCast(Cache, PM.I8Ptr)}),
+          ConstantInt::get(PM.I32, 0));
+      B.SetInsertPoint(&*CB->getParent()->begin());
+      PHINode *Imp = B.CreatePHI(B.getInt1Ty(), 2);
+      Imp->addIncoming(HitImpure, Head);
+      Imp->addIncoming(Asked, Then->getParent());
+      B.SetInsertPoint(CB);
       Any = Any ? B.CreateOr(Any, Imp) : Imp;
+      Last = CB;
     }
-    B.SetInsertPoint(BB->getTerminator());
+    if (!Last)
+      continue;
+    B.SetInsertPoint(Last->getParent()->getTerminator());
     B.CreateStore(B.CreateSelect(Any, One, B.CreateLoad(PM.I64, HasResult)), HasResult);
   }
 
