@@ -11,6 +11,11 @@ def build(bindir, srcs, out, extra=()):
         raise SystemExit("vprof-cc failed:\n" + r.stderr[-3000:])
 
 
+def run(cmd, cwd):
+    """Runs cmd in cwd, output captured as text."""
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+
+
 failures = 0
 
 

@@ -11,15 +11,10 @@ usage: inline.py BINDIR TESTSRCDIR WORKDIR
 """
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build, ok, finish  # noqa: E402
-
-
-def run(cmd, cwd):
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+from common import build, finish, ok, run  # noqa: E402
 
 
 def main():

@@ -98,9 +98,36 @@ static void vp_rt_atexit(void)
         atomic_store(&vp_rt.final_written, 1);
 }
 
+/* fork: no thread may be inside a sampling handler when the process is
+   copied.  A handler holds locks while it unwinds (libunwind's mempool lock,
+   taken with every signal blocked, when it parses an FDE); the child would
+   inherit one locked with no thread to release it, and its first handler
+   needing it would wait forever, deaf to SIGTERM: a fork child hung that way
+   under a loaded CI run (stress.fork, 2026-11-22).  So the prepare handler
+   makes the handlers stand off and waits for those running (as a write
+   does, at most ~0.5 s), and the parent resumes after the fork; the child
+   starts afresh below.  Only a pause the prepare handler began is undone: a
+   write in progress keeps its own. */
+static _Atomic int vp_rt_fork_paused;
+
+static void vp_rt_fork_prepare(void)
+{
+    if (!atomic_load(&vp_rt.active) || atomic_load(&vp_rt.paused))
+        return;
+    vp_rt_pause_sampling();
+    atomic_store(&vp_rt_fork_paused, 1);
+}
+
+static void vp_rt_fork_parent(void)
+{
+    if (atomic_exchange(&vp_rt_fork_paused, 0))
+        vp_rt_resume_sampling();
+}
+
 /* fork child: a new process with one thread; profile it into its own file. */
 static void vp_rt_fork_child(void)
 {
+    atomic_store(&vp_rt_fork_paused, 0);
     if (!atomic_load(&vp_rt.active))
         return;
     vp_rt.pid = getpid();
@@ -344,7 +371,7 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
         vp_rt_hook(vp_rt.flush_signal, vp_rt_flush_handler, NULL);
 
     atexit(vp_rt_atexit);
-    pthread_atfork(NULL, NULL, vp_rt_fork_child);
+    pthread_atfork(vp_rt_fork_prepare, vp_rt_fork_parent, vp_rt_fork_child);
 
     /* timers last, chosen once (rt_timer.c): perf task-clock per thread,
        else timer_create per thread, else the process-wide itimer */

@@ -102,6 +102,26 @@ struct run {
     int sign;                      /* +1 buggy / only profile, -1 diff base   */
 };
 
+/* A new Function with the given string ids, stored in *slot's map entry;
+   its id, or -1 when out of memory. */
+static int64_t new_function(struct builder *B, size_t *slot, int64_t name, int64_t sys,
+                            int64_t file, int64_t line)
+{
+    PFunction *f = malloc(sizeof *f);
+    if (!f)
+        return -1;
+    perftools__profiles__function__init(f);
+    f->id = B->functions.n + 1;
+    f->name = name;
+    f->system_name = sys;
+    f->filename = file;
+    f->start_line = line;
+    if (vec_push(&B->functions, f))
+        return -1;
+    *slot = B->functions.n - 1;
+    return (int64_t)f->id;
+}
+
 static int64_t function_id(struct run *R, const struct vp_func *fn)
 {
     struct builder *B = R->B;
@@ -111,27 +131,13 @@ static int64_t function_id(struct run *R, const struct vp_func *fn)
         return -1;
     if (!isnew)
         return (int64_t)*v + 1;
-    PFunction *f = malloc(sizeof *f);
-    if (!f)
-        return -1;
-    perftools__profiles__function__init(f);
-    f->id = B->functions.n + 1;
     int64_t name = str_index(B, fn->name && *fn->name ? fn->name : "?");
     const char *linkage = fn->linkage && *fn->linkage ? fn->linkage : fn->name;
     int64_t sys = str_index(B, linkage ? linkage : "?");
     int64_t file = str_index(B, fn->file ? fn->file : "");
-    if (name < 0 || sys < 0 || file < 0) {
-        free(f);
+    if (name < 0 || sys < 0 || file < 0)
         return -1;
-    }
-    f->name = name;
-    f->system_name = sys;
-    f->filename = file;
-    f->start_line = fn->line;
-    if (vec_push(&B->functions, f))
-        return -1;
-    *v = B->functions.n - 1;
-    return (int64_t)f->id;
+    return new_function(B, v, name, sys, file, fn->line);
 }
 
 /* The function of an inlined frame: no vp_func, so keyed by its name and
@@ -148,17 +154,7 @@ static int64_t inline_function_id(struct run *R, const char *name, const char *f
         return -1;
     if (!isnew)
         return (int64_t)*v + 1;
-    PFunction *f = malloc(sizeof *f);
-    if (!f)
-        return -1;
-    perftools__profiles__function__init(f);
-    f->id = B->functions.n + 1;
-    f->name = f->system_name = ns;
-    f->filename = fs;
-    if (vec_push(&B->functions, f))
-        return -1;
-    *v = B->functions.n - 1;
-    return (int64_t)f->id;
+    return new_function(B, v, ns, ns, fs, 0);
 }
 
 static int64_t location_id(struct run *R, uint64_t addr)
