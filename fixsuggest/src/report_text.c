@@ -52,8 +52,21 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
     rank_table(out, r, s);
     fprintf(out, "%svprof-loop%s: %zu loop%s diagnosed in ", s->bold, s->off, r->nloops,
             r->nloops == 1 ? "" : "s");
-    for (size_t i = 0; i < r->nfunctions; i++)
-        fprintf(out, "%s%s", i ? ", " : "", r->functions[i]);
+    /* the selected functions with a diagnosed loop, then those without */
+    size_t shown = 0, without = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < r->nfunctions; i++) {
+            int has = 0;
+            for (size_t k = 0; k < r->nloops && !has; k++)
+                has = strcmp(r->loops[k].function, r->functions[i]) == 0;
+            if (pass == 0 && has)
+                fprintf(out, "%s%s", shown++ ? ", " : "", r->functions[i]);
+            else if (pass == 1 && !has)
+                fprintf(out, "%s%s", without++ ? ", " : (shown ? " (no loop in " : "(no loop in "),
+                        r->functions[i]);
+        }
+    if (without)
+        fputc(')', out);
     fprintf(out, "\n  slow run: ");
     print_cmd(out, r->command, r->ncommand);
     fprintf(out, "\n");

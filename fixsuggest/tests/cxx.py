@@ -68,6 +68,13 @@ def main():
                                                        "rank_anomaly")},
                                  r.stderr[-1500:]))
 
+    # The text report names the selected functions without a loop apart.
+    r = run([os.path.join(bindir, "vprof-loop"), "--function", "find,add", "--", prog,
+             "6000", "800"], work)
+    ok(r.returncode == 0 and "1 loop diagnosed in find (no loop in add)" in r.stdout,
+       "vprof-loop text: functions without a loop are named apart",
+       "exit %d\n%s" % (r.returncode, r.stdout[:600]))
+
     # A virtual getter that writes nothing, called at every step of a walk
     # repeated by every request (docs/loopclass.md, "Calls through
     # pointers"): the walk is a search (0*1?), its instances repeat each
