@@ -17,6 +17,10 @@ static void loc(FILE *out, const struct vp_loop_report *r, const char *file, uns
 {
     char rel[PATH_MAX];
     vp_lr_relpath(r, file, rel, sizeof rel);
+    if (!rel[0] && !line) { /* no source position: a library, a PLT stub */
+        fputs("<span class=\"muted\">no debug info</span>", out);
+        return;
+    }
     fputs("<code class=\"loc\" title=\"", out);
     vp_html_escape(out, file);
     fputs("\">", out);

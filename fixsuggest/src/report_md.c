@@ -43,6 +43,10 @@ static void loc(FILE *out, const struct vp_loop_report *r, const char *file, uns
 {
     char rel[PATH_MAX];
     vp_lr_relpath(r, file, rel, sizeof rel);
+    if (!rel[0] && !line) { /* no source position: a library, a PLT stub */
+        fputc('-', out);
+        return;
+    }
     fputc('`', out);
     cell(out, rel);
     fprintf(out, ":%u`", line);
