@@ -403,15 +403,12 @@ bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
     // known to write nothing (docs/loopclass.md, "Calls through pointers").
     // Per call site, inline: the callee against the site's last pure and
     // last impure callee; only on a miss the runtime (through the stub).
-    SmallPtrSet<CallBase *, 4> Want(It->second->begin(), It->second->end());
-    SmallVector<CallBase *, 4> Calls; // in block order: splits move the rest
-    for (Instruction &I : *BB)
-      if (auto *CB = dyn_cast<CallBase>(&I))
-        if (Want.count(CB))
-          Calls.push_back(CB);
+    // The calls in program order (the site list's): an enclosing loop
+    // probed before may have split the block at them already, so they are
+    // not looked up in BB.
     Value *Any = nullptr;
     CallBase *Last = nullptr;
-    for (CallBase *CB : Calls) {
+    for (CallBase *CB : *It->second) {
       B.SetInsertPoint(CB);
       GlobalVariable *Cache = PM.calleeCache();
       Value *P = B.CreatePointerCast(CB->getCalledOperand(), PM.I8Ptr);

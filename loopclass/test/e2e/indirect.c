@@ -6,7 +6,7 @@
 // Before 2026-11-22 every such call was a result: every search was 1*.
 // RUN: %vprof-cc -O2 -fno-unroll-loops -fno-vectorize %s -o %t -mllvm -vprof-print-loops 2> %t.loops
 // RUN: FileCheck %s --check-prefix=STATIC --input-file=%t.loops
-// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=find,find_counted,first_odd %t | FileCheck %s --check-prefix=OUT
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=find,find_counted,first_odd,count_rows %t | FileCheck %s --check-prefix=OUT
 // RUN: %loopclass-report %t %t.vprof | FileCheck %s
 #include <stdio.h>
 #include <string.h>
@@ -46,6 +46,21 @@ __attribute__((noinline)) int first_odd(int n, step_fn *fs) {
   return -1;
 }
 
+// Nested: the outer loop is probed first and splits the block at the call;
+// the inner loop's probe must still see it (before the fix it did not, and
+// an impure callee left the inner loop 0*1?).
+static int is_big_counted(long v) { calls++; return v > 1000000; }
+__attribute__((noinline)) int count_rows(int rows, int (*p)(long)) {
+  int found = 0;
+  for (int r = 0; r < rows; r++)
+    for (int i = 0; i < 100; i++)
+      if (p(i + r)) {
+        found++;
+        break;
+      }
+  return found;
+}
+
 int main(void) {
   for (int i = 0; i < 4000; i++)
     snprintf(keys[i], sizeof keys[i], "key%06d", i);
@@ -56,13 +71,16 @@ int main(void) {
     s += find_counted(4000, "key001999", same_counted);
   step_fn mixed[2] = {twice, twice_counted};
   s += first_odd(1000, mixed);
+  s += count_rows(20, is_big_counted);
   printf("s=%ld calls=%ld\n", s, calls);
   return 0;
 }
-// OUT: s=239929 calls=40500
+// OUT: s=239929 calls=42500
 // pure: 200,000 iterations, no result, 0*1? (one result per instance)
 // CHECK-DAG: loop find indirect.c:{{[0-9]+}} kind=loop class=0*1? static=1* direct=0*1? instances=50 iterations=200000 results=50 {{.*}} verdict=inefficient
 // impure: a result in every iteration, the static 1*
 // CHECK-DAG: loop find_counted indirect.c:{{[0-9]+}} kind=loop class=1* static=1* direct=0*1? instances=20 iterations=40000 results=40000 {{.*}} verdict=efficient
 // half and half: [0|1]*, rated on the counts
 // CHECK-DAG: loop first_odd indirect.c:{{[0-9]+}} kind=loop class=[0|1]* static=1* direct=0*1? instances=1 iterations=1000 results=500 {{.*}} resultless=0.500000 verdict=efficient
+// inner loop of count_rows, impure predicate: a result in every iteration
+// CHECK-DAG: loop count_rows indirect.c:{{[0-9]+}} kind=loop class=1* static=1* direct=0*1? instances=20 iterations=2000 results=2000
