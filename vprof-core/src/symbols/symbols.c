@@ -309,12 +309,22 @@ static int add_inline(struct vp_symtab *st, size_t depth, const struct inline_ra
     return 0;
 }
 
+/* What walking one CU needs: its file table and compilation directory,
+   and the last call file interned (most inlined calls of a CU are in one
+   file; libdw's string for it stays the same while the CU is walked). */
+struct cu_ctx {
+    Dwarf_Files *files;
+    size_t nfiles;
+    const char *comp_dir;
+    const char *last_src, *last_interned;
+};
+
 /* The inlined calls under `parent` (a concrete subprogram, a lexical block
    or an inlined call at depth - 1): each code range at `depth`, then what is
    inlined into it at depth + 1.  Nested out-of-line subprograms are
    walk_dies's. */
-static int collect_inlines(struct vp_symtab *st, Dwarf_Die *parent, Dwarf_Files *files,
-                           size_t nfiles, const char *comp_dir, size_t depth)
+static int collect_inlines(struct vp_symtab *st, Dwarf_Die *parent, struct cu_ctx *cu,
+                           size_t depth)
 {
     Dwarf_Die child;
     if (depth > INLINE_DEPTH_MAX || dwarf_child(parent, &child) != 0)
@@ -322,7 +332,7 @@ static int collect_inlines(struct vp_symtab *st, Dwarf_Die *parent, Dwarf_Files 
     do {
         int tag = dwarf_tag(&child);
         if (tag == DW_TAG_lexical_block) {
-            if (collect_inlines(st, &child, files, nfiles, comp_dir, depth) != 0)
+            if (collect_inlines(st, &child, cu, depth) != 0)
                 return -1;
             continue;
         }
@@ -332,14 +342,23 @@ static int collect_inlines(struct vp_symtab *st, Dwarf_Die *parent, Dwarf_Files 
         Dwarf_Attribute a;
         Dwarf_Word w;
         const char *src = NULL;
-        if (files && dwarf_attr(&child, DW_AT_call_file, &a) && dwarf_formudata(&a, &w) == 0 &&
-            w < nfiles)
-            src = dwarf_filesrc(files, w, NULL, NULL);
+        if (cu->files && dwarf_attr(&child, DW_AT_call_file, &a) &&
+            dwarf_formudata(&a, &w) == 0 && w < cu->nfiles)
+            src = dwarf_filesrc(cu->files, w, NULL, NULL);
         if (dwarf_attr(&child, DW_AT_call_line, &a) && dwarf_formudata(&a, &w) == 0 &&
             w <= INT32_MAX)
             r.call_line = (int)w;
         const char *name = die_attr_string(&child, DW_AT_name);
-        r.call_file = src ? intern_path(&st->strs, comp_dir, src) : strtab_intern(&st->strs, "");
+        if (src && src == cu->last_src) {
+            r.call_file = cu->last_interned;
+        } else {
+            r.call_file = src ? intern_path(&st->strs, cu->comp_dir, src)
+                              : strtab_intern(&st->strs, "");
+            if (src && r.call_file) {
+                cu->last_src = src;
+                cu->last_interned = r.call_file;
+            }
+        }
         r.name = strtab_intern(&st->strs, name ? name : "??");
         if (!r.call_file || !r.name)
             return -1;
@@ -353,7 +372,7 @@ static int collect_inlines(struct vp_symtab *st, Dwarf_Die *parent, Dwarf_Files 
             if (add_inline(st, depth, &r) != 0)
                 return -1;
         }
-        if (collect_inlines(st, &child, files, nfiles, comp_dir, depth + 1) != 0)
+        if (collect_inlines(st, &child, cu, depth + 1) != 0)
             return -1;
     } while (dwarf_siblingof(&child, &child) == 0);
     return 0;
@@ -362,8 +381,7 @@ static int collect_inlines(struct vp_symtab *st, Dwarf_Die *parent, Dwarf_Files 
 /* Walk a DIE tree for subprograms.  Functions can nest in namespaces and
    classes (C++) and, rarely, in other subprograms; lexical blocks cannot
    hold out-of-line functions, so they are not entered. */
-static int walk_dies(struct vp_symtab *st, Dwarf_Die *parent, Dwarf_Files *files, size_t nfiles,
-                     const char *comp_dir, int depth)
+static int walk_dies(struct vp_symtab *st, Dwarf_Die *parent, struct cu_ctx *cu, int depth)
 {
     Dwarf_Die child;
     if (depth > 64 || dwarf_child(parent, &child) != 0)
@@ -371,14 +389,14 @@ static int walk_dies(struct vp_symtab *st, Dwarf_Die *parent, Dwarf_Files *files
     do {
         int tag = dwarf_tag(&child);
         if (tag == DW_TAG_subprogram) {
-            if (collect_subprogram(st, &child, comp_dir) != 0 ||
-                collect_inlines(st, &child, files, nfiles, comp_dir, 1) != 0)
+            if (collect_subprogram(st, &child, cu->comp_dir) != 0 ||
+                collect_inlines(st, &child, cu, 1) != 0)
                 return -1;
-            if (walk_dies(st, &child, files, nfiles, comp_dir, depth + 1) != 0)
+            if (walk_dies(st, &child, cu, depth + 1) != 0)
                 return -1;
         } else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
                    tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
-            if (walk_dies(st, &child, files, nfiles, comp_dir, depth + 1) != 0)
+            if (walk_dies(st, &child, cu, depth + 1) != 0)
                 return -1;
         }
     } while (dwarf_siblingof(&child, &child) == 0);
@@ -427,11 +445,10 @@ static int collect_dwarf(struct vp_symtab *st)
         if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
             continue;
         const char *comp_dir = die_attr_string(&cudie, DW_AT_comp_dir);
-        Dwarf_Files *files = NULL;
-        size_t nfiles = 0;
-        if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0)
-            files = NULL; /* no call sites then, the ranges still count */
-        if (walk_dies(st, &cudie, files, nfiles, comp_dir, 0) != 0)
+        struct cu_ctx cu = {.comp_dir = comp_dir};
+        if (dwarf_getsrcfiles(&cudie, &cu.files, &cu.nfiles) != 0)
+            cu.files = NULL; /* no call sites then, the ranges still count */
+        if (walk_dies(st, &cudie, &cu, 0) != 0)
             return -1;
         if (collect_lines(st, &cudie, comp_dir) != 0)
             return -1;
