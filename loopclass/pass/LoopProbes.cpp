@@ -134,11 +134,8 @@ Function *ProbeModule::impureStub() {
   BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Stub);
   BasicBlock *Ask = BasicBlock::Create(Ctx, "ask", Stub);
   BasicBlock *No = BasicBlock::Create(Ctx, "no_runtime", Stub);
-  IRBuilder<> B(Entry);
-  B.CreateCondBr(B.CreateICmpNE(B.CreatePointerCast(RT.getCallee(), I8Ptr),
-                                ConstantPointerNull::get(cast<PointerType>(I8Ptr))),
-                 Ask, No);
-  B.SetInsertPoint(Ask);
+  branchOnRuntime(Entry, RT, Ask, No);
+  IRBuilder<> B(Ask);
   B.CreateRet(B.CreateCall(RT, {Stub->getArg(0), Stub->getArg(1)}));
   B.SetInsertPoint(No);
   B.CreateRet(ConstantInt::get(I32, 1));
@@ -153,9 +150,6 @@ GlobalVariable *ProbeModule::calleeCache() {
   G->setAlignment(Align(16));
   return G;
 }
-
-static void addRegisteringCtor(Module &M, FunctionCallee Fn, ArrayRef<Value *> Args,
-                               StringRef Name);
 
 /// Registers the module's functions that write nothing (LoopClassInfo::
 /// PureFunctions) with the runtime, from a constructor:
@@ -174,10 +168,10 @@ static void emitPureTable(Module &M, ArrayRef<Function *> Fns) {
   FunctionCallee Reg = declareWeakRuntimeFunction(
       M, "__vprof_pure_register",
       FunctionType::get(Type::getVoidTy(Ctx), {I8Ptr, I32}, false));
-  addRegisteringCtor(M, Reg,
-                     {ConstantExpr::getPointerCast(List, I8Ptr),
-                      ConstantInt::get(I32, Elems.size())},
-                     "__vprof_pure_ctor");
+  addRuntimeRegistration(M, Reg,
+                         {ConstantExpr::getPointerCast(List, I8Ptr),
+                          ConstantInt::get(I32, Elems.size())},
+                         "__vprof_pure_ctor");
 }
 
 
@@ -189,29 +183,6 @@ uint32_t ProbeModule::addLoop(const LoopRecord &R, GlobalVariable *Gate) {
                ConstantInt::get(I8, R.Kind), ConstantInt::get(I8, R.Class),
                ConstantInt::get(I16, 0), ConstantInt::get(I32, 0)}));
   return Entries.size() - 1;
-}
-
-/// `static void Name(void) { if (&Fn) Fn(Args...); }`, run as a
-/// constructor: registers something with the runtime when one is loaded.
-static void addRegisteringCtor(Module &M, FunctionCallee Fn, ArrayRef<Value *> Args,
-                               StringRef Name) {
-  LLVMContext &Ctx = M.getContext();
-  Type *I8Ptr = Type::getInt8PtrTy(Ctx);
-  Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
-                                    GlobalValue::InternalLinkage, Name, M);
-  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Ctor);
-  BasicBlock *Call = BasicBlock::Create(Ctx, "register", Ctor);
-  BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
-  IRBuilder<> B(Entry);
-  B.CreateCondBr(B.CreateICmpNE(B.CreatePointerCast(Fn.getCallee(), I8Ptr),
-                                ConstantPointerNull::get(cast<PointerType>(I8Ptr))),
-                 Call, Done);
-  B.SetInsertPoint(Call);
-  B.CreateCall(Fn, Args);
-  B.CreateBr(Done);
-  B.SetInsertPoint(Done);
-  B.CreateRetVoid();
-  appendToGlobalCtors(M, Ctor, 65535);
 }
 
 void ProbeModule::finish() {
@@ -239,8 +210,8 @@ void ProbeModule::finish() {
   FunctionCallee Reg = weakFunction(
       VP_LOOP_RT_REGISTER,
       FunctionType::get(Type::getVoidTy(Ctx), {I8Ptr}, false));
-  addRegisteringCtor(M, Reg, {ConstantExpr::getPointerCast(Desc, I8Ptr)},
-                     "__vprof_loops_ctor");
+  addRuntimeRegistration(M, Reg, {ConstantExpr::getPointerCast(Desc, I8Ptr)},
+                         "__vprof_loops_ctor");
 }
 
 /// True if every path from `B` to the end of the iteration (the back edge to

@@ -228,23 +228,8 @@ void ProbeModule::finish() {
 
   // static void ctor(void) { if (&__vprof_red_register) __vprof_red_register(&desc); }
   FunctionCallee Reg = weak(VP_RED_RT_REGISTER, Void, {I8Ptr});
-  Function *Ctor = Function::Create(FunctionType::get(Void, false),
-                                    GlobalValue::InternalLinkage,
-                                    "__vprof_red_ctor", M);
-  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Ctor);
-  BasicBlock *Call = BasicBlock::Create(Ctx, "register", Ctor);
-  BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
-  IRBuilder<> B(Entry);
-  B.CreateCondBr(B.CreateICmpNE(B.CreatePointerCast(Reg.getCallee(), I8Ptr),
-                                ConstantPointerNull::get(
-                                    cast<PointerType>(I8Ptr))),
-                 Call, Done);
-  B.SetInsertPoint(Call);
-  B.CreateCall(Reg, {desc(B)});
-  B.CreateBr(Done);
-  B.SetInsertPoint(Done);
-  B.CreateRetVoid();
-  appendToGlobalCtors(M, Ctor, 65535);
+  addRuntimeRegistration(M, Reg, {ConstantExpr::getPointerCast(Desc, I8Ptr)},
+                         "__vprof_red_ctor");
 }
 
 /// The value as 64 raw bits: integers zero-extended, pointers as addresses,

@@ -15,8 +15,10 @@
 #include "llvm/IR/DerivedTypes.h"
 
 namespace llvm {
+class BasicBlock;
 class Constant;
 class Module;
+class Value;
 } // namespace llvm
 
 namespace vprof {
@@ -25,6 +27,16 @@ namespace vprof {
 /// unless the module already defines it.
 llvm::FunctionCallee declareWeakRuntimeFunction(llvm::Module &M, llvm::StringRef Name,
                                                 llvm::FunctionType *FTy);
+
+/// Ends block \p From with a branch to \p Present when the weak runtime
+/// function \p Fn is there (the runtime is loaded), else to \p Absent.
+void branchOnRuntime(llvm::BasicBlock *From, llvm::FunctionCallee Fn,
+                     llvm::BasicBlock *Present, llvm::BasicBlock *Absent);
+
+/// Adds the constructor `static void Name(void) { if (&Fn) Fn(Args...); }`:
+/// registers something with the runtime when one is loaded.
+void addRuntimeRegistration(llvm::Module &M, llvm::FunctionCallee Fn,
+                            llvm::ArrayRef<llvm::Value *> Args, llvm::StringRef Name);
 
 /// Interned NUL-terminated string constants (private, unnamed_addr), as i8*.
 class RuntimeStrings {
