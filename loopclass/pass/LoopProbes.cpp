@@ -756,15 +756,14 @@ void returnCallOf(Function &F, Function &Copy, Instruction *Term) {
 }
 
 PreservedAnalyses LoopProbesPass::run(Module &M, ModuleAnalysisManager &MAM) {
-  if (!EnableProbes)
-    return PreservedAnalyses::all();
   LoopClassInfo &Info = MAM.getResult<LoopClassAnalysis>(M);
-  // Every module lists its functions that write nothing, loops or not: a
-  // loop elsewhere may call them through a pointer.
+  // Every module lists its functions that write nothing, loops or probes
+  // or not: a loop elsewhere may call them through a pointer, and the
+  // redundancy probes ask about them too.
   emitPureTable(M, Info.PureFunctions);
   PreservedAnalyses Kept = PreservedAnalyses::none();
   Kept.preserve<LoopClassAnalysis>();
-  if (Info.Loops.empty())
+  if (!EnableProbes || Info.Loops.empty())
     return Info.PureFunctions.empty() ? PreservedAnalyses::all() : Kept;
 
   // Records per function, in table order.

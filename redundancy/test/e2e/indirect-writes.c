@@ -9,6 +9,11 @@
 // RUN: %vprof-cc -O1 -fno-vectorize -fno-unroll-loops %s -o %t
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=lookup,lookup_counted VPROF_RED_INSTANCE_RATE=5 %t | FileCheck %s --check-prefix=OUT
 // RUN: %redundancy-report %t %t.vprof | FileCheck %s
+// With loopclass's probes off the functions that write nothing are still
+// registered (the list is the module's, not the loop probes').
+// RUN: %vprof-cc -O1 -fno-vectorize -fno-unroll-loops -mllvm -vprof-loop-probes=0 %s -o %t.nl
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.nl.vprof VPROF_LOOP_FUNCTIONS=lookup,lookup_counted VPROF_RED_INSTANCE_RATE=5 %t.nl | FileCheck %s --check-prefix=OUT
+// RUN: %redundancy-report %t.nl %t.nl.vprof | FileCheck %s
 // OUT: ok asked=1196001
 // CHECK-LABEL: loop lookup:
 // CHECK: cross-loop: yes {{.*}} writes=constant(0..0) fix=memoization
