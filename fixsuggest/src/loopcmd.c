@@ -467,8 +467,7 @@ static int probed_run(struct ctx *c, char *const *argv, const char *label, const
 struct pc_slot {
     uint64_t pc;
     const char *func;
-    const char *file[VP_INLINE_FRAMES_MAX];
-    int line[VP_INLINE_FRAMES_MAX];
+    struct vp_line_frame fr[VP_INLINE_FRAMES_MAX];
     int nframes, used;
 };
 
@@ -503,12 +502,7 @@ static struct pc_slot *cache_get(struct pc_cache *pc, struct vp_resolver *res, u
     struct pc_slot *s = &pc->slots[h];
     s->used = 1;
     s->pc = addr;
-    struct vp_line_frame fr[VP_INLINE_FRAMES_MAX];
-    s->nframes = (int)vp_resolve_inline_chain(res, addr, fr, VP_INLINE_FRAMES_MAX);
-    for (int i = 0; i < s->nframes; i++) {
-        s->file[i] = fr[i].file;
-        s->line[i] = fr[i].line;
-    }
+    s->nframes = (int)vp_resolve_inline_chain(res, addr, s->fr, VP_INLINE_FRAMES_MAX);
     const struct vp_func *f = vp_resolve_func(res, addr);
     s->func = f ? f->name : NULL;
     pc->n++;
@@ -614,8 +608,8 @@ static int frame_in_loop(const struct pc_slot *s, const struct vp_loop_info *l)
         return s->func && strcmp(s->func, l->function) == 0;
     uint32_t end = l->end_line >= l->line ? l->end_line : l->line;
     for (int i = 0; i < s->nframes; i++)
-        if (s->line[i] > 0 && (uint32_t)s->line[i] >= l->line && (uint32_t)s->line[i] <= end &&
-            strcmp(s->file[i], l->file) == 0)
+        if (s->fr[i].line > 0 && (uint32_t)s->fr[i].line >= l->line &&
+            (uint32_t)s->fr[i].line <= end && strcmp(s->fr[i].file, l->file) == 0)
             return 1;
     return 0;
 }
