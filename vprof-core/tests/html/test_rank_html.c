@@ -116,15 +116,17 @@ static void test_dist(void **state)
     vp_rank_model_free(m);
 }
 
-static char *html(const struct vp_rank_result *r)
+static char *render(const struct vp_rank_result *r, enum vp_rank_format fmt)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    assert_int_equal(vp_rank_write(f, r, VP_RANK_HTML, 0), 0);
+    assert_int_equal(vp_rank_write(f, r, fmt, 0), 0);
     fclose(f);
     return buf;
 }
+
+static char *html(const struct vp_rank_result *r) { return render(r, VP_RANK_HTML); }
 
 static void test_page(void **state)
 {
@@ -179,16 +181,6 @@ static int fake_line(void *ctx, uint64_t pc, const char *want, const char **file
     *line = 7;
     *func = "setup";
     return 0;
-}
-
-static char *render(const struct vp_rank_result *r, enum vp_rank_format fmt)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_int_equal(vp_rank_write(f, r, fmt, 0), 0);
-    fclose(f);
-    return buf;
 }
 
 /* A variable sampled only in the slow run is said to be so, in Markdown and
