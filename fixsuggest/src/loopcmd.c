@@ -792,15 +792,36 @@ static void to_counts(const struct vp_loop_result *r, struct vp_fix_counts *c)
 }
 
 /* Analysis of the counters in `p` against table `t`: results in table order
-   (NULL when the profile has no counters). */
+   (NULL when the profile has no counters).  With `recorded`, (*recorded)[i]
+   says whether the run had loop i's probes on (a counter record, even of a
+   loop that never ran); NULL, as the results, when no loop had them: a
+   profile of `vprof record` carries an empty counts section, which says
+   nothing about any loop. */
 static struct vp_loop_result *analyze(struct ctx *c, const struct vp_loop_table *t,
-                                      const struct vp_profile *p, const char *label)
+                                      const struct vp_profile *p, const char *label,
+                                      unsigned char **recorded)
 {
     struct vp_loop_counts *counts;
     char err[1024];
     if (vp_loop_counts_from_profile(p, &counts, err, sizeof err) != 0) {
         msg(c, "%s: %s", label, err);
         return NULL;
+    }
+    if (recorded) {
+        size_t any = 0;
+        *recorded = xcalloc(t->loop_count ? t->loop_count : 1, 1);
+        for (size_t i = 0; i < t->loop_count; i++)
+            for (size_t k = 0; counts && k < counts->record_count && !(*recorded)[i]; k++)
+                if (counts->records[k].loop_id == t->loops[i].loop_id) {
+                    (*recorded)[i] = 1;
+                    any++;
+                }
+        if (!any) {
+            free(*recorded);
+            *recorded = NULL;
+            vp_loop_counts_free(counts);
+            return NULL;
+        }
     }
     struct vp_loop_result *res = NULL;
     size_t n;
@@ -931,17 +952,29 @@ static size_t select_loops(const struct vp_loop_table *t, char **names, size_t n
    and column) ran: the vectorizer, loop versioning and unswitching copy a
    loop, each copy with its own table entry, and the copy that did not run
    (a scalar remainder, say) is not a loop that "never ran". */
+static int same_place(const struct vp_loop_info *a, const struct vp_loop_info *b)
+{
+    return b->line == a->line && b->column == a->column && strcmp(b->function, a->function) == 0 &&
+           strcmp(b->file, a->file) == 0;
+}
+
 static int twin_ran(const struct vp_loop_table *t, const struct sel_loop *sel, size_t nsel,
                     const struct vp_loop_result *res, size_t k)
 {
-    const struct vp_loop_info *a = sel[k].info;
-    for (size_t j = 0; j < nsel; j++) {
-        const struct vp_loop_info *b = sel[j].info;
-        if (j != k && b->line == a->line && b->column == a->column &&
-            res[b - t->loops].verdict != VP_LOOP_NOT_RUN && strcmp(b->function, a->function) == 0 &&
-            strcmp(b->file, a->file) == 0)
+    for (size_t j = 0; j < nsel; j++)
+        if (j != k && res[sel[j].info - t->loops].verdict != VP_LOOP_NOT_RUN &&
+            same_place(sel[k].info, sel[j].info))
             return 1;
-    }
+    return 0;
+}
+
+/* Whether a copy of the same loop comes earlier in `sel`: a loop none of
+   whose copies ran is said to have never run once, not once per copy. */
+static int twin_before(const struct sel_loop *sel, size_t k)
+{
+    for (size_t j = 0; j < k; j++)
+        if (same_place(sel[k].info, sel[j].info))
+            return 1;
     return 0;
 }
 
@@ -1010,6 +1043,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     const struct vp_loop_table *table = NULL;
     struct vp_profile *slow = NULL, *normal = NULL;
     struct vp_loop_result *sres = NULL, *nres = NULL;
+    unsigned char *nrec = NULL; /* per loop: the normal run had its probes on */
     struct sel_loop *sel = NULL;
     char **names = NULL;
     size_t nnames = 0;
@@ -1143,7 +1177,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         status = VP_LOOPCMD_NOTHING;
         goto done;
     }
-    if (!(sres = analyze(&c, table, slow, "slow run"))) {
+    if (!(sres = analyze(&c, table, slow, "slow run", NULL))) {
         status = VP_LOOPCMD_NOTHING;
         goto done;
     }
@@ -1157,7 +1191,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         int nw, ncode;
         int nf = probed_run(&c, o->normal_cmd, "normal", probe, &normal, &nw, &ncode);
         if (nf >= 0 && normal)
-            nres = analyze(&c, table, normal, "normal run");
+            nres = analyze(&c, table, normal, "normal run", &nrec);
     } else {
         /* counters recorded with the normal profiles, if any */
         for (size_t i = 0; i < c.nnormal && !nres; i++) {
@@ -1165,7 +1199,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             if (vp_profile_open(c.normal_profiles[i], &p, err, sizeof err) != 0)
                 continue;
             if (vp_profile_extra(p, VP_SEC_LOOP_COUNTS))
-                nres = analyze(&c, table, p, c.normal_profiles[i]);
+                nres = analyze(&c, table, p, c.normal_profiles[i], &nrec);
             vp_profile_close(p);
         }
     }
@@ -1198,8 +1232,9 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         const struct vp_loop_info *l = sel[k].info;
         size_t ti = (size_t)(l - table->loops);
         const struct vp_loop_result *r = &sres[ti];
-        if (r->verdict == VP_LOOP_NOT_RUN && twin_ran(table, sel, nsel, sres, k))
-            continue; /* a compiler's copy of a loop that ran */
+        if (r->verdict == VP_LOOP_NOT_RUN &&
+            (twin_ran(table, sel, nsel, sres, k) || twin_before(sel, k)))
+            continue; /* a compiler's copy of a loop that ran, or already listed */
         if (r->verdict == VP_LOOP_NOT_RUN) {
             struct vp_lr_idle *v = realloc(c.rep.idle, (c.rep.nidle + 1) * sizeof *v);
             if (!v)
@@ -1246,7 +1281,8 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         in->static_class = r->cls;
         in->flags = l->flags;
         to_counts(r, &in->slow);
-        to_counts(nres ? &nres[ti] : NULL, &in->normal);
+        to_counts(nres && nrec[ti] ? &nres[ti] : NULL, &in->normal);
+        L->normal_recorded = nres && nrec[ti];
         in->inefficient = r->verdict == VP_LOOP_INEFFICIENT;
         in->resultless_rate = r->resultless_rate;
         for (size_t s = 0; s < l->site_count; s++)
@@ -1281,6 +1317,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
 done:
     free(sres);
     free(nres);
+    free(nrec);
     if (slow)
         vp_profile_close(slow);
     if (normal)

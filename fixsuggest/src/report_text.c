@@ -52,20 +52,29 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
     rank_table(out, r, s);
     fprintf(out, "%svprof-loop%s: %zu loop%s diagnosed in ", s->bold, s->off, r->nloops,
             r->nloops == 1 ? "" : "s");
-    /* the selected functions with a diagnosed loop, then those without */
-    size_t shown = 0, without = 0;
-    for (int pass = 0; pass < 2; pass++)
+    /* the selected functions with a diagnosed loop, then those without a
+       loop, then those whose loops never ran */
+    size_t shown = 0, without = 0, idle = 0;
+    for (int pass = 0; pass < 3; pass++)
         for (size_t i = 0; i < r->nfunctions; i++) {
-            int has = 0;
-            for (size_t k = 0; k < r->nloops && !has; k++)
-                has = strcmp(r->loops[k].function, r->functions[i]) == 0;
-            if (pass == 0 && has)
+            int has = 0, ran = 0;
+            for (size_t k = 0; k < r->nloops && !ran; k++)
+                ran = strcmp(r->loops[k].function, r->functions[i]) == 0;
+            for (size_t k = 0; k < r->nidle && !has; k++)
+                has = strcmp(r->idle[k].function, r->functions[i]) == 0;
+            if (pass == 0 && ran)
                 fprintf(out, "%s%s", shown++ ? ", " : "", r->functions[i]);
-            else if (pass == 1 && !has)
+            else if (pass == 1 && !ran && !has)
                 fprintf(out, "%s%s", without++ ? ", " : (shown ? " (no loop in " : "(no loop in "),
                         r->functions[i]);
+            else if (pass == 2 && !ran && has)
+                fprintf(out, "%s%s",
+                        idle++ ? ", "
+                               : (without ? "; no loop ran in "
+                                          : (shown ? " (no loop ran in " : "(no loop ran in ")),
+                        r->functions[i]);
         }
-    if (without)
+    if (without || idle)
         fputc(')', out);
     fprintf(out, "\n  slow run: ");
     print_cmd(out, r->command, r->ncommand);
@@ -128,7 +137,7 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
                     c->instances == 1 ? "" : "s", vp_fix_commas(it, sizeof it, c->iterations),
                     iters, vp_lr_avg(avg, sizeof avg, c->avg_iterations), unit,
                     vp_fix_commas(mx, sizeof mx, c->max_iterations));
-        } else if (r->normal_counts) {
+        } else if (l->normal_recorded) {
             fprintf(out, "   normal run: did not run\n");
         }
         if (l->in.red.measured) {

@@ -319,6 +319,30 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
         cat(r->evidence, sizeof r->evidence, "the loop did not run in the slow run.");
         return;
     }
+    /* A loop that never went round (a `goto retry` taken by no instance, a
+       `do { } while (0)`-like dispatch): nothing in it repeats and no
+       iteration is wasted on the way to a later one, so LDoctor's
+       categories, which are about iterations, do not apply.  Its
+       "redundancy" would only say that its one pass reads the same values
+       as in other instances (a type tag in an interpreter's call path),
+       which is the cost of the calls of its function, not of a loop
+       (docs/vprof-loop.md, "Loops that never went round"). */
+    if (in->kind == VP_LOOP_NATURAL && !(in->flags & VP_LOOPF_VECTOR) &&
+        in->slow.max_iterations <= 1) {
+        char inst[32];
+        vp_fix_commas(inst, sizeof inst, in->slow.instances);
+        if (in->slow.instances == 1)
+            cat(r->evidence, sizeof r->evidence, "its one instance ran a single iteration");
+        else
+            cat(r->evidence, sizeof r->evidence, "each of its %s instances ran a single iteration",
+                inst);
+        cat(r->evidence, sizeof r->evidence,
+            ": the loop never went round, so no loop inefficiency can be diagnosed in it; its "
+            "cost is one pass of its body per instance.");
+        growth(in, r);
+        sentence_case(r->evidence);
+        return;
+    }
     /* Resultless categories: loopclass's verdict (a 0* loop that ran is
        always inefficient). */
     int resultless = in->inefficient || in->static_class == VP_CLASS_ZERO_STAR;

@@ -71,6 +71,26 @@ static void test_resultless(void **state)
     vp_fix_input_init(&in);
     vp_fix_suggest(&in, &r);
     expect(&r, 0, NULL, 0);
+
+    /* never went round (a goto-retry dispatch): whatever the counts and
+       the redundancy say, no category */
+    in = ran(VP_CLASS_ZERO_STAR_ONE, 5000, 5000, 5000, 0);
+    in.red.measured = in.red.cross_iteration = in.red.cross_loop = 1;
+    in.red.sampled_iterations = 400;
+    in.red.distinct_iterations = 2;
+    vp_fix_suggest(&in, &r);
+    expect(&r, 0, NULL, 0);
+    assert_non_null(strstr(r.evidence, "Each of its 5,000 instances ran a single iteration"));
+    /* ... but a recursion's outermost calls and a vectorized body's
+       iterations are not single source iterations */
+    in.kind = VP_LOOP_RECURSION;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_LOOP | VP_FIX_CAT_CROSS_ITERATION,
+           (int[]){VP_FIX_BATCHING, VP_FIX_MEMOIZATION}, 2);
+    in.kind = VP_LOOP_NATURAL;
+    in.flags = VP_LOOPF_VECTOR;
+    vp_fix_suggest(&in, &r);
+    assert_int_not_equal(r.categories, 0);
 }
 
 static void test_redundancy(void **state)

@@ -76,6 +76,34 @@ LoopLocation loopLocationOf(const Loop &L) {
   LoopLocation Out{R.getStart().get(), R.getEnd() ? R.getEnd()->getLine() : 0u};
   if (hasLoopIdLocation(L))
     return Out;
+  // A loop made by `goto` (`retry: switch (...) { ... goto retry; }`) has
+  // no loop location, and LLVM's fallback is the preheader's branch, which
+  // for a loop entered from the function's first block is the function's
+  // opening line (its name or its `{`): name the header's first source position instead, the
+  // statement after the label.
+  if (const DILocation *FB = Out.Start) {
+    const DISubprogram *SP = FB->getScope()->getSubprogram();
+    unsigned Open = SP ? std::max(SP->getLine(), SP->getScopeLine()) : 0;
+    if (SP && FB->getLine() <= Open) {
+      const DILocation *First = nullptr;
+      unsigned Last = 0;
+      for (const BasicBlock *BB : L.blocks())
+        for (const Instruction &I : *BB) {
+          const DILocation *DL = I.getDebugLoc().get();
+          if (isa<DbgInfoIntrinsic>(I) || !DL || DL->getLine() <= Open ||
+              DL->getInlinedAt() != FB->getInlinedAt())
+            continue;
+          if (!First && BB == L.getHeader())
+            First = DL;
+          Last = std::max(Last, DL->getLine());
+        }
+      if (First) {
+        Out.Start = First;
+        Out.EndLine = std::max(Last, First->getLine());
+        return Out;
+      }
+    }
+  }
   // Is the fallback position really a subloop's?
   const DILocation *FB = Out.Start;
   bool Suspect = !FB;

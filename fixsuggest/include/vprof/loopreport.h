@@ -51,6 +51,8 @@ struct vp_lr_loop {
     double share;            /* samples / all slow-run samples                */
     double resultless_rate;
     int verdict;             /* enum vp_loop_verdict (slow run)               */
+    int normal_recorded;     /* the normal run had this loop's probes on (its
+                                counts are in.normal, none if it never ran)   */
     struct vp_fix_input in;  /* what the strategy saw                         */
     struct vp_fix_result fix;
     char **source;           /* quoted lines line.., NULL if unreadable       */

@@ -1,0 +1,95 @@
+#!/usr/bin/python3
+"""fixsuggest.workflow: the README's workflow (vprof record, vprof rank,
+vprof-loop --rank) on workflow/prog.c, with what running it on Lua 5.4 got
+wrong (docs/vprof-loop.md, "Loops that never went round"):
+- the normal profile of `vprof record` has no loop counters; vprof-loop
+  said "normal run: did not run" of every loop, the root cause's too;
+- a `goto retry` dispatch whose instances never go round was diagnosed
+  cross-iteration and cross-loop, fix memoization, at the function's
+  opening line;
+- a vectorized loop that never ran (body and remainder) was said twice to
+  have never run, and its function to have no loop.
+
+usage: workflow.py BINDIR TESTSRCDIR WORKDIR
+"""
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import build, finish, ok, run  # noqa: E402
+
+
+def main():
+    bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
+    os.makedirs(work, exist_ok=True)
+    prog_c = os.path.join(src, "workflow", "prog.c")
+    text = open(prog_c).read().split("\n")
+    line = {m: next(i + 1 for i, t in enumerate(text) if "/* %s */" % m in t)
+            for m in ("SHIFT-LOOP", "DISPATCH-LOOP", "SCALE-LOOP")}
+    prog = os.path.join(work, "prog")
+    build(bindir, [prog_c], prog)
+    vprof, vloop = os.path.join(bindir, "vprof"), os.path.join(bindir, "vprof-loop")
+
+    for pro, args in (("normal.vprof", ["300", "4000"]), ("slow.vprof", ["6000", "100"])):
+        r = run([vprof, "record", "-o", pro, "--force", "--", prog] + args, work)
+        if r.returncode != 0:
+            raise SystemExit("vprof record failed:\n" + r.stderr[-2000:])
+    r = run([vprof, "rank", "--normal", "normal.vprof", "--buggy", "slow.vprof", "--format",
+             "json", "-o", "rank.json"], work)
+    if r.returncode != 0:
+        raise SystemExit("vprof rank failed:\n" + r.stderr[-2000:])
+
+    base = [vloop, "--top", "5", "--rank", "rank.json", "--function", "call_value",
+            "--function", "scale"]
+    slow = ["--", prog, "6000", "100"]
+    rt = run(base + ["--no-color"] + slow, work)
+    out = os.path.join(work, "loop.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    rj = run(base + ["--format", "json", "-o", out] + slow, work)
+    rep = json.load(open(out)) if os.path.exists(out) else {"loops": []}
+    loops = rep["loops"]
+    by = {l["line"]: l for l in loops}
+    ok(rt.returncode == 0 and rj.returncode == 0, "vprof-loop ran",
+       "exit %d/%d\n%s" % (rt.returncode, rj.returncode, rt.stderr[-1500:]))
+
+    shift = by.get(line["SHIFT-LOOP"])
+    ok(shift is not None and rep.get("normal_counts") is False
+       and shift.get("normal_counts") is None and "normal run: did not run" not in rt.stdout,
+       "a normal profile without loop counters says nothing about the normal run",
+       "normal_counts %s, shift %s\n%s" % (rep.get("normal_counts"),
+                                          shift and shift.get("normal_counts"), rt.stdout))
+
+    d = by.get(line["DISPATCH-LOOP"])
+    ok(d is not None and d["function"] == "call_value",
+       "the goto loop is at the statement after its label (line %d)" % line["DISPATCH-LOOP"],
+       "loops %s" % [(l["function"], l["line"]) for l in loops])
+    if d is not None:
+        c = d["counts"]
+        ok(c["instances"] > 1000 and d["end_line"] >= d["line"] and c["max_iterations"] == 1 and d["root_cause"] == [] and d["fix"] == []
+           and "never went round" in d["evidence"],
+           "a loop whose instances never went round gets no category (end line %s)" % d["end_line"],
+           "counts %s, categories %s, fixes %s, evidence %s" % (c, d["root_cause"], d["fix"],
+                                                               d["evidence"]))
+
+    # the precondition: two copies of scale's loop in the table
+    r = run([os.path.join(bindir, "vprof-cc"), "-O2", "-g", "-c", prog_c, "-o", "p.o",
+             "-mllvm", "-vprof-print-loops"], work)
+    copies = r.stderr.count("vprof-loop: scale prog.c:%d:" % line["SCALE-LOOP"])
+    scale = re.compile(r"^loop scale at \S*prog\.c:%d never ran" % line["SCALE-LOOP"], re.M)
+    ok(copies == 2 and len(scale.findall(rt.stdout)) == 1
+       and rt.stderr.count("the loop in scale at") == 1,
+       "a vectorized loop that never ran (two copies) is said once to have never run",
+       "copies %d, stdout %d, stderr %d\n%s\n%s" % (copies, len(scale.findall(rt.stdout)),
+                                       rt.stderr.count("the loop in scale at"),
+                                       rt.stdout[-1500:], rt.stderr[-800:]))
+    ok("(no loop ran in scale)" in rt.stdout,
+       "the summary says scale's loop did not run, not that it has none",
+       "\n".join(l for l in rt.stdout.split("\n") if "diagnosed in" in l))
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
