@@ -1240,13 +1240,17 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             if (!v)
                 exit(VP_LOOPCMD_NOTHING);
             c.rep.idle = v;
+            int unprobed = !(l->flags & VP_LOOPF_PROBED);
             v[c.rep.nidle++] = (struct vp_lr_idle){.function = xstrdup(l->function),
                                                    .file = xstrdup(l->file),
                                                    .line = l->line,
-                                                   .kind = l->kind};
+                                                   .kind = l->kind,
+                                                   .unprobed = unprobed};
             const char *b = strrchr(l->file, '/');
-            msg(&c, "the %s in %s at %s:%u never ran in the slow run", l->kind == VP_LOOP_RECURSION ? "recursion" : "loop",
-                l->function, b ? b + 1 : l->file, l->line);
+            msg(&c, "the %s in %s at %s:%u %s", l->kind == VP_LOOP_RECURSION ? "recursion" : "loop",
+                l->function, b ? b + 1 : l->file, l->line,
+                unprobed ? "was not probed: vprof-cc could not copy its function for the probes"
+                         : "never ran in the slow run");
             continue;
         }
         struct vp_lr_loop *L = &c.rep.loops[c.rep.nloops++];

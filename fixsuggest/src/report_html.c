@@ -310,6 +310,8 @@ int vp_lr_write_html(FILE *out, const struct vp_loop_report *r)
             code(out, r->idle[i].function);
             fputs(" ", out);
             loc(out, r, r->idle[i].file, r->idle[i].line);
+            if (r->idle[i].unprobed)
+                fputs(" (not probed: vprof-cc could not copy its function for the probes)", out);
             fputs("</li>", out);
         }
         fputs("</ul>\n", out);

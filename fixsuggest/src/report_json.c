@@ -202,6 +202,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         vp_json_kv_str(j, "file", rel);
         vp_json_kv_uint(j, "line", r->idle[i].line);
         vp_json_kv_str(j, "kind", vp_lr_kind_name(r->idle[i].kind));
+        vp_json_kv_bool(j, "probed", !r->idle[i].unprobed);
         vp_json_end_object(j);
     }
     vp_json_end_array(j);

@@ -237,15 +237,22 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
         }
         fprintf(out, "\n</details>\n");
     }
-    if (r->nidle) {
-        fprintf(out, "\nNever ran in the slow run:");
+    for (int unprobed = 0; unprobed < 2; unprobed++) {
+        size_t n = 0;
         for (size_t i = 0; i < r->nidle; i++) {
-            fprintf(out, "%s `", i ? "," : "");
+            if (r->idle[i].unprobed != unprobed)
+                continue;
+            if (!n++)
+                fprintf(out, "\n%s:", unprobed ? "Not probed (vprof-cc could not copy their "
+                                                 "function for the probes)"
+                                               : "Never ran in the slow run");
+            fprintf(out, "%s `", n > 1 ? "," : "");
             cell(out, r->idle[i].function);
             fprintf(out, "` ");
             loc(out, r, r->idle[i].file, r->idle[i].line);
         }
-        fprintf(out, "\n");
+        if (n)
+            fprintf(out, "\n");
     }
     return 0;
 }

@@ -53,28 +53,36 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
     fprintf(out, "%svprof-loop%s: %zu loop%s diagnosed in ", s->bold, s->off, r->nloops,
             r->nloops == 1 ? "" : "s");
     /* the selected functions with a diagnosed loop, then those without a
-       loop, then those whose loops never ran */
-    size_t shown = 0, without = 0, idle = 0;
-    for (int pass = 0; pass < 3; pass++)
+       loop, those whose loops never ran and those whose loops have no
+       probes */
+    static const char *const group[] = {"", "no loop in ", "no loop ran in ",
+                                        "loops not probed in "};
+    size_t shown = 0, apart = 0;
+    for (int pass = 0; pass < 4; pass++) {
+        size_t in_group = 0;
         for (size_t i = 0; i < r->nfunctions; i++) {
-            int has = 0, ran = 0;
+            int ran = 0, idle = 0, unprobed = 0;
             for (size_t k = 0; k < r->nloops && !ran; k++)
                 ran = strcmp(r->loops[k].function, r->functions[i]) == 0;
-            for (size_t k = 0; k < r->nidle && !has; k++)
-                has = strcmp(r->idle[k].function, r->functions[i]) == 0;
-            if (pass == 0 && ran)
+            for (size_t k = 0; k < r->nidle; k++)
+                if (strcmp(r->idle[k].function, r->functions[i]) == 0)
+                    *(r->idle[k].unprobed ? &unprobed : &idle) = 1;
+            int here = pass == 0 ? ran
+                       : pass == 1 ? !ran && !idle && !unprobed
+                       : pass == 2 ? !ran && idle
+                                   : !ran && !idle && unprobed;
+            if (!here)
+                continue;
+            if (pass == 0)
                 fprintf(out, "%s%s", shown++ ? ", " : "", r->functions[i]);
-            else if (pass == 1 && !ran && !has)
-                fprintf(out, "%s%s", without++ ? ", " : (shown ? " (no loop in " : "(no loop in "),
-                        r->functions[i]);
-            else if (pass == 2 && !ran && has)
-                fprintf(out, "%s%s",
-                        idle++ ? ", "
-                               : (without ? "; no loop ran in "
-                                          : (shown ? " (no loop ran in " : "(no loop ran in ")),
+            else if (in_group++)
+                fprintf(out, ", %s", r->functions[i]);
+            else
+                fprintf(out, "%s%s%s", apart++ ? "; " : shown ? " (" : "(", group[pass],
                         r->functions[i]);
         }
-    if (without || idle)
+    }
+    if (apart)
         fputc(')', out);
     fprintf(out, "\n  slow run: ");
     print_cmd(out, r->command, r->ncommand);
@@ -181,8 +189,12 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
     for (size_t i = 0; i < r->nidle; i++) {
         char rel[PATH_MAX];
         vp_lr_relpath(r, r->idle[i].file, rel, sizeof rel);
-        fprintf(out, "%s%s %s at %s:%u never ran in the slow run%s\n", i ? "" : "\n",
-                vp_lr_kind_name(r->idle[i].kind), r->idle[i].function, rel, r->idle[i].line, "");
+        fprintf(out, "%s%s %s at %s:%u %s\n", i ? "" : "\n", vp_lr_kind_name(r->idle[i].kind),
+                r->idle[i].function, rel, r->idle[i].line,
+                r->idle[i].unprobed ? "was not probed: vprof-cc could not copy its function for "
+                                      "the probes (docs/loopclass.md, \"Functions without "
+                                      "probes\")"
+                                    : "never ran in the slow run");
     }
     return 0;
 }

@@ -8,7 +8,9 @@ wrong (docs/vprof-loop.md, "Loops that never went round"):
   cross-iteration and cross-loop, fix memoization, at the function's
   opening line;
 - a vectorized loop that never ran (body and remainder) was said twice to
-  have never run, and its function to have no loop.
+  have never run, and its function to have no loop;
+- a loop vprof-cc could not probe (a variadic function's) was said to have
+  never run.
 
 usage: workflow.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -27,7 +29,7 @@ def main():
     prog_c = os.path.join(src, "workflow", "prog.c")
     text = open(prog_c).read().split("\n")
     line = {m: next(i + 1 for i, t in enumerate(text) if "/* %s */" % m in t)
-            for m in ("SHIFT-LOOP", "DISPATCH-LOOP", "SCALE-LOOP")}
+            for m in ("SHIFT-LOOP", "DISPATCH-LOOP", "SCALE-LOOP", "VARARGS-LOOP")}
     prog = os.path.join(work, "prog")
     build(bindir, [prog_c], prog)
     vprof, vloop = os.path.join(bindir, "vprof"), os.path.join(bindir, "vprof-loop")
@@ -42,7 +44,7 @@ def main():
         raise SystemExit("vprof rank failed:\n" + r.stderr[-2000:])
 
     base = [vloop, "--top", "5", "--rank", "rank.json", "--function", "call_value",
-            "--function", "scale"]
+            "--function", "scale", "--function", "sum_args"]
     slow = ["--", prog, "6000", "100"]
     rt = run(base + ["--no-color"] + slow, work)
     out = os.path.join(work, "loop.json")
@@ -85,7 +87,14 @@ def main():
        "copies %d, stdout %d, stderr %d\n%s\n%s" % (copies, len(scale.findall(rt.stdout)),
                                        rt.stderr.count("the loop in scale at"),
                                        rt.stdout[-1500:], rt.stderr[-800:]))
-    ok("(no loop ran in scale)" in rt.stdout,
+    va = [x for x in rep.get("not_run", []) if x["function"] == "sum_args"]
+    ok(len(va) == 1 and va[0]["probed"] is False and va[0]["line"] == line["VARARGS-LOOP"]
+       and re.search(r"^loop sum_args at \S*prog\.c:%d was not probed" % line["VARARGS-LOOP"],
+                     rt.stdout, re.M) and "never ran in the slow run" not in
+       "\n".join(l for l in rt.stdout.split("\n") if "sum_args" in l),
+       "a loop without probes (a variadic function's) is said to be not probed",
+       "not_run %s\n%s" % (rep.get("not_run"), rt.stdout[-1200:]))
+    ok("(no loop ran in scale; loops not probed in sum_args)" in rt.stdout,
        "the summary says scale's loop did not run, not that it has none",
        "\n".join(l for l in rt.stdout.split("\n") if "diagnosed in" in l))
     return finish()

@@ -65,11 +65,15 @@ struct vp_lr_loop {
     size_t ncopies;
 };
 
-/* A selected loop that never ran (reported, not diagnosed). */
+/* A selected loop that never ran, or that has no probes (reported, not
+   diagnosed). */
 struct vp_lr_idle {
     char *function, *file;
     uint32_t line;
     int kind;
+    int unprobed;            /* no probes (VP_LOOPF_PROBED clear): vprof-cc
+                                could not copy its function, so no count
+                                says whether it ran                          */
 };
 
 struct vp_loop_report {

@@ -2,11 +2,13 @@
  * Lua's table.insert(t, 1, x), found by running vprof on Lua 5.4):
  * push_front() shifts the whole queue for every job (the root cause: its
  * loop grows with the queue), call_value() dispatches on a type tag in a
- * `goto retry` loop that never goes round, and scale() is vectorized but
- * never called with work.
+ * `goto retry` loop that never goes round, scale() is vectorized but
+ * never called with work, and sum_args() is variadic, which vprof-cc cannot
+ * copy for its loop probes.
  *
  * usage: prog QUEUE ROUNDS
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -39,6 +41,17 @@ __attribute__((noinline)) void scale(float *a, int n, float k)
         a[i] *= k;
 }
 
+__attribute__((noinline)) long sum_args(int n, ...)
+{
+    va_list ap;
+    long s = 0;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++) /* VARARGS-LOOP */
+        s += va_arg(ap, long);
+    va_end(ap);
+    return s;
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 100, rounds = argc > 2 ? atoi(argv[2]) : 10;
@@ -53,7 +66,7 @@ int main(int argc, char **argv)
             sum += q[i] * (i + 1);
         scale(a, r < 0 ? 4 : 0, 2.0f);
     }
-    printf("%ld %g\n", sum, a[0]);
+    printf("%ld %g %ld\n", sum, a[0], sum_args(3, 1L, 2L, (long)n));
     free(q);
     return 0;
 }
