@@ -71,56 +71,45 @@ static const DILocalScope *commonScope(const DILocalScope *A, const DILocalScope
   return nullptr;
 }
 
-LoopLocation loopLocationOf(const Loop &L) {
-  Loop::LocRange R = L.getLocRange();
-  LoopLocation Out{R.getStart().get(), R.getEnd() ? R.getEnd()->getLine() : 0u};
-  if (hasLoopIdLocation(L))
-    return Out;
-  // A loop made by `goto` (`retry: switch (...) { ... goto retry; }`) has
-  // no loop location, and LLVM's fallback is the preheader's branch, which
-  // for a loop entered from the function's first block is the function's
-  // opening line (its name or its `{`): name the header's first source position instead, the
-  // statement after the label.
-  if (const DILocation *FB = Out.Start) {
-    const DISubprogram *SP = FB->getScope()->getSubprogram();
-    unsigned Open = SP ? std::max(SP->getLine(), SP->getScopeLine()) : 0;
-    if (SP && FB->getLine() <= Open) {
-      const DILocation *First = nullptr;
-      unsigned Last = 0;
-      for (const BasicBlock *BB : L.blocks())
-        for (const Instruction &I : *BB) {
-          const DILocation *DL = I.getDebugLoc().get();
-          if (isa<DbgInfoIntrinsic>(I) || !DL || DL->getLine() <= Open ||
-              DL->getInlinedAt() != FB->getInlinedAt())
-            continue;
-          if (!First && BB == L.getHeader())
-            First = DL;
-          Last = std::max(Last, DL->getLine());
-        }
-      if (First) {
-        Out.Start = First;
-        Out.EndLine = std::max(Last, First->getLine());
-        return Out;
-      }
+/// The position of a loop made by `goto` (`retry: switch (...) { ...
+/// goto retry; }`): the header's first source position after the
+/// function's opening lines, the statement after the label, or for a header
+/// without one (the shared `indirectbr` block of a computed goto) the
+/// loop's first position; `EndLine` its last. In inlining context `Ctx`.
+static bool gotoLoopLocation(const Loop &L, const DISubprogram *SP, const DILocation *Ctx,
+                             LoopLocation &Out) {
+  if (!SP)
+    return false;
+  unsigned Open = std::max(SP->getLine(), SP->getScopeLine());
+  const DILocation *First = nullptr, *Min = nullptr;
+  unsigned Last = 0;
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB) {
+      const DILocation *DL = I.getDebugLoc().get();
+      if (isa<DbgInfoIntrinsic>(I) || !DL || DL->getLine() <= Open || DL->getInlinedAt() != Ctx)
+        continue;
+      if (!First && BB == L.getHeader())
+        First = DL;
+      if (!Min || DL->getLine() < Min->getLine() ||
+          (DL->getLine() == Min->getLine() && DL->getColumn() < Min->getColumn()))
+        Min = DL;
+      Last = std::max(Last, DL->getLine());
     }
-  }
-  // Is the fallback position really a subloop's?
-  const DILocation *FB = Out.Start;
-  bool Suspect = !FB;
-  for (const Loop *Sub : L.getSubLoops()) {
-    Loop::LocRange SR = Sub->getLocRange();
-    const DILocation *SS = SR.getStart().get();
-    if (!FB || !SS || SS->getFilename() != FB->getFilename())
-      continue;
-    unsigned SEnd = SR.getEnd() ? SR.getEnd()->getLine() : SS->getLine();
-    if (FB->getLine() >= SS->getLine() && FB->getLine() <= SEnd)
-      Suspect = true;
-  }
-  if (!Suspect)
-    return Out;
-  // The innermost lexical block holding the loop's own instructions, in the
-  // loop's inlining context.
-  const DILocation *Ctx = FB ? FB->getInlinedAt() : nullptr;
+  if (!First)
+    First = Min;
+  if (!First)
+    return false;
+  Out.Start = First;
+  Out.EndLine = std::max(Last, First->getLine());
+  return true;
+}
+
+/// The innermost lexical block holding the loop's own instructions (outside
+/// its subloops), in inlining context `Ctx`, when it starts at or before
+/// them and before `FB`; null `Out.Start` otherwise.
+static LoopLocation lexicalBlockLocation(const Loop &L, const DILocation *FB,
+                                         const DILocation *Ctx) {
+  LoopLocation None{nullptr, 0};
   const DILocalScope *Common = nullptr;
   unsigned MinLine = ~0u, MaxLine = 0;
   for (const BasicBlock *BB : L.blocks()) {
@@ -137,17 +126,65 @@ LoopLocation loopLocationOf(const Loop &L) {
       MinLine = std::min(MinLine, DL->getLine());
       Common = Common ? commonScope(Common, DL->getScope()) : DL->getScope()->getNonLexicalBlockFileScope();
       if (!Common)
-        return Out;
+        return None;
     }
   }
   const auto *Block = dyn_cast_or_null<DILexicalBlock>(Common);
   if (!Block || Block->getLine() == 0 || Block->getLine() > MinLine ||
       (FB && Block->getLine() >= FB->getLine()))
+    return None;
+  return LoopLocation{DILocation::get(L.getHeader()->getContext(), Block->getLine(),
+                                      Block->getColumn(), const_cast<DILexicalBlock *>(Block),
+                                      const_cast<DILocation *>(Ctx)),
+                      MaxLine};
+}
+
+LoopLocation loopLocationOf(const Loop &L) {
+  Loop::LocRange R = L.getLocRange();
+  LoopLocation Out{R.getStart().get(), R.getEnd() ? R.getEnd()->getLine() : 0u};
+  if (hasLoopIdLocation(L))
     return Out;
-  Out.Start = DILocation::get(L.getHeader()->getContext(), Block->getLine(),
-                              Block->getColumn(), const_cast<DILexicalBlock *>(Block),
-                              const_cast<DILocation *>(Ctx));
-  Out.EndLine = MaxLine;
+  const DILocation *FB = Out.Start;
+  // A loop made by `goto` has no loop location either, and LLVM's fallback
+  // is the preheader's branch, which for a loop entered from the function's
+  // first block is the function's opening line (its name or its `{`), or
+  // nothing at all: no loop is there.
+  if (FB) {
+    const DISubprogram *SP = FB->getScope()->getSubprogram();
+    if (SP && FB->getLine() <= std::max(SP->getLine(), SP->getScopeLine()) &&
+        gotoLoopLocation(L, SP, FB->getInlinedAt(), Out))
+      return Out;
+  }
+  // Is the fallback position really a subloop's?
+  bool Suspect = !FB;
+  for (const Loop *Sub : L.getSubLoops()) {
+    Loop::LocRange SR = Sub->getLocRange();
+    const DILocation *SS = SR.getStart().get();
+    if (!FB || !SS || SS->getFilename() != FB->getFilename())
+      continue;
+    unsigned SEnd = SR.getEnd() ? SR.getEnd()->getLine() : SS->getLine();
+    if (FB->getLine() >= SS->getLine() && FB->getLine() <= SEnd)
+      Suspect = true;
+  }
+  if (!Suspect) {
+    // LLVM's fallback is one position: the loop ends at its last line (a
+    // computed goto's dispatch loop spans its whole interpreter, not the
+    // line of its `goto *`).
+    for (const BasicBlock *BB : L.blocks())
+      for (const Instruction &I : *BB) {
+        const DILocation *DL = I.getDebugLoc().get();
+        if (!isa<DbgInfoIntrinsic>(I) && DL && DL->getInlinedAt() == FB->getInlinedAt() &&
+            DL->getFilename() == FB->getFilename())
+          Out.EndLine = std::max(Out.EndLine, DL->getLine());
+      }
+    return Out;
+  }
+  const DILocation *Ctx = FB ? FB->getInlinedAt() : nullptr;
+  LoopLocation Block = lexicalBlockLocation(L, FB, Ctx);
+  if (Block.Start)
+    return Block;
+  if (!FB)
+    gotoLoopLocation(L, L.getHeader()->getParent()->getSubprogram(), nullptr, Out);
   return Out;
 }
 

@@ -12,6 +12,8 @@
 #include "vprof/LoopProbes.h"
 #include "vprof/RuntimeRefs.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
@@ -621,6 +623,63 @@ bool canProbeFunction(Function &F) {
   return !F.isDeclaration() && !isProbedClone(F) && canForwardCalls(F);
 }
 
+/// Whether every use of constant `C` ends, through constant expressions and
+/// aggregates, in an instruction of `F` or in the initializer of a label
+/// table of `F` (`Tables`: internal constant globals used only by `F`'s
+/// instructions, found on the way).
+static bool usedOnlyBy(const Constant *C, const Function &F,
+                       SmallPtrSetImpl<GlobalVariable *> &Tables, unsigned Depth = 0) {
+  if (Depth > 8)
+    return false;
+  for (const User *U : C->users()) {
+    if (const auto *I = dyn_cast<Instruction>(U)) {
+      if (I->getFunction() != &F)
+        return false;
+    } else if (auto *G = const_cast<GlobalVariable *>(dyn_cast<GlobalVariable>(U))) {
+      if (!G->hasLocalLinkage() || !G->isConstant() || G->isExternallyInitialized() ||
+          G->getInitializer() != C)
+        return false;
+      if (Tables.insert(G).second)
+        for (const User *GU : G->users()) {
+          const auto *GI = dyn_cast<Instruction>(GU);
+          const auto *GC = dyn_cast<ConstantExpr>(GU);
+          if (GI ? GI->getFunction() != &F : !GC || !usedOnlyBy(GC, F, Tables, Depth + 1))
+            return false;
+        }
+    } else if (const auto *UC = dyn_cast<Constant>(U)) {
+      if (isa<GlobalValue>(UC) || !usedOnlyBy(UC, F, Tables, Depth + 1))
+        return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The label tables of `F` (computed goto: `static void *t[] = {&&a, ...}`)
+/// when every block address of `F` is used only by `F` itself, directly or
+/// through such tables, so a copy can get its own; false otherwise (a label
+/// address stored elsewhere, a table another function reads, or one the
+/// program writes).
+static bool labelTablesOf(Function &F, SmallPtrSetImpl<GlobalVariable *> &Tables) {
+  for (BasicBlock &B : F)
+    if (B.hasAddressTaken()) {
+      BlockAddress *BA = BlockAddress::lookup(&B);
+      if (BA && !usedOnlyBy(BA, F, Tables))
+        return false;
+    }
+  // A copy maps F itself to the copy while cloning (block addresses need
+  // it): F's other references to itself are put back afterwards, which an
+  // instruction operand allows and a constant expression does not.
+  for (const User *U : F.users())
+    if (const auto *CE = dyn_cast<ConstantExpr>(U))
+      for (const User *CU : CE->users())
+        if (const auto *I = dyn_cast<Instruction>(CU))
+          if (I->getFunction() == &F)
+            return false;
+  return true;
+}
+
 bool canForwardCalls(Function &F) {
   if (F.isVarArg() || F.hasFnAttribute(Attribute::Naked))
     return false;
@@ -628,15 +687,16 @@ bool canForwardCalls(Function &F) {
     if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() ||
         A.hasSwiftErrorAttr())
       return false;
+  bool Labels = false;
   for (BasicBlock &B : F) {
-    if (B.hasAddressTaken())
-      return false;
+    Labels |= B.hasAddressTaken();
     for (Instruction &I : B)
       if (auto *CI = dyn_cast<CallInst>(&I))
         if (CI->isMustTailCall())
           return false;
   }
-  return true;
+  SmallPtrSet<GlobalVariable *, 4> Tables;
+  return !Labels || labelTablesOf(F, Tables);
 }
 
 ProbedClone findProbedClone(Function &F) {
@@ -651,8 +711,56 @@ ProbedClone findProbedClone(Function &F) {
   return PC;
 }
 
+/// CloneFunction for a function with a computed goto (canForwardCalls
+/// accepted its label tables): the copy's block addresses and label tables
+/// name the copy's blocks, or its `goto *t[i]` would jump into the
+/// original's blocks with the copy's frame.  F is mapped to the copy while
+/// cloning (a block address is a function and a block), each label table to
+/// a copy of it; then F's references to itself in the copy (a recursive
+/// call) are put back, as CloneFunction leaves them.
+static Function *cloneWithLabels(Function &F, ValueToValueMapTy &VMap) {
+  SmallPtrSet<GlobalVariable *, 4> Tables;
+  bool OK = labelTablesOf(F, Tables);
+  assert(OK && "canForwardCalls accepted F");
+  (void)OK;
+  SmallVector<Type *, 8> Params;
+  for (const Argument &A : F.args())
+    Params.push_back(A.getType());
+  FunctionType *FTy = FunctionType::get(F.getReturnType(), Params, false);
+  Function *NewF = Function::Create(FTy, F.getLinkage(), F.getAddressSpace(), F.getName(),
+                                    F.getParent());
+  auto DestI = NewF->arg_begin();
+  for (const Argument &A : F.args()) {
+    DestI->setName(A.getName());
+    VMap[&A] = &*DestI++;
+  }
+  SmallVector<std::pair<GlobalVariable *, GlobalVariable *>, 4> Copies;
+  for (GlobalVariable *G : Tables) {
+    auto *GC = new GlobalVariable(*F.getParent(), G->getValueType(), true, G->getLinkage(),
+                                  nullptr, G->getName() + ".vprof_copy", G,
+                                  G->getThreadLocalMode(), G->getAddressSpace());
+    GC->copyAttributesFrom(G);
+    VMap[G] = GC;
+    Copies.push_back({G, GC});
+  }
+  VMap[&F] = NewF;
+  SmallVector<ReturnInst *, 8> Returns;
+  CloneFunctionInto(NewF, &F, VMap, CloneFunctionChangeType::LocalChangesOnly, Returns);
+  for (auto &GC : Copies)
+    GC.second->setInitializer(MapValue(GC.first->getInitializer(), VMap));
+  VMap.erase(&F);
+  for (auto &GC : Copies)
+    VMap.erase(GC.first);
+  for (Use &U : make_early_inc_range(NewF->uses()))
+    if (auto *I = dyn_cast<Instruction>(U.getUser()))
+      if (I->getFunction() == NewF)
+        U.set(&F);
+  return NewF;
+}
+
 Function *cloneForProbes(Function &F, ValueToValueMapTy &VMap, StringRef Suffix) {
-  Function *Clone = CloneFunction(&F, VMap);
+  bool Labels = any_of(F, [](const BasicBlock &B) { return B.hasAddressTaken(); });
+  Function *Clone = Labels ? cloneWithLabels(F, VMap) : CloneFunction(&F, VMap);
   Clone->setName(F.getName() + Suffix);
   Clone->setLinkage(GlobalValue::InternalLinkage);
   Clone->setVisibility(GlobalValue::DefaultVisibility);

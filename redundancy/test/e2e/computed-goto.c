@@ -1,10 +1,15 @@
 // A callee whose sources are recorded gets a copy that runs while an
-// iteration is recorded -- except a function with a computed goto: its label
-// table holds the original's block addresses, so a copy would jump into the
-// original's blocks with the copy's frame.  It keeps the per-source test.
+// iteration is recorded, a function with a computed goto too: its label
+// table holds the original's block addresses, so each copy gets its own
+// table (`interp.ops.vprof_copy*`), or it would jump into the original's
+// blocks with the copy's frame (docs/loopclass.md, "Computed goto").  The
+// results must not change with every iteration and instance recorded.
 // RUN: %vprof-cc -O2 %s -o %t
 // RUN: nm %t | FileCheck %s --check-prefix=SYM
-// SYM-NOT: interp.vprof_callee
+// SYM-DAG: interp.ops.vprof_copy
+// SYM-DAG: interp.vprof_callee
+// SYM-DAG: interp.vprof_probed
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t2.vprof VPROF_LOOP_FUNCTIONS=run_all,interp VPROF_RED_ITER_RATE=1 VPROF_RED_INSTANCE_RATE=1 %t | FileCheck %s
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=run_all VPROF_RED_ITER_RATE=3 VPROF_RED_INSTANCE_RATE=3 %t | FileCheck %s
 // CHECK: 215488000
 #include <stdio.h>
