@@ -10,6 +10,7 @@
 #include "vprof/SideEffects.h"
 #include "vprof/LoopProbes.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/CallGraph.h"
@@ -335,7 +336,9 @@ private:
   SmallPtrSet<const Value *, 8> SteeringPhis;
   SmallPtrSet<const AllocaInst *, 8> SteeringAllocas;
   SmallPtrSet<const AllocaInst *, 8> CursorsReported;
-  SmallPtrSet<BasicBlock *, 16> ExitRegion;
+  SmallSetVector<BasicBlock *, 16> ExitRegion; // in discovery order: the
+                                               // sites' order, so the tables,
+                                               // must not depend on addresses
 
   const SmallVectorImpl<const Value *> &objects(const Value *Ptr);
   bool pointsInto(const Value *Ptr, const AllocaInst *A);
