@@ -87,6 +87,10 @@ private:
   std::map<std::pair<Function *, const Context *>, const Context *> CtxOf;
   SmallVector<std::pair<Value *, const Context *>, 32> Work;
   DenseSet<std::pair<Value *, const Context *>> Seen;
+  /// Blocks whose control dependences were added (in a context): each
+  /// costs a post-dominance test per block of the loop or callee, and every
+  /// value pushed asks for its block's (sqlite3.c's loops took a minute).
+  DenseSet<std::pair<BasicBlock *, const Context *>> ControlDone;
   Variant Var = CrossIteration;
 
   void push(Value *V, const Context *C) {
@@ -187,6 +191,8 @@ const Context *Slicer::calleeContext(Function *Callee, CallBase *Site,
 /// of the loop count, and not the loop's own exiting branches: they decide
 /// whether an iteration happens, not what it computes.
 void Slicer::addControlDeps(BasicBlock *BB, const Context *C) {
+  if (!ControlDone.insert({BB, C}).second)
+    return;
   Function *F = C->F;
   PostDominatorTree &PDT = C->Depth ? PDTOf(*F) : *FA.PDT;
   auto Consider = [&](BasicBlock *T) {
@@ -370,6 +376,7 @@ void Slicer::visit(Value *V, const Context *C) {
 void Slicer::run(Variant V, const LoopSideEffects &E) {
   Var = V;
   Seen.clear();
+  ControlDone.clear();
   Contexts.clear();
   Contexts.push_back(Context{L.getHeader()->getParent(), nullptr, nullptr, 0});
   const Context *Root = &Contexts.front();
