@@ -907,6 +907,7 @@ static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
         const struct vp_red_loop_result *r = &red->loops[i];
         if (r->loop_id != loop_id)
             continue;
+        d->over_budget = (r->static_flags & VP_REDF_OVER_BUDGET) != 0;
         if (!r->sampled_iterations && !r->sampled_instances && !r->ci_impossible)
             return;
         d->measured = 1;

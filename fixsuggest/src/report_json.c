@@ -140,6 +140,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         vp_fix_cl_measured(&l->in.red) ? vp_json_double(j, l->in.red.cross_loop_rate)
                                        : vp_json_null(j);
         vp_json_kv_bool(j, "redundancy_measured", l->in.red.measured);
+        vp_json_kv_bool(j, "redundancy_over_budget", l->in.red.over_budget);
         vp_json_key(j, "repeated_call");
         if (l->in.red.call_sampled) {
             const struct vp_fix_redundancy *d = &l->in.red;

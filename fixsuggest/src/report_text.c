@@ -161,7 +161,10 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
                 fprintf(out, ", repeated calls of %s (line %u) %.2fx",
                         d->call_callee ? d->call_callee : "?", d->call_line, d->call_rate);
             if (l->kind != VP_LOOP_RECURSION) {
-                if (vp_fix_cl_measured(d))
+                if (d->over_budget)
+                    fputs(", cross-loop not measured (its recording copy would take its "
+                          "function past vprof-cc's code-size budget)", out);
+                else if (vp_fix_cl_measured(d))
                     fprintf(out, ", cross-loop %.0f%%", d->cross_loop_rate * 100.0);
                 else if (d->sampled_instances < 2)
                     fputs(", cross-loop not sampled (fewer than two instances recorded)", out);
@@ -171,6 +174,10 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
                             (unsigned long long)d->sampled_instances);
             }
             fputc('\n', out);
+        } else if (l->in.red.over_budget) {
+            fputs("   redundancy: not measured: its recording copy would take its function past "
+                  "vprof-cc's code-size budget (docs/redundancy.md, \"Code-size budget\")\n",
+                  out);
         }
         fprintf(out, "   %sevidence:%s %s\n", s->yellow, s->off, l->fix.evidence);
         if (l->fix.condition[0])

@@ -10,7 +10,9 @@ wrong (docs/vprof-loop.md, "Loops that never went round"):
 - a vectorized loop that never ran (body and remainder) was said twice to
   have never run, and its function to have no loop;
 - a loop vprof-cc could not probe (a variadic function's) was said to have
-  never run.
+  never run;
+- a loop left without redundancy probes by the copies' code-size budget
+  (docs/redundancy.md, "Code-size budget") is said to be so.
 
 usage: workflow.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -97,6 +99,28 @@ def main():
     ok("(no loop ran in scale; loops not probed in sum_args)" in rt.stdout,
        "the summary says scale's loop did not run, not that it has none",
        "\n".join(l for l in rt.stdout.split("\n") if "diagnosed in" in l))
+    # the code-size budget: main's outer loop, with a budget of one
+    # function size and no minimum
+    tight = os.path.join(work, "prog-tight")
+    build(bindir, [prog_c], tight, ["-mllvm", "-vprof-redundancy-copy-budget=1",
+                                     "-mllvm", "-vprof-redundancy-copy-min=0"])
+    outer = next(i + 1 for i, t in enumerate(text) if "for (int r = 0; r < rounds" in t)
+    tj = os.path.join(work, "tight.json")
+    if os.path.exists(tj):
+        os.unlink(tj)
+    r1 = run([vloop, "--function", "main", "--no-color", "--", tight, "300", "20"], work)
+    r2 = run([vloop, "--function", "main", "--format", "json", "-o", tj, "--", tight, "300",
+              "20"], work)
+    tl = [l for l in (json.load(open(tj))["loops"] if os.path.exists(tj) else [])
+          if l["line"] == outer]
+    block = r1.stdout[r1.stdout.find("prog.c:%d " % outer):][:900]
+    ok(tl and tl[0]["redundancy_over_budget"] is True
+       and "recording copy would take its function past vprof-cc's code-size budget" in block
+       and tl[0]["counts"]["instances"] == 1,
+       "a loop over the copies' code-size budget keeps its counts and says why it has no "
+       "redundancy verdict",
+       "exit %d/%d, loop %s\n%s" % (r1.returncode, r2.returncode, tl and {k: tl[0][k] for k in (
+           "redundancy_over_budget", "redundancy_measured", "counts")}, block))
     return finish()
 
 

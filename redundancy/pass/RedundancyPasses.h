@@ -59,6 +59,7 @@ struct LoopSources {
   /// (VP_REDF_SE_FIXED).
   bool FixedWriteLocations = false;
   bool Probed = false;
+  bool OverBudget = false;     ///< left unprobed by the copy budget
   bool Recursion = false;      ///< a recursive function, one call an iteration
   /// A repeated-call unit: `Call` (in the analysed function), in the loop
   /// at index `Parent` of the result vector, to a function with loops or

@@ -59,6 +59,7 @@ using namespace llvm;
 STATISTIC(NumProbedLoops, "Number of loops given redundancy probes");
 STATISTIC(NumOwnClones, "Number of functions cloned by the redundancy pass");
 STATISTIC(NumCallUnits, "Number of repeated-call units");
+STATISTIC(NumOverBudget, "Number of loops left unprobed by the copy budget");
 STATISTIC(NumTailRecLoops, "Number of tail-recursion loops left to the per-call probes");
 
 static cl::opt<bool> PrintSources(
@@ -71,6 +72,14 @@ static cl::opt<bool> EnableCallUnits(
     "vprof-repeated-calls", cl::init(true), cl::Hidden,
     cl::desc("Sample a loop's calls of functions with a loop as "
              "repeated-call units (default on)"));
+static cl::opt<unsigned> CopyBudget(
+    "vprof-redundancy-copy-budget", cl::init(2), cl::Hidden,
+    cl::desc("The loops' recording copies may add at most this many times "
+             "the instructions of their function (and at least "
+             "-vprof-redundancy-copy-min); 0: no limit"));
+static cl::opt<unsigned> CopyMin(
+    "vprof-redundancy-copy-min", cl::init(2000), cl::Hidden,
+    cl::desc("Instructions the recording copies may always add to a function"));
 static cl::opt<bool> NoPruning(
     "vprof-redundancy-no-pruning", cl::init(false), cl::Hidden,
     cl::desc("Record every source (ignore the static pruning; benchmarks)"));
@@ -78,6 +87,44 @@ static cl::opt<bool> NoPruning(
 namespace vprof {
 
 namespace {
+
+/// The code-size budget of the recording copies (docs/redundancy.md,
+/// "Code-size budget"). Each probed loop gets a copy of its body, and an
+/// outer loop's copy holds its inner loops' copies, so a nest of depth d
+/// costs about 2^d times its innermost body: sqlite3.c's code grew 12.8x
+/// and its compile went from 29 s to 8 minutes. Innermost loops first (the
+/// order of the copies), a loop whose copy (its blocks and the copies of
+/// the accepted loops inside it) would take the copies past the budget is
+/// left without probes: Skip[i].
+void overBudget(Function &F, LoopInfo &LI, ArrayRef<BasicBlock *> Headers,
+                ArrayRef<std::pair<unsigned, size_t>> Order, std::vector<bool> &Skip) {
+  if (!CopyBudget)
+    return;
+  uint64_t Budget = std::max<uint64_t>(uint64_t(CopyBudget) * F.getInstructionCount(), CopyMin);
+  std::vector<std::pair<unsigned, size_t>> Inner(Order.begin(), Order.end());
+  std::stable_sort(Inner.begin(), Inner.end(),
+                   [](auto &A, auto &B) { return A.first > B.first; });
+  SmallVector<std::pair<Loop *, uint64_t>, 16> Copied;
+  uint64_t Added = 0;
+  for (auto &[Depth, i] : Inner) {
+    Loop *L = Headers[i] ? LI.getLoopFor(Headers[i]) : nullptr;
+    if (!L || L->getHeader() != Headers[i])
+      continue;
+    uint64_t Size = 0;
+    for (BasicBlock *BB : L->blocks())
+      Size += BB->size();
+    for (auto &[C, CSize] : Copied)
+      if (C != L && L->contains(C))
+        Size += CSize;
+    if (Added + Size > Budget) {
+      Skip[i] = true;
+      continue;
+    }
+    Added += Size;
+    Copied.push_back({L, Size});
+  }
+}
+
 
 /// What a probe inserted at a (copy of an) instruction does.
 struct Tag {
@@ -1485,6 +1532,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
         }
         FunctionInstrumenter FI(PM, *Fn);
         std::vector<std::pair<unsigned, size_t>> Order; // deepest first
+        std::vector<bool> Skip(T->Loops.size()); // over the copy budget
         {
           DominatorTree DT(*Fn);
           LoopInfo LI(DT);
@@ -1498,6 +1546,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
           }
           for (Loop *L : LI)
             simplifyLoop(L, &DT, &LI, nullptr, nullptr, nullptr, false);
+          overBudget(*Fn, LI, T->Headers, Order, Skip);
         }
         for (size_t i = 0; i != T->Loops.size(); ++i) {
           LoopSources &LS = Results[T->Loops[i]];
@@ -1536,6 +1585,11 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
           LoopSources &LS = Results[T->Loops[i]];
           if (LS.Recursion || LS.CallSite)
             continue;
+          if (Skip[i]) {
+            LS.OverBudget = true;
+            ++NumOverBudget;
+            continue;
+          }
           if (FI.instrumentInstances(T->Headers[i], LS.ProbeIndex)) {
             LS.Probed = true;
             ++NumProbedLoops;

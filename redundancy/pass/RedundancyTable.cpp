@@ -36,6 +36,8 @@ static uint16_t loopFlags(const LoopSources &LS) {
   }
   if (LS.Probed)
     F |= VP_REDF_PROBED;
+  if (LS.OverBudget)
+    F |= VP_REDF_OVER_BUDGET;
   if (LS.IVSource)
     F |= VP_REDF_CI_IV;
   if (LS.IOEveryIteration)
@@ -126,6 +128,8 @@ void printLoopSources(raw_ostream &OS, const LoopSources &LS) {
     OS << " side-effect-in-inner-loop";
   if (LS.Probed)
     OS << " probed";
+  if (LS.OverBudget)
+    OS << " over-copy-budget";
   if (LS.CallSite)
     OS << " repeated-call-unit";
   if (LS.FixedWriteLocations)

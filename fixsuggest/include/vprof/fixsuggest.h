@@ -59,6 +59,8 @@ struct vp_fix_counts {
 /* Redundancy measurements (redundancy/); measured = 0 when not available. */
 struct vp_fix_redundancy {
     int measured;
+    int over_budget;            /* not probed: vprof-cc's code-size budget for
+                                   the recording copies (VP_REDF_OVER_BUDGET) */
     int cross_iteration;        /* verdicts, decided by the redundancy analysis:
                                    the loop's own iteration signatures repeat */
     int cross_loop;

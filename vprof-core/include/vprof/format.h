@@ -656,6 +656,10 @@ enum vp_redund_loop_flags {
                                       a store to an address the loop does not
                                       change): an instance writes a constant
                                       number of locations (LDoctor 3.2.6)     */
+    VP_REDF_OVER_BUDGET = 1u << 8, /* not probed: its recording copy would take
+                                      its function's copies past vprof-cc's
+                                      code-size budget (docs/redundancy.md,
+                                      "Code-size budget")                     */
 };
 
 struct vp_redund_loop {
