@@ -24,6 +24,7 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
@@ -62,6 +63,8 @@ private:
   void addTracedVariables(Value *Root, unsigned Tag);
 
   MapVector<const DIVariable *, unsigned> Tags; // first-seen order
+  /// The variables of constant globals: never in the schema.
+  SmallPtrSet<const DIVariable *, 8> Constants;
   /// The IR global of each file-scope DIGlobalVariable of the TU.
   DenseMap<const DIVariable *, const GlobalVariable *> GlobalOf;
   /// Functions using each global, in function order.
@@ -104,13 +107,22 @@ void VariableSelection::addTag(const DIVariable *Var, unsigned Tag) {
 /// Every global with debug info defined in this TU, function-static
 /// variables included (clang gives them a DIGlobalVariable scoped to the
 /// function).  Globals only declared here have no debug info in this TU and
-/// are described by the TU that defines them.
+/// are described by the TU that defines them.  A constant global (a `static
+/// const` table or string, or one the optimiser proved is never written)
+/// holds the same value all run: it says nothing about performance, its
+/// only "anomaly" is how long a run lasts (sqlite3's `cume_distName`, a
+/// string, was the most anomalous variable of getCellInfo in processing
+/// cost), and every tick read it.
 void VariableSelection::addGlobals(Module &M) {
   SmallVector<DIVariable *, 1> Vars;
   for (GlobalVariable &GV : M.globals()) {
     Vars.clear();
     if (findVariablesOf(&GV, Vars))
       for (DIVariable *Var : Vars) {
+        if (GV.isConstant()) {
+          Constants.insert(Var); // tagged by its uses too: left out at the end
+          continue;
+        }
         addTag(Var, VP_TAG_GLOBAL);
         if (!isa<DILocalScope>(Var->getScope()))
           GlobalOf.try_emplace(Var, &GV);
@@ -304,6 +316,8 @@ std::vector<SchemaVariable> VariableSelection::takeResult() {
   std::vector<SchemaVariable> Result;
   Result.reserve(Tags.size());
   for (auto &KV : Tags) {
+    if (Constants.count(KV.first))
+      continue;
     SchemaVariable V{KV.first, KV.second};
     auto G = GlobalOf.find(KV.first);
     if (G != GlobalOf.end()) {
@@ -315,7 +329,7 @@ std::vector<SchemaVariable> VariableSelection::takeResult() {
   // Use records: declared-only globals this TU uses.
   for (auto &KV : UsersOf) {
     const GlobalVariable *GV = KV.first;
-    if (!GV->isDeclaration() || GV->getName().startswith("llvm."))
+    if (!GV->isDeclaration() || GV->isConstant() || GV->getName().startswith("llvm."))
       continue;
     SchemaVariable V{nullptr, VP_TAG_GLOBAL};
     auto T = UseTags.find(GV);
