@@ -1550,8 +1550,8 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
         }
         for (size_t i = 0; i != T->Loops.size(); ++i) {
           LoopSources &LS = Results[T->Loops[i]];
-          if (LS.Recursion || LS.CallSite)
-            continue;
+          if (LS.Recursion || LS.CallSite || Skip[i])
+            continue; // a loop over the budget gets no value probes either
           uint32_t Idx = LS.ProbeIndex;
           bool CIOn = !LS.IVSource;
           for (SourceInfo &S : LS.Sources) {
