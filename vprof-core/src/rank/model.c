@@ -8,20 +8,11 @@
 #include <string.h>
 
 #include "vprof/format.h"
+#include "util/grow.h"
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap : 8;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*p, n * elem);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = n;
-    return 0;
+    return vp_grow(p, cap, need, elem, 8);
 }
 
 static char *dup(const char *s)

@@ -10,6 +10,7 @@
  */
 #include "vprof/symbols.h"
 #include "util/err.h"
+#include "util/grow.h"
 #include "symbols/decl_file.h"
 
 #include <dwarf.h>
@@ -207,28 +208,16 @@ static void strtab_free(struct strtab *t)
 
 static int add_func(struct vp_symtab *st, const struct vp_func *f)
 {
-    if (st->nfuncs == st->capfuncs) {
-        size_t n = st->capfuncs ? st->capfuncs * 2 : 256;
-        struct vp_func *nf = realloc(st->funcs, n * sizeof *nf);
-        if (!nf)
-            return -1;
-        st->funcs = nf;
-        st->capfuncs = n;
-    }
+    if (vp_grow((void **)&st->funcs, &st->capfuncs, st->nfuncs + 1, sizeof *st->funcs, 256))
+        return -1;
     st->funcs[st->nfuncs++] = *f;
     return 0;
 }
 
 static int add_row(struct vp_symtab *st, const struct line_row *r)
 {
-    if (st->nrows == st->caprows) {
-        size_t n = st->caprows ? st->caprows * 2 : 1024;
-        struct line_row *nr = realloc(st->rows, n * sizeof *nr);
-        if (!nr)
-            return -1;
-        st->rows = nr;
-        st->caprows = n;
-    }
+    if (vp_grow((void **)&st->rows, &st->caprows, st->nrows + 1, sizeof *st->rows, 1024))
+        return -1;
     st->rows[st->nrows++] = *r;
     return 0;
 }
@@ -295,14 +284,8 @@ static int collect_subprogram(struct vp_symtab *st, Dwarf_Die *die, const char *
 static int add_inline(struct vp_symtab *st, size_t depth, const struct inline_range *r)
 {
     struct inline_level *lv = &st->inl[depth - 1];
-    if (lv->n == lv->cap) {
-        size_t n = lv->cap ? lv->cap * 2 : 256;
-        struct inline_range *nr = realloc(lv->r, n * sizeof *nr);
-        if (!nr)
-            return -1;
-        lv->r = nr;
-        lv->cap = n;
-    }
+    if (vp_grow((void **)&lv->r, &lv->cap, lv->n + 1, sizeof *lv->r, 256))
+        return -1;
     lv->r[lv->n++] = *r;
     if (depth > st->ninl)
         st->ninl = depth;
