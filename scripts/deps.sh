@@ -11,6 +11,9 @@ PKGS=(
   # report tests: headless rendering of HTML reports (about 3 min to install),
   # man pages, and `go tool pprof` reading our pprof export (about 1 min)
   chromium groff-base man-db golang-go
+  # bench/build/build-cost.sh: tclsh generates sqlite3.c, /usr/bin/time times
+  # the compiles
+  tcl time
 )
 missing=()
 for p in "${PKGS[@]}"; do
