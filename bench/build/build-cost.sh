@@ -6,8 +6,15 @@
 # sqlite3 lua5.4, with a deb-src line): sqlite3_3.40.1.orig.tar.xz and
 # lua5.4_5.4.4.orig.tar.gz.  sqlite3.c is generated with tclsh (package tcl).
 set -eu
-BUILD=$(cd "$1" && pwd); SQL=$2; LUA=$3; WORK=${4:-/tmp/vprof-build-cost}
+if [ $# -lt 3 ]; then
+  echo "usage: $0 BUILD_DIR SQLITE_ORIG_TAR LUA_ORIG_TAR [WORK]" >&2; exit 2
+fi
+BUILD=$(cd "$1" && pwd); SQL=$(realpath "$2"); LUA=$(realpath "$3"); WORK=${4:-/tmp/vprof-build-cost}
 CC="$BUILD/bin/vprof-cc"
+for f in "$CC" "$SQL" "$LUA"; do
+  [ -e "$f" ] || { echo "build-cost.sh: $f: no such file" >&2; exit 2; }
+done
+command -v tclsh >/dev/null || { echo "build-cost.sh: tclsh not found (scripts/deps.sh installs tcl)" >&2; exit 2; }
 mkdir -p "$WORK" && cd "$WORK"
 text() { size -A "$1" | awk '$1 == ".text" { print $2 }'; }
 secs() { /usr/bin/time -f %e -o "$WORK/t" "$@" >/dev/null 2>&1; cat "$WORK/t"; }
