@@ -133,6 +133,8 @@ static void vp_rt_fork_child(void)
     vp_rt.pid = getpid();
     vp_rt.ppid = getppid();
     vp_rt.flags = VP_PROFF_FORKED;
+    vp_rt.modules_stale = 0;
+    vp_rt_modules_after_fork();
     vp_rt.exec_seq = 0;
     vp_rt.exit_status = -1;
     vp_rt.start_ns = vp_rt_now_ns(CLOCK_REALTIME);

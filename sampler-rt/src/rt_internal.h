@@ -81,6 +81,8 @@ struct vp_rt_module {
 struct vp_rt_modlist {
     uint32_t count;
     uint32_t strings_used;
+    uint64_t link_sig;        /* the loader's list when scanned (vp_rt_link_sig) */
+    int link_sig_ok;
     struct vp_rt_module mods[VP_RT_MAX_MODULES];
     char strings[VP_RT_MODSTR_SIZE];
 };
@@ -247,6 +249,7 @@ struct vp_rt_state {
     int debug;
     _Atomic uint64_t handler_ns, handler_calls;
     _Atomic uint64_t dl_iterate_in_handler; /* must stay 0, see rt_modules.c */
+    int modules_stale;             /* fork child kept an old module list    */
 
     const struct vp_rt_component *components[VP_RT_MAX_COMPONENTS];
     _Atomic int component_count;
@@ -291,6 +294,7 @@ void vp_rt_index_bind(struct vp_rt_index *ix, struct vp_rt_modlist *ml);
 /* rt_modules.c */
 void vp_rt_modules_scan(struct vp_rt_modlist *ml);
 void vp_rt_modules_refresh(void);
+void vp_rt_modules_after_fork(void);
 void vp_rt_unwind_prepare(void);
 int vp_rt_unwind_covers(uint64_t pc);
 void vp_rt_direct_init(void);

@@ -95,9 +95,38 @@ static void vp_rt_build_id(const struct dl_phdr_info *info, struct vp_rt_module 
     }
 }
 
+/* A signature of the loader's list of loaded objects (_r_debug.r_map: each
+   one's load bias, dynamic section and name pointer), read without a lock.
+   Returns 0, or -1 when the list is being changed (r_state not
+   RT_CONSISTENT) or does not end within 4096 entries.  Safe where nothing can
+   change the list meanwhile: inside a dl_iterate_phdr callback (the loader's
+   write lock is held) or in a fork child's single thread. */
+static int vp_rt_link_sig(uint64_t *sig)
+{
+    if (_r_debug.r_state != RT_CONSISTENT)
+        return -1;
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    uint32_t n = 0;
+    for (const struct link_map *l = _r_debug.r_map; l; l = l->l_next) {
+        if (++n > 4096)
+            return -1;
+        uint64_t parts[3] = {(uint64_t)l->l_addr, (uint64_t)(uintptr_t)l->l_ld,
+                             (uint64_t)(uintptr_t)l->l_name};
+        for (int i = 0; i < 3; i++) {
+            h ^= parts[i];
+            h *= 0xff51afd7ed558ccdull;
+            h ^= h >> 33;
+        }
+    }
+    *sig = h ^ n;
+    return 0;
+}
+
 static int vp_rt_scan_cb(struct dl_phdr_info *info, size_t size, void *arg)
 {
     struct vp_rt_modlist *ml = arg;
+    if (ml->link_sig_ok < 0) /* first call; the lock is held, the list can't move */
+        ml->link_sig_ok = vp_rt_link_sig(&ml->link_sig) == 0;
     if (ml->count >= VP_RT_MAX_MODULES)
         return 1;
     struct vp_rt_module *m = &ml->mods[ml->count];
@@ -137,15 +166,54 @@ void vp_rt_modules_scan(struct vp_rt_modlist *ml)
     ml->count = 0;
     ml->strings_used = 1;
     ml->strings[0] = 0;
+    ml->link_sig_ok = -1;
     dl_iterate_phdr(vp_rt_scan_cb, ml);
+    if (ml->link_sig_ok < 0)
+        ml->link_sig_ok = 0;
     if (vp_rt.have_index)
         vp_rt_index_bind(&vp_rt.index, ml);
 }
 
+/* The loader's list as the fork child started (vp_rt_modules_after_fork);
+   `fork_lock_unknown` while the child has not loaded or unloaded anything
+   itself. */
+static uint64_t vp_rt_fork_sig;
+static int vp_rt_fork_sig_ok, vp_rt_fork_lock_unknown;
+
+/* Fork child (atfork handler, one thread).  dl_iterate_phdr takes glibc's
+   loader write lock, which fork does not reset in the child (it resets
+   dl_load_lock only): if another thread of the parent was inside
+   dl_iterate_phdr at the fork (a C++ throw walks the unwind tables that
+   way), or the forking thread was, from a signal handler, the child's first
+   call waits forever.  So the child does not call it unless it has changed
+   the list itself: a dlopen or dlclose there took the same lock and let it
+   go.  docs/runtime.md, "fork". */
+void vp_rt_modules_after_fork(void)
+{
+    vp_rt_fork_lock_unknown = 1;
+    vp_rt_fork_sig_ok = vp_rt_link_sig(&vp_rt_fork_sig) == 0;
+}
+
 /* Rescans into the inactive snapshot and publishes it (normal context only,
-   serialised by the writer's `writing` flag). */
+   serialised by the writer's `writing` flag).  In a fork child that has not
+   changed the loader's list, keeps the snapshot: it is exact when it was
+   taken with the list the child started with; otherwise (the parent loaded a
+   module after the snapshot and before forking) the modules loaded since
+   are missing and their PCs stay unresolved, counted in
+   `vp_rt.modules_stale`. */
 void vp_rt_modules_refresh(void)
 {
+    if (vp_rt_fork_lock_unknown) {
+        uint64_t now;
+        int changed = vp_rt_fork_sig_ok && vp_rt_link_sig(&now) == 0 && now != vp_rt_fork_sig;
+        if (!changed) {
+            const struct vp_rt_modlist *ml = vp_rt.modlists[atomic_load(&vp_rt.modlist_cur)];
+            if (!(vp_rt_fork_sig_ok && ml->link_sig_ok && ml->link_sig == vp_rt_fork_sig))
+                vp_rt.modules_stale = 1;
+            return;
+        }
+        vp_rt_fork_lock_unknown = 0;
+    }
     int cur = atomic_load(&vp_rt.modlist_cur);
     struct vp_rt_modlist *ml = vp_rt.modlists[!cur];
     vp_rt_modules_scan(ml);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # rt_test.sh CASE - one sampler-rt test (ctest rt.CASE).  Needs RT_LIB (the
-# runtime), RT_BIN (folder of t_cpu, t_values, mkindex, rt_dump).
+# runtime), RT_BIN (folder of t_cpu, t_values, mkindex, rt_dump), VPROF (the
+# vprof command).
 set -u
 case_name=$1
 W=$(mktemp -d /tmp/vprof-rt-test.XXXXXX)
@@ -209,6 +210,39 @@ fork)
   # child's buffers were reset: its ~300 ms must not include the parent's first 200 ms
   [ "$cs" -le $((ps * 2)) ] || fail "child kept parent samples?"
   grep -q "^tid $parent " "$W/p.out.$child.txt" && fail "parent tid in child profile"
+  ;;
+forkheld|forkheld_exec|forkheld_dlopen)
+  # A second thread holds glibc's loader lock (dl_iterate_phdr, which fork
+  # does not reset in the child) at the fork: the child must not wait for it
+  # when it writes its profile (before 2026-11-23 it hung in 5 of 5 runs).
+  arg=${case_name#forkheld}; arg=${arg#_}
+  run "$RT_BIN/t_cpu" forkheld $arg > "$W/out.txt" || fail "the fork child hung or failed"
+  child=$(awk '/^child/ {print $2}' "$W/out.txt")
+  f="$W/p.out.$child"; [ "$arg" = exec ] && f="$f.exec0"
+  dump "$W/p.out"; dump "$f"
+  [ "$(field "$f" header ppid)" = "$(field "$W/p.out" header pid)" ] || fail "child ppid"
+  [ "$(field "$f" "pc " samples)" -ge 30 ] || fail "child samples"
+  flags=$(field "$f" header flags)
+  if [ "$arg" = dlopen ]; then
+    # libz was loaded after the runtime's scan: the child keeps the old table and says so
+    [ $((flags & 8)) = 8 ] || fail "child of a parent that loaded a module: not flagged modules-stale"
+    "$VPROF" report "$f" > "$W/report.txt" || fail "vprof report"
+    grep -q "^modules: a fork child's table" "$W/report.txt" || fail "vprof report does not say the module table is old"
+  else
+    [ $((flags & 8)) = 0 ] || fail "flagged modules-stale, flags=$flags"
+  fi
+  ;;
+forkdlopen)
+  # No lock held at the fork; the child loads libz itself, so the loader lock
+  # works in it and its module table is rescanned at exit.
+  run "$RT_BIN/t_cpu" forkdlopen > "$W/out.txt" || fail "exit"
+  child=$(awk '/^child/ {print $2}' "$W/out.txt")
+  "$VPROF" dump "$W/p.out.$child" > "$W/child.txt" || fail "child profile"
+  "$VPROF" dump "$W/p.out" > "$W/parent.txt" || fail "parent profile"
+  grep -q "^module .*libz.so.1" "$W/child.txt" || fail "child's module table lacks libz.so.1, loaded in the child"
+  grep -q "^module .*libz.so.1" "$W/parent.txt" && fail "parent's module table has libz.so.1"
+  dump "$W/p.out.$child"
+  [ $(( $(field "$W/p.out.$child" header flags) & 8 )) = 0 ] || fail "child flagged modules-stale"
   ;;
 values|values_fallback)
   make_index "$W/t.index"

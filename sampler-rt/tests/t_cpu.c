@@ -7,6 +7,15 @@
  *   t_cpu fds              lists the runtime's perf_event fds: at start, in a
  *                          thread, after the join, in a fork child
  *   t_cpu fork             parent and child both burn; prints "child PID"
+ *   t_cpu forkheld [exec|dlopen]
+ *                          a second thread holds glibc's loader lock (inside
+ *                          dl_iterate_phdr) whenever the main thread forks;
+ *                          the child burns and exits (or execs /bin/true);
+ *                          with "dlopen" the parent loads libz.so.1 first;
+ *                          prints "child PID" and exits 0 when the child
+ *                          ended by itself within 10 s
+ *   t_cpu forkdlopen       the child of a plain fork loads libz.so.1 and
+ *                          burns; prints "child PID"
  *   t_cpu forever          burn until killed
  *   t_cpu termhandler      own SIGTERM handler that exits 7; burn until killed
  *   t_cpu handlers         own SIGPROF and SIGSEGV handlers, then SIG_DFL/SIG_IGN
@@ -28,9 +37,12 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -165,6 +177,25 @@ static int run_traced(char **cmd)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* forkheld: a thread that keeps glibc's loader lock (dl_iterate_phdr holds it
+   while its callback runs) nearly all the time. */
+static atomic_int held_once;
+static int hold_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)info; (void)size; (void)data;
+    atomic_store(&held_once, 1);
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    return 1; /* one module per call: the lock is let go only between calls */
+}
+static void *lock_holder(void *arg)
+{
+    (void)arg;
+    for (;;)
+        dl_iterate_phdr(hold_cb, NULL);
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "spin";
@@ -213,6 +244,53 @@ int main(int argc, char **argv)
         int st;
         waitpid(c, &st, 0);
         burn(100);
+        return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+    }
+    if (!strcmp(mode, "forkheld")) {
+        if (argc > 2 && !strcmp(argv[2], "dlopen") && !dlopen("libz.so.1", RTLD_NOW)) {
+            fprintf(stderr, "dlopen: %s\n", dlerror());
+            return 1;
+        }
+        pthread_t t;
+        pthread_create(&t, NULL, lock_holder, NULL);
+        while (!atomic_load(&held_once))
+            burn(1);
+        burn(50);
+        fflush(stdout);
+        pid_t c = fork();
+        if (c == 0) {
+            burn(100);
+            if (argc > 2 && !strcmp(argv[2], "exec"))
+                execl("/bin/true", "true", (char *)NULL);
+            _exit(0);
+        }
+        printf("child %d\n", (int)c);
+        fflush(stdout);
+        int st = 0;
+        for (int i = 0; i < 1000; i++) { /* 10 s */
+            if (waitpid(c, &st, WNOHANG) == c)
+                return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+            struct timespec ts = {0, 10 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        fprintf(stderr, "fork child %d hung\n", (int)c);
+        kill(c, SIGKILL);
+        waitpid(c, &st, 0);
+        return 2;
+    }
+    if (!strcmp(mode, "forkdlopen")) {
+        burn(50);
+        fflush(stdout);
+        pid_t c = fork();
+        if (c == 0) {
+            if (!dlopen("libz.so.1", RTLD_NOW))
+                _exit(1);
+            burn(100);
+            exit(0);
+        }
+        printf("child %d\n", (int)c);
+        int st;
+        waitpid(c, &st, 0);
         return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
     }
     if (!strcmp(mode, "forever")) {

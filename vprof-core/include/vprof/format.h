@@ -367,6 +367,8 @@ enum vp_profile_flags {
     VP_PROFF_FORKED = 1u << 0,   /* written by a child after fork              */
     VP_PROFF_SIGNALLED = 1u << 1,/* written on a terminating signal            */
     VP_PROFF_EXECED = 1u << 2,   /* process image came from exec of a traced one */
+    VP_PROFF_MODULES_STALE = 1u << 3, /* a fork child's module table may lack
+                                    modules its parent loaded before forking  */
 };
 
 enum vp_section_type {

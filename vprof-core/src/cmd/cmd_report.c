@@ -508,6 +508,9 @@ static void print_text(FILE *out, const struct report *rep, size_t top)
                 "lost: %" PRIu64 " PC samples, %" PRIu64 " value samples (buffers full); %" PRIu64
                 " unwind errors\n",
                 p->loss.pc_dropped, p->loss.values_dropped, p->loss.unwind_errors);
+    if (p->hdr.flags & VP_PROFF_MODULES_STALE)
+        fprintf(out, "modules: a fork child's table, taken before its parent loaded more "
+                     "code; PCs in that code are unresolved\n");
     fprintf(out, "\n%8s %8s %9s  %-32s %s\n", "self%", "cum%", "self", "function", "source");
     double cum = 0;
     size_t n = top && top < rep->nrows ? top : rep->nrows;
