@@ -244,13 +244,29 @@ void vp_rt_signals_for_exec(void)
             vp_rt.real_sigaction(vp_rt_fatal_signals[i], &vp_rt.target_fatal[i], NULL);
 }
 
+/* The kernel disposition of hooked fatal signal `i` for the target's
+   recorded action: SIG_IGN when the target ignores it, else our handler.
+   An ignored signal cannot end the process, so there is nothing to write
+   for it, and a real SIG_IGN is what children inherit: posix_spawn (and so
+   system and popen) resets every handled signal to SIG_DFL in the child and
+   keeps ignored ones ignored.  Before 2026-11-23 our handler stayed in
+   place, and a SIGINT or SIGPIPE the target had ignored killed its spawned
+   children (rt test `fatal`, t_cpu ignspawn). */
+static void vp_rt_fatal_install(int i)
+{
+    if (vp_rt.target_fatal[i].sa_handler == SIG_IGN)
+        vp_rt.real_sigaction(vp_rt_fatal_signals[i], &vp_rt.target_fatal[i], NULL);
+    else
+        vp_rt_hook(vp_rt_fatal_signals[i], vp_rt_terminate_handler, NULL);
+}
+
 /* exec failed: our handlers again, the target's dispositions kept as they
-   were (vp_rt_hook reads back what vp_rt_signals_for_exec installed). */
+   were. */
 void vp_rt_signals_after_exec(void)
 {
     for (int i = 0; i < VP_RT_NFATAL; i++)
         if (vp_rt.hooked_fatal[i])
-            vp_rt_hook(vp_rt_fatal_signals[i], vp_rt_terminate_handler, &vp_rt.target_fatal[i]);
+            vp_rt_fatal_install(i);
 }
 
 __attribute__((constructor(101))) static void vp_rt_init(void)
@@ -422,8 +438,13 @@ VP_RT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigactio
     pthread_sigmask(SIG_BLOCK, &all, &saved);
     if (old)
         *old = *kept;
-    if (act)
+    if (act) {
+        int was_ignored = kept->sa_handler == SIG_IGN;
         *kept = *act;
+        int f = vp_rt_fatal_index(sig);
+        if (f >= 0 && was_ignored != (act->sa_handler == SIG_IGN))
+            vp_rt_fatal_install(f);
+    }
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     return 0;
 }

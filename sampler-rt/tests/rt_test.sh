@@ -346,6 +346,17 @@ fatal)
   run "$RT_BIN/t_cpu" ignexec "$RT_BIN/t_cpu" > "$W/out.txt"; rc=$?
   [ $rc = 0 ] && grep -q survived "$W/out.txt" || fail "SIGINT ignored before exec killed the new image (status $rc)"
   dump "$W/p.out"
+  # ... and in children from posix_spawn and system(), which reset handled
+  # signals to SIG_DFL (before 2026-11-23 the spawned child died by SIGINT)
+  run "$RT_BIN/t_cpu" ignspawn "$RT_BIN/t_cpu" > "$W/out.txt"; rc=$?
+  [ $rc = 0 ] || fail "SIGINT ignored by the target killed its posix_spawn/system child (status $rc)"
+  rm -f "$W/p.out"
+  # ignored, then back to SIG_DFL: written and killed by it, as before
+  run "$RT_BIN/t_cpu" ignrestore > "$W/out.txt"; rc=$?
+  [ $rc = 143 ] && grep -q ignored "$W/out.txt" || fail "ignrestore: status $rc, expected 143 after an ignored SIGTERM"
+  dump "$W/p.out"
+  [ "$(field "$W/p.out" header exit_status)" = 143 ] || fail "ignrestore: exit_status"
+  [ "$(field "$W/p.out" "pc " samples)" -ge 20 ] || fail "ignrestore: samples"
   ;;
 flush)
   "${ENV[@]}" VPROF_FLUSH_SIGNAL=40 "$RT_BIN/t_cpu" spin 1500 & pid=$!

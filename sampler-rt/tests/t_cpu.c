@@ -31,6 +31,11 @@
  *   t_cpu pipe             burn, then write to a pipe nobody reads (SIGPIPE)
  *   t_cpu ignexec SELF     set SIGINT to SIG_IGN, burn, exec SELF raiseint
  *   t_cpu raiseint         raise(SIGINT); prints "survived" if it did
+ *   t_cpu ignrestore       SIGTERM to SIG_IGN, raise it (prints "ignored"),
+ *                          back to SIG_DFL, burn, raise it (killed by it)
+ *   t_cpu ignspawn SELF    set SIGINT and SIGPIPE to SIG_IGN, burn, then
+ *                          posix_spawn SELF raiseint and system("SELF
+ *                          raiseint"); exits 0 when both children survived
  *   t_cpu traced CMD...    runs CMD as a ptrace tracee, passing its signals
  *                          on; prints "trap_stops=N" (SIGTRAP stops but the
  *                          exec stop) and exits with CMD's status
@@ -42,6 +47,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <spawn.h>
 #include <stdatomic.h>
 #include <signal.h>
 #include <stdint.h>
@@ -402,6 +408,40 @@ int main(int argc, char **argv)
         execv(argv[2], args);
         perror("execv");
         return 1;
+    }
+    if (!strcmp(mode, "ignspawn") && argc > 2) {
+        signal(SIGINT, SIG_IGN);
+        signal(SIGPIPE, SIG_IGN);
+        burn(100);
+        fflush(stdout);
+        char *args[] = {argv[2], "raiseint", NULL};
+        extern char **environ;
+        pid_t c;
+        int st;
+        if (posix_spawn(&c, argv[2], NULL, NULL, args, environ) != 0 || waitpid(c, &st, 0) != c)
+            return 1;
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            fprintf(stderr, "posix_spawn child: status 0x%x\n", st);
+            return 1;
+        }
+        char cmd[4096];
+        snprintf(cmd, sizeof cmd, "'%s' raiseint", argv[2]);
+        st = system(cmd);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            fprintf(stderr, "system child: status 0x%x\n", st);
+            return 1;
+        }
+        return 0;
+    }
+    if (!strcmp(mode, "ignrestore")) {
+        signal(SIGTERM, SIG_IGN);
+        raise(SIGTERM);
+        printf("ignored\n");
+        fflush(stdout);
+        signal(SIGTERM, SIG_DFL);
+        burn(100);
+        raise(SIGTERM);
+        return 0;
     }
     if (!strcmp(mode, "raiseint")) {
         raise(SIGINT);
