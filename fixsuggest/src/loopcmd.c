@@ -513,6 +513,7 @@ struct sel_loop {
     const struct vp_loop_info *info;
     uint64_t samples;
     size_t function_rank;
+    const char *inlined_into; /* the selected function it is inlined into   */
     uint64_t anom_own;       /* the ranking's anomalous samples whose innermost
                                 loop is this one                               */
     uint64_t anom_in;        /* ... in this loop or a loop inside it (the
@@ -927,26 +928,88 @@ static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
     }
 }
 
+static int loop_of(const struct vp_loop_info *l, const char *name)
+{
+    return strcmp(l->function, name) == 0 || strcmp(l->linkage, name) == 0;
+}
+
 /* The loops of `t` in the functions `names` (the first `nrank` from the
-   ranking) into `sel` (t->loop_count entries).  Returns the number
-   selected. */
+   ranking) into `sel` (t->loop_count entries).  names[k] for k >= nuser
+   was inlined into names[host[k]].  Returns the number selected. */
 static size_t select_loops(const struct vp_loop_table *t, char **names, size_t nnames,
-                           size_t nrank, struct sel_loop *sel)
+                           size_t nuser, const size_t *host, size_t nrank, struct sel_loop *sel)
 {
     size_t nsel = 0;
     for (size_t i = 0; i < t->loop_count; i++) {
         const struct vp_loop_info *l = &t->loops[i];
         for (size_t k = 0; k < nnames; k++) {
-            if (strcmp(l->function, names[k]) != 0 && strcmp(l->linkage, names[k]) != 0)
+            if (!loop_of(l, names[k]))
                 continue;
+            size_t h = k < nuser ? k : host[k];
             sel[nsel].info = l;
             sel[nsel].samples = 0;
-            sel[nsel].function_rank = k < nrank ? k + 1 : 0;
+            sel[nsel].function_rank = h < nrank ? h + 1 : 0;
+            sel[nsel].inlined_into = k < nuser ? NULL : names[h];
             nsel++;
             break;
         }
     }
     return nsel;
+}
+
+/* Functions inlined into the selected ones (docs/vprof-loop.md, "Loops
+   inlined into a selected function"): rank names the concrete function
+   whose code holds a sample, and the loops of a static helper inlined into
+   it are in the loop table under the helper's name. */
+struct inlined_ctx {
+    const struct vp_loop_table *t;
+    char ***names;
+    size_t *nnames;
+    size_t **host;
+    size_t k; /* the selected function being searched */
+};
+
+static void add_inlined_name(const char *name, void *arg)
+{
+    struct inlined_ctx *x = arg;
+    for (size_t i = 0; i < *x->nnames; i++)
+        if (strcmp((*x->names)[i], name) == 0)
+            return;
+    size_t i = 0;
+    while (i < x->t->loop_count && !loop_of(&x->t->loops[i], name))
+        i++;
+    if (i == x->t->loop_count)
+        return; /* no loop of its own: nothing to select */
+    push_str(x->names, x->nnames, name);
+    size_t *h = realloc(*x->host, *x->nnames * sizeof *h);
+    if (!h) {
+        fprintf(stderr, "vprof-loop: out of memory\n");
+        exit(VP_LOOPCMD_NOTHING);
+    }
+    *x->host = h;
+    h[*x->nnames - 1] = x->k;
+}
+
+/* Appends to `names` (the first `nuser` chosen) the functions with loops
+   that DWARF shows inlined into a chosen one, in the modules of `mods`;
+   host[k] is the chosen function names[k] is inlined into.  A module
+   without debug information adds nothing. */
+static void add_inlined(const struct vp_loopmods *mods, char ***names, size_t *nnames,
+                        size_t nuser, size_t **host)
+{
+    *host = xcalloc(*nnames ? *nnames : 1, sizeof **host);
+    for (size_t m = 0; m < mods->n; m++) {
+        if (!mods->mod[m].table)
+            continue;
+        struct vp_symtab *st = NULL;
+        char err[512];
+        if (vp_symtab_open(mods->mod[m].path, NULL, 0, &st, err, sizeof err) != 0)
+            continue;
+        struct inlined_ctx x = {.t = mods->merged, .names = names, .nnames = nnames, .host = host};
+        for (x.k = 0; x.k < nuser; x.k++)
+            vp_symtab_inlined_into(st, (*names)[x.k], add_inlined_name, &x);
+        vp_symtab_close(st);
+    }
 }
 
 /* Whether another selected loop at the same place (function, file, line
@@ -1047,7 +1110,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     unsigned char *nrec = NULL; /* per loop: the normal run had its probes on */
     struct sel_loop *sel = NULL;
     char **names = NULL;
-    size_t nnames = 0;
+    size_t nnames = 0, nuser = 0, *host = NULL; /* names[nuser..]: inlined (add_inlined) */
     char *exe = NULL;
     char err[2048];
 
@@ -1097,9 +1160,11 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         goto done;
 
     /* 3. the loops of those functions */
+    nuser = nnames;
+    add_inlined(&mods, &names, &nnames, nuser, &host);
     sel = xcalloc(table->loop_count, sizeof *sel);
     char probe[8192];
-    size_t nsel = select_loops(table, names, nnames, c.nrank_names, sel);
+    size_t nsel = select_loops(table, names, nnames, nuser, host, c.nrank_names, sel);
     gate_list(names, nnames, probe, sizeof probe);
     /* report skeleton */
     for (size_t i = 0; o->cmd[i]; i++) {
@@ -1118,7 +1183,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             v[c.rep.nnormal_command++] = xstrdup(o->normal_cmd[i]);
         }
     c.rep.top = o->top;
-    for (size_t i = 0; i < nnames; i++)
+    for (size_t i = 0; i < nuser; i++)
         push_str(&c.rep.functions, &c.rep.nfunctions, names[i]);
     for (size_t i = 0; i < c.rep.nrank; i++)
         for (size_t k = 0; k < c.nrank_names; k++)
@@ -1162,7 +1227,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         table = mods.merged;
         free(sel);
         sel = xcalloc(table->loop_count, sizeof *sel);
-        nsel = select_loops(table, names, nnames, c.nrank_names, sel);
+        nsel = select_loops(table, names, nnames, nuser, host, c.nrank_names, sel);
     }
     if (!table->loop_count) {
         msg(&c, "no program %s ran was built with vprof-cc (no %s section): rebuild it with "
@@ -1243,6 +1308,9 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             c.rep.idle = v;
             int unprobed = !(l->flags & VP_LOOPF_PROBED);
             v[c.rep.nidle++] = (struct vp_lr_idle){.function = xstrdup(l->function),
+                                                   .inlined_into = sel[k].inlined_into
+                                                                       ? xstrdup(sel[k].inlined_into)
+                                                                       : NULL,
                                                    .file = xstrdup(l->file),
                                                    .line = l->line,
                                                    .kind = l->kind,
@@ -1258,6 +1326,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         L->loop_id = l->loop_id;
         L->parent_id = l->parent_id;
         L->function = xstrdup(l->function);
+        L->inlined_into = sel[k].inlined_into ? xstrdup(sel[k].inlined_into) : NULL;
         L->file = xstrdup(l->file);
         L->line = l->line;
         L->column = l->column;
@@ -1328,6 +1397,7 @@ done:
     if (normal)
         vp_profile_close(normal);
     free(sel);
+    free(host);
     vp_loopmods_free(&mods);
     free(exe);
     free_strv(names, nnames);

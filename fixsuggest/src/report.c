@@ -30,6 +30,7 @@ void vp_lr_free_loops(struct vp_lr_loop *loops, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(loops[i].function);
+        free(loops[i].inlined_into);
         free(loops[i].file);
         free((char *)loops[i].in.site_text);
         free(loops[i].rank_variable);
@@ -53,6 +54,7 @@ void vp_lr_free(struct vp_loop_report *r)
     vp_lr_free_loops(r->loops, r->nloops);
     for (size_t i = 0; i < r->nidle; i++) {
         free(r->idle[i].function);
+        free(r->idle[i].inlined_into);
         free(r->idle[i].file);
     }
     free(r->idle);
@@ -118,6 +120,11 @@ void vp_lr_categories(unsigned cats, const char **names, size_t *n)
 const char *vp_lr_kind_name(int kind)
 {
     return kind == VP_LOOP_RECURSION ? "recursion" : "loop";
+}
+
+int vp_lr_in_function(const char *function, const char *inlined_into, const char *selected)
+{
+    return strcmp(function, selected) == 0 || (inlined_into && strcmp(inlined_into, selected) == 0);
 }
 
 const char *vp_lr_loop_label(const struct vp_lr_loop *l)

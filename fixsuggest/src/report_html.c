@@ -186,7 +186,10 @@ static void loop_section(FILE *out, const struct vp_loop_report *r, size_t i)
     vp_lr_relpath(r, l->file, rel, sizeof rel);
     vp_lr_categories(l->fix.categories, names, &nn);
     snprintf(id, sizeof id, "loop%zu", i + 1);
-    snprintf(heading, sizeof heading, "#%zu %s  %s:%u \xe2\x80\x94 %s%s", i + 1, l->function, rel,
+    char fn[600];
+    snprintf(fn, sizeof fn, "%s%s%s%s", l->function, l->inlined_into ? " (inlined into " : "",
+             l->inlined_into ? l->inlined_into : "", l->inlined_into ? ")" : "");
+    snprintf(heading, sizeof heading, "#%zu %s  %s:%u \xe2\x80\x94 %s%s", i + 1, fn, rel,
              l->line, nn ? names[0] : "no root cause", nn > 1 ? ", ..." : "");
     vp_html_section_begin(out, id, heading, i < 3);
 

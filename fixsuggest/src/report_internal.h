@@ -26,6 +26,9 @@ const char *vp_lr_kind_name(int kind);
  * "vectorized loop" for the vectorizer's body (each of its iterations
  * covers several of the source loop's). */
 const char *vp_lr_loop_label(const struct vp_lr_loop *l);
+/* Whether a loop of `function` (inlined into `inlined_into`, or NULL) is a
+   loop of the selected function `selected`. */
+int vp_lr_in_function(const char *function, const char *inlined_into, const char *selected);
 /* Iterations per instance: "2.5" below 100, else "4,812". */
 char *vp_lr_avg(char *buf, size_t n, double avg);
 /* One compiler copy of a loop (vp_lr_loop.copies) in a line: "15,000

@@ -100,6 +100,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         char id[32];
         vp_json_begin_object(j);
         vp_json_kv_str(j, "function", l->function);
+        vp_json_kv_str(j, "inlined_into", l->inlined_into);
         vp_lr_relpath(r, l->file, rel, sizeof rel);
         vp_json_kv_str(j, "file", rel);
         vp_json_kv_str(j, "path", l->file);
@@ -199,6 +200,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
     for (size_t i = 0; i < r->nidle; i++) {
         vp_json_begin_object(j);
         vp_json_kv_str(j, "function", r->idle[i].function);
+        vp_json_kv_str(j, "inlined_into", r->idle[i].inlined_into);
         vp_lr_relpath(r, r->idle[i].file, rel, sizeof rel);
         vp_json_kv_str(j, "file", rel);
         vp_json_kv_uint(j, "line", r->idle[i].line);

@@ -158,6 +158,11 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
         fprintf(out, "\n<details>\n<summary>#%zu <code>", i + 1);
         text(out, l->function);
         fprintf(out, "</code> ");
+        if (l->inlined_into) {
+            fprintf(out, "(inlined into <code>");
+            text(out, l->inlined_into);
+            fprintf(out, "</code>) ");
+        }
         text(out, rel);
         fprintf(out, ":%u: ", l->line);
         const char *names[VP_FIX_CAT_COUNT];

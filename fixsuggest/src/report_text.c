@@ -63,9 +63,11 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         for (size_t i = 0; i < r->nfunctions; i++) {
             int ran = 0, idle = 0, unprobed = 0;
             for (size_t k = 0; k < r->nloops && !ran; k++)
-                ran = strcmp(r->loops[k].function, r->functions[i]) == 0;
+                ran = vp_lr_in_function(r->loops[k].function, r->loops[k].inlined_into,
+                                        r->functions[i]);
             for (size_t k = 0; k < r->nidle; k++)
-                if (strcmp(r->idle[k].function, r->functions[i]) == 0)
+                if (vp_lr_in_function(r->idle[k].function, r->idle[k].inlined_into,
+                                      r->functions[i]))
                     *(r->idle[k].unprobed ? &unprobed : &idle) = 1;
             int here = pass == 0 ? ran
                        : pass == 1 ? !ran && !idle && !unprobed
@@ -105,8 +107,10 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         size_t nn;
         vp_lr_categories(l->fix.categories, names, &nn);
         int bad = l->fix.categories & ~(unsigned)VP_FIX_CAT_ONE_STAR;
-        fprintf(out, "\n%s#%zu %s%s  %s:%u  %s", s->bold, i + 1, l->function, s->off, rel,
-                l->line, vp_lr_loop_label(l));
+        fprintf(out, "\n%s#%zu %s%s", s->bold, i + 1, l->function, s->off);
+        if (l->inlined_into)
+            fprintf(out, " (inlined into %s)", l->inlined_into);
+        fprintf(out, "  %s:%u  %s", rel, l->line, vp_lr_loop_label(l));
         if (l->kind == VP_LOOP_NATURAL) {
             fprintf(out, ", depth %d", l->depth);
             if (l->parent_line)

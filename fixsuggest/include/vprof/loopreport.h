@@ -33,6 +33,9 @@ struct vp_lr_rank_row {
 struct vp_lr_loop {
     uint64_t loop_id, parent_id;
     char *function, *file;   /* file: absolute, as in the loop table          */
+    char *inlined_into;      /* the selected function whose code holds this
+                                loop, inlined from `function`; NULL when
+                                `function` was selected itself               */
     uint32_t line, column, end_line, parent_line;
     int kind;                /* enum vp_loop_kind                             */
     int depth;               /* nesting, 1 = outermost                        */
@@ -69,6 +72,7 @@ struct vp_lr_loop {
    diagnosed). */
 struct vp_lr_idle {
     char *function, *file;
+    char *inlined_into;      /* as vp_lr_loop's                               */
     uint32_t line;
     int kind;
     int unprobed;            /* no probes (VP_LOOPF_PROBED clear): vprof-cc

@@ -67,6 +67,13 @@ size_t vp_symtab_inline_chain(const struct vp_symtab *st, uint64_t addr,
                               struct vp_line_frame *out, size_t max);
 #define VP_INLINE_FRAMES_MAX 8
 
+/* Calls `fn(name, arg)` once for each distinct function (DW_AT_name) inlined,
+ * at any depth, into the code of the concrete functions whose name or
+ * linkage name is `func`.  Returns the number of calls (0 without DWARF or
+ * without such a function). */
+size_t vp_symtab_inlined_into(const struct vp_symtab *st, const char *func,
+                              void (*fn)(const char *name, void *arg), void *arg);
+
 /* Join `file` onto `dir` (unless `file` is absolute; `dir` may be NULL) and
  * normalise lexically: repeated slashes and "." components collapse, and a
  * ".." removes the component before it (never climbing above the root).  Returns a malloc'ed string, or NULL when out of memory. */

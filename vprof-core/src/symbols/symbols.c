@@ -850,6 +850,48 @@ size_t vp_symtab_inline_chain(const struct vp_symtab *st, uint64_t addr,
     return n;
 }
 
+size_t vp_symtab_inlined_into(const struct vp_symtab *st, const char *func,
+                              void (*fn)(const char *name, void *arg), void *arg)
+{
+    if (!st || !func)
+        return 0;
+    /* names are interned (struct strtab): equal names are equal pointers */
+    const char **seen = NULL;
+    size_t nseen = 0, capseen = 0, calls = 0;
+    for (size_t i = 0; i < st->nfuncs; i++) {
+        const struct vp_func *f = &st->funcs[i];
+        if (strcmp(f->name, func) != 0 && (!f->linkage || strcmp(f->linkage, func) != 0))
+            continue;
+        for (size_t d = 0; d < st->ninl; d++) {
+            const struct inline_level *lv = &st->inl[d];
+            size_t lo = 0, hi = lv->n; /* first range ending after f->lo */
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (lv->r[mid].hi <= f->lo)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            for (size_t k = lo; k < lv->n && lv->r[k].lo < f->hi; k++) {
+                const char *name = lv->r[k].name;
+                size_t j = 0;
+                while (j < nseen && seen[j] != name)
+                    j++;
+                if (j < nseen || !name || !*name || strcmp(name, "??") == 0)
+                    continue;
+                if (vp_grow((void **)&seen, &capseen, nseen + 1, sizeof *seen, 16) != 0)
+                    goto out;
+                seen[nseen++] = name;
+                fn(name, arg);
+                calls++;
+            }
+        }
+    }
+out:
+    free(seen);
+    return calls;
+}
+
 /* ------------------------------------------------------------------ */
 /* Resolver over the modules of a profile                              */
 /* ------------------------------------------------------------------ */
