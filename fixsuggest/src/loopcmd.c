@@ -1334,8 +1334,10 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         L->kind = l->kind;
         L->depth = l->depth;
         for (size_t p = 0; p < table->loop_count && l->parent_id; p++)
-            if (table->loops[p].loop_id == l->parent_id)
+            if (table->loops[p].loop_id == l->parent_id) {
                 L->parent_line = table->loops[p].line;
+                L->parent_column = table->loops[p].column;
+            }
         L->static_class = r->cls;
         L->flags = l->flags;
         L->function_rank = sel[k].function_rank;

@@ -170,6 +170,15 @@ char *vp_lr_avg(char *buf, size_t n, double avg)
     return buf;
 }
 
+const char *vp_lr_copy_kind(const struct vp_lr_loop *l, const struct vp_lr_loop *c)
+{
+    if (c->loop_id == l->parent_id)
+        return "the outer of two loops the compiler split this source loop into";
+    if (c->parent_id == l->loop_id)
+        return "the inner of two loops the compiler split this source loop into";
+    return "vectorizer remainder, versioned or unswitched copy";
+}
+
 char *vp_lr_copy_summary(char *buf, size_t n, const struct vp_lr_loop *c)
 {
     const char *names[VP_FIX_CAT_COUNT];

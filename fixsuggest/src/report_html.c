@@ -237,9 +237,8 @@ static void loop_section(FILE *out, const struct vp_loop_report *r, size_t i)
     }
     for (size_t k = 0; k < l->ncopies; k++) {
         char sum[256];
-        fprintf(out, "<p><b>Compiler copy %zu of %zu</b> (vectorizer remainder, versioned or "
-                     "unswitched copy): ",
-                k + 2, l->ncopies + 1);
+        fprintf(out, "<p><b>Compiler copy %zu of %zu</b> (%s): ", k + 2, l->ncopies + 1,
+                vp_lr_copy_kind(l, &l->copies[k]));
         vp_html_escape(out, vp_lr_copy_summary(sum, sizeof sum, &l->copies[k]));
         fputs("</p>\n", out);
     }

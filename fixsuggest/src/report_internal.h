@@ -31,6 +31,10 @@ const char *vp_lr_loop_label(const struct vp_lr_loop *l);
 int vp_lr_in_function(const char *function, const char *inlined_into, const char *selected);
 /* Iterations per instance: "2.5" below 100, else "4,812". */
 char *vp_lr_avg(char *buf, size_t n, double avg);
+/* What compiler copy `c` of loop `l` is: a part of a loop LoopSimplify split
+   in two (an outer and an inner loop at the same line and column), or a
+   copy the vectorizer, loop versioning or unswitching made. */
+const char *vp_lr_copy_kind(const struct vp_lr_loop *l, const struct vp_lr_loop *c);
 /* One compiler copy of a loop (vp_lr_loop.copies) in a line: "15,000
  * instances, 30,000 iterations; root cause 1*". */
 char *vp_lr_copy_summary(char *buf, size_t n, const struct vp_lr_loop *c);

@@ -213,9 +213,8 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
                 vp_loop_class_name(l->static_class), l->depth);
         for (size_t k = 0; k < l->ncopies; k++) {
             char sum[256];
-            fprintf(out, "- **Compiler copy %zu of %zu** (vectorizer remainder, versioned or "
-                         "unswitched copy): ",
-                    k + 2, l->ncopies + 1);
+            fprintf(out, "- **Compiler copy %zu of %zu** (%s): ", k + 2, l->ncopies + 1,
+                    vp_lr_copy_kind(l, &l->copies[k]));
             text(out, vp_lr_copy_summary(sum, sizeof sum, &l->copies[k]));
             fprintf(out, "\n");
         }

@@ -113,7 +113,9 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         fprintf(out, "  %s:%u  %s", rel, l->line, vp_lr_loop_label(l));
         if (l->kind == VP_LOOP_NATURAL) {
             fprintf(out, ", depth %d", l->depth);
-            if (l->parent_line)
+            if (l->parent_line == l->line && l->parent_column == l->column)
+                fprintf(out, " (the inner of two loops the compiler split this source loop into)");
+            else if (l->parent_line)
                 fprintf(out, " (inside the loop at line %u)", l->parent_line);
         }
         fprintf(out, "  %.1f%% of the slow run\n", l->share * 100.0);
@@ -190,9 +192,9 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
             fprintf(out, "   growth: %s\n", l->fix.growth);
         for (size_t k = 0; k < l->ncopies; k++) {
             char sum[256];
-            fprintf(out, "   compiler copy %zu of %zu (vectorizer remainder, versioned or unswitched "
-                         "copy): %s\n",
-                    k + 2, l->ncopies + 1, vp_lr_copy_summary(sum, sizeof sum, &l->copies[k]));
+            fprintf(out, "   compiler copy %zu of %zu (%s): %s\n", k + 2, l->ncopies + 1,
+                    vp_lr_copy_kind(l, &l->copies[k]),
+                    vp_lr_copy_summary(sum, sizeof sum, &l->copies[k]));
         }
         for (size_t k = 0; k < l->nsource; k++)
             fprintf(out, "   %s%6u |%s %s\n", s->dim, l->line + (unsigned)k, s->off, l->source[k]);

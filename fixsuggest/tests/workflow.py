@@ -12,7 +12,9 @@ wrong (docs/vprof-loop.md, "Loops that never went round"):
 - a loop vprof-cc could not probe (a variadic function's) was said to have
   never run;
 - a loop left without redundancy probes by the copies' code-size budget
-  (docs/redundancy.md, "Code-size budget") is said to be so.
+  (docs/redundancy.md, "Code-size budget") is said to be so;
+- (bzip2) a source loop the compiler split into an outer and an inner loop
+  was reported as a loop "inside the loop at line N" of its own line.
 
 usage: workflow.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -121,6 +123,25 @@ def main():
        "redundancy verdict",
        "exit %d/%d, loop %s\n%s" % (r1.returncode, r2.returncode, tl and {k: tl[0][k] for k in (
            "redundancy_over_budget", "redundancy_measured", "counts")}, block))
+
+    # a source loop LLVM split in two: the inner part says so
+    split_c = os.path.join(src, "workflow", "split.c")
+    stext = open(split_c).read().split("\n")
+    sline = next(i + 1 for i, t in enumerate(stext) if "/* SPLIT-LOOP */" in t)
+    split = os.path.join(work, "split")
+    build(bindir, [split_c], split)
+    r = run([os.path.join(bindir, "vprof-cc"), "-O2", "-g", "-c", split_c, "-o", "s.o",
+             "-mllvm", "-vprof-print-loops"], work)
+    parts = r.stderr.count("vprof-loop: buckets split.c:%d:" % sline)
+    r = run([vloop, "--function", "buckets", "--no-color", "--", split, "200000"], work)
+    block = r.stdout[r.stdout.find("split.c:%d " % sline):][:1500]
+    ok(parts == 2 and r.returncode == 0
+       and "(the inner of two loops the compiler split this source loop into)" in
+       block.split("\n")[0]
+       and "(the outer of two loops the compiler split this source loop into)" in block
+       and "inside the loop at line" not in block.split("\n")[0],
+       "a source loop the compiler split in two is one entry, whose parts say what they are",
+       "parts %d, exit %d\n%s" % (parts, r.returncode, block or r.stdout[-1500:]))
     return finish()
 
 

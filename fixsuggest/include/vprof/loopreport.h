@@ -36,7 +36,7 @@ struct vp_lr_loop {
     char *inlined_into;      /* the selected function whose code holds this
                                 loop, inlined from `function`; NULL when
                                 `function` was selected itself               */
-    uint32_t line, column, end_line, parent_line;
+    uint32_t line, column, end_line, parent_line, parent_column;
     int kind;                /* enum vp_loop_kind                             */
     int depth;               /* nesting, 1 = outermost                        */
     int static_class;        /* enum vp_loop_class                            */
