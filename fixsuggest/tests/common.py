@@ -11,6 +11,12 @@ def build(bindir, srcs, out, extra=()):
         raise SystemExit("vprof-cc failed:\n" + r.stderr[-3000:])
 
 
+def marker_lines(path, markers):
+    """{marker: line} of the lines holding /* marker */ in the file at path."""
+    text = open(path).read().split("\n")
+    return {m: next(i + 1 for i, t in enumerate(text) if "/* %s */" % m in t) for m in markers}
+
+
 def run(cmd, cwd):
     """Runs cmd in cwd, output captured as text."""
     return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)

@@ -14,16 +14,14 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build, finish, ok, run  # noqa: E402
+from common import build, finish, marker_lines, ok, run  # noqa: E402
 
 
 def main():
     bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
     os.makedirs(work, exist_ok=True)
     prog_c = os.path.join(src, "inline", "prog.c")
-    text = open(prog_c).read().split("\n")
-    line = {m: next(i + 1 for i, t in enumerate(text) if "/* %s */" % m in t)
-            for m in ("LOOKUP-LOOP", "LOOKUP-CALL")}
+    line = marker_lines(prog_c, ("LOOKUP-LOOP", "LOOKUP-CALL"))
     prog = os.path.join(work, "prog")
     build(bindir, [prog_c], prog)
     vprof = os.path.join(bindir, "vprof")
@@ -47,9 +45,7 @@ def main():
     # 2026-11-23 such loops were left out: bzip2's mainSort, inlined into
     # the ranked BZ2_blockSort, showed no loop).
     helper_c = os.path.join(src, "inline", "helper.c")
-    htext = open(helper_c).read().split("\n")
-    hline = {m: next(i + 1 for i, t in enumerate(htext) if "/* %s */" % m in t)
-             for m in ("HELPER-LOOP", "HOST-LOOP")}
+    hline = marker_lines(helper_c, ("HELPER-LOOP", "HOST-LOOP"))
     helper = os.path.join(work, "helper")
     build(bindir, [helper_c], helper)
     hout = os.path.join(work, "helper.json")
