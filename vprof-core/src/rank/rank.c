@@ -23,6 +23,14 @@
 
 /* qsort of possibly empty arrays: an empty array here is often NULL, and
    qsort's first argument must not be (C11 7.22.5; UBSan checks it). */
+
+/* The program's entry function: its frames hold every sample of both runs,
+   and its variables are the command line (docs/rank.md, "Raw cost"). */
+static int is_main(const char *name)
+{
+    return name && strcmp(name, "main") == 0;
+}
+
 static void qsort_n(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
     if (n > 1)
@@ -1133,16 +1141,18 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
             f->value_ticks += fn->value_ticks;
             f->pc_cost_ns += (double)fn->pc_samples * (double)r->period_ns;
             f->var_cost_ns += (double)fn->value_ticks * (double)r->period_ns;
-            /* The variable-based cost counts only the ticks beyond the
-               function's normal share of this run (docs/rank.md, "Raw
-               cost"): a frame that is on the stack of the same share of
-               both runs gains nothing from unwinding. */
+            /* The ticks beyond the function's normal share of this run.
+               They are main's variable-based cost (docs/rank.md, "Raw
+               cost"): the program's driver is on the stack of the same
+               share of both runs and gains nothing from unwinding.  Every
+               other function has vProf's. */
             double excess = (double)fn->value_ticks - f->normal_share * (double)run_ticks[i];
             if (excess < 0)
                 excess = 0;
             f->var_excess_ns += excess * (double)r->period_ns;
             double pc = (double)fn->pc_samples;
-            f->raw_cost_ns += (pc > excess ? pc : excess) * (double)r->period_ns;
+            double var = is_main(f->name) ? excess : (double)fn->value_ticks;
+            f->raw_cost_ns += (pc > var ? pc : var) * (double)r->period_ns;
             if (!f->line)
                 f->line = fn->line;
         }

@@ -108,11 +108,14 @@ static void test_raw_cost(void **state)
     vp_rank_model_free(m);
 }
 
-/* Variable cost beyond the normal share: a driver frame that is on the
- * stack of every sample in both runs ("drv", value ticks = all ticks) gets
- * no cost from unwinding, while a caller whose share grows ("caller": 20% of
- * the normal run, 90% of the slow run) keeps the promotion vProf gives it
- * over its costly callee.  Both have anomalous variables (discount 0). */
+/* Variable cost: main, on the stack of every sample in both runs (value
+ * ticks = all ticks), gets only the ticks beyond its normal share, none;
+ * every other function keeps vProf's variable cost (all its value ticks):
+ * "caller", whose share grows (20% of the normal run, 90% of the slow
+ * run), is promoted over its costly callee, and "outer", on the stack of
+ * every sample of both runs like main (a root cause the normal input runs
+ * too, only less: bc's bc_out_num), keeps its whole inclusive time.  All
+ * three have anomalous variables (discount 0). */
 static void add_anomalous(struct vp_rank_run *r, const char *fn, const char *name, int slow)
 {
     fill(vp_rank_add_var(r, fn, "d.c", name, "int", 2, VP_TAG_ARGS, VP_TYPE_SINT, 4), 300,
@@ -127,17 +130,21 @@ static void test_var_cost_excess(void **state)
     struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
     struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
     /* normal: 100 ticks; necessary work 80, the slow path 20 */
-    vp_rank_add_func(n, "drv", "d.c", 1, 0, 100);
+    vp_rank_add_func(n, "main", "d.c", 1, 0, 100);
+    vp_rank_add_func(n, "outer", "d.c", 5, 0, 100);
     vp_rank_add_func(n, "caller", "d.c", 10, 0, 20);
     vp_rank_add_func(n, "callee", "d.c", 20, 20, 0);
     vp_rank_add_func(n, "work", "d.c", 30, 80, 0);
     /* slow: 1000 ticks; the slow path 900 */
-    vp_rank_add_func(s, "drv", "d.c", 1, 0, 1000);
+    vp_rank_add_func(s, "main", "d.c", 1, 0, 1000);
+    vp_rank_add_func(s, "outer", "d.c", 5, 0, 1000);
     vp_rank_add_func(s, "caller", "d.c", 10, 1, 900);
     vp_rank_add_func(s, "callee", "d.c", 20, 899, 0);
     vp_rank_add_func(s, "work", "d.c", 30, 100, 0);
-    add_anomalous(n, "drv", "size", 0);
-    add_anomalous(s, "drv", "size", 1);
+    add_anomalous(n, "main", "size", 0);
+    add_anomalous(s, "main", "size", 1);
+    add_anomalous(n, "outer", "base", 0);
+    add_anomalous(s, "outer", "base", 1);
     add_anomalous(n, "caller", "mem", 0);
     add_anomalous(s, "caller", "mem", 1);
     /* the callee's variable looks the same in both runs (discount 0.8) */
@@ -146,26 +153,31 @@ static void test_var_cost_excess(void **state)
     fill(vp_rank_add_var(s, "callee", "d.c", "lsn", "int", 21, 0, VP_TYPE_SINT, 4), 300, g_perm,
          0x80);
     struct vp_rank_result *r = run(m);
-    const struct vp_rank_func_result *drv = find(r, "drv"), *caller = find(r, "caller");
-    assert_true(drv->discount == 0.0 && caller->discount == 0.0);
+    const struct vp_rank_func_result *drv = find(r, "main"), *caller = find(r, "caller"),
+                                     *outer = find(r, "outer");
+    assert_true(drv->discount == 0.0 && caller->discount == 0.0 && outer->discount == 0.0);
     assert_true(fabs(drv->normal_share - 1.0) < 1e-12 && fabs(drv->slow_share - 1.0) < 1e-12);
     assert_true(drv->var_cost_ns == 1000.0 * P); /* vProf's variable cost, reported */
     assert_true(drv->var_excess_ns == 0.0);
     assert_true(drv->raw_cost_ns == 0.0);        /* no PC samples of its own */
+    assert_true(outer->var_excess_ns == 0.0);    /* reported, not used */
+    assert_true(outer->raw_cost_ns == 1000.0 * P);
     assert_true(fabs(caller->normal_share - 0.2) < 1e-12);
     /* 900 ticks - 0.2 x 1000 expected from the normal share = 700 */
     assert_true(fabs(caller->var_excess_ns - 700.0 * P) < 1e-3);
-    assert_true(fabs(caller->raw_cost_ns - 700.0 * P) < 1e-3);
-    assert_string_equal(r->funcs[0].name, "caller");
+    assert_true(fabs(caller->raw_cost_ns - 900.0 * P) < 1e-3);
+    assert_string_equal(r->funcs[0].name, "outer");
+    assert_string_equal(r->funcs[1].name, "caller");
     assert_true(find(r, "callee")->rank > caller->rank);
     assert_true(drv->rank > find(r, "callee")->rank);
     vp_rank_result_free(r);
     /* Unresolved PC samples lengthen the run: the share uses pc_total. */
-    m->runs[0].pc_total = 200;                   /* drv was on half the normal run */
+    m->runs[0].pc_total = 200;                   /* main was on half the normal run */
     r = run(m);
-    drv = find(r, "drv");
+    drv = find(r, "main");
     assert_true(fabs(drv->normal_share - 0.5) < 1e-12);
     assert_true(fabs(drv->var_excess_ns - 500.0 * P) < 1e-3);
+    assert_true(fabs(drv->raw_cost_ns - 500.0 * P) < 1e-3);
     vp_rank_result_free(r);
     vp_rank_model_free(m);
 }
