@@ -42,7 +42,7 @@ def main():
 
     # A static helper's loop inlined into its caller is a loop of the
     # caller's code: selected with it and said to be inlined (before
-    # 2026-11-23 such loops were left out: bzip2's mainSort, inlined into
+    # 2026-11-22 such loops were left out: bzip2's mainSort, inlined into
     # the ranked BZ2_blockSort, showed no loop).
     helper_c = os.path.join(src, "inline", "helper.c")
     hline = marker_lines(helper_c, ("HELPER-LOOP", "HOST-LOOP"))

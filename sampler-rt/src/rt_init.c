@@ -249,7 +249,7 @@ void vp_rt_signals_for_exec(void)
    An ignored signal cannot end the process, so there is nothing to write
    for it, and a real SIG_IGN is what children inherit: posix_spawn (and so
    system and popen) resets every handled signal to SIG_DFL in the child and
-   keeps ignored ones ignored.  Before 2026-11-23 our handler stayed in
+   keeps ignored ones ignored.  Before 2026-11-22 our handler stayed in
    place, and a SIGINT or SIGPIPE the target had ignored killed its spawned
    children (rt test `fatal`, t_cpu ignspawn). */
 static void vp_rt_fatal_install(int i)

@@ -214,7 +214,7 @@ fork)
 forkheld|forkheld_exec|forkheld_dlopen)
   # A second thread holds glibc's loader lock (dl_iterate_phdr, which fork
   # does not reset in the child) at the fork: the child must not wait for it
-  # when it writes its profile (before 2026-11-23 it hung in 5 of 5 runs).
+  # when it writes its profile (before 2026-11-22 it hung in 5 of 5 runs).
   arg=${case_name#forkheld}; arg=${arg#_}
   run "$RT_BIN/t_cpu" forkheld $arg > "$W/out.txt" || fail "the fork child hung or failed"
   child=$(awk '/^child/ {print $2}' "$W/out.txt")
@@ -347,7 +347,7 @@ fatal)
   [ $rc = 0 ] && grep -q survived "$W/out.txt" || fail "SIGINT ignored before exec killed the new image (status $rc)"
   dump "$W/p.out"
   # ... and in children from posix_spawn and system(), which reset handled
-  # signals to SIG_DFL (before 2026-11-23 the spawned child died by SIGINT)
+  # signals to SIG_DFL (before 2026-11-22 the spawned child died by SIGINT)
   run "$RT_BIN/t_cpu" ignspawn "$RT_BIN/t_cpu" > "$W/out.txt"; rc=$?
   [ $rc = 0 ] || fail "SIGINT ignored by the target killed its posix_spawn/system child (status $rc)"
   rm -f "$W/p.out"
