@@ -615,8 +615,10 @@ static int frame_in_loop(const struct pc_slot *s, const struct vp_loop_info *l)
     return 0;
 }
 
-/* Adds the samples of profile `p` to the loops; returns the samples seen. */
-static uint64_t count_samples(const struct vp_profile *p, struct sel_loop *sel, size_t nsel)
+/* Adds the samples of profile `p` to the loops (to sel[k].samples, or to
+   out[k] when `out` is given); returns the samples seen. */
+static uint64_t count_samples(const struct vp_profile *p, struct sel_loop *sel, size_t nsel,
+                              uint64_t *out)
 {
     struct vp_resolver *res = vp_resolver_new(p);
     if (!res)
@@ -641,7 +643,7 @@ static uint64_t count_samples(const struct vp_profile *p, struct sel_loop *sel, 
         }
         for (size_t k = 0; k < nsel; k++)
             if (hit[k])
-                sel[k].samples += wgt;
+                *(out ? &out[k] : &sel[k].samples) += wgt;
     }
     free(hit);
     free(cache.slots);
@@ -1111,6 +1113,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     struct sel_loop *sel = NULL;
     char **names = NULL;
     size_t nnames = 0, nuser = 0, *host = NULL; /* names[nuser..]: inlined (add_inlined) */
+    uint64_t *probe_samples = NULL, *normal_samples = NULL; /* per sel: the probed runs' */
     char *exe = NULL;
     char err[2048];
 
@@ -1284,11 +1287,17 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             c.rep.samples_from = xstrdup("probe-run");
             break;
         }
-        c.rep.total_samples += count_samples(p, sel, nsel);
+        c.rep.total_samples += count_samples(p, sel, nsel, NULL);
         vp_profile_close(p);
     }
     if (strcmp(c.rep.samples_from, "probe-run") == 0)
-        c.rep.total_samples = count_samples(slow, sel, nsel);
+        c.rep.total_samples = count_samples(slow, sel, nsel, NULL);
+    /* the time in each loop in the probed runs, whose counts these are */
+    probe_samples = xcalloc(nsel ? nsel : 1, sizeof *probe_samples);
+    normal_samples = xcalloc(nsel ? nsel : 1, sizeof *normal_samples);
+    count_samples(slow, sel, nsel, probe_samples);
+    if (normal)
+        count_samples(normal, sel, nsel, normal_samples);
 
     mark_anomaly(&c, sel, nsel);
 
@@ -1358,6 +1367,12 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         in->flags = l->flags;
         to_counts(r, &in->slow);
         to_counts(nres && nrec[ti] ? &nres[ti] : NULL, &in->normal);
+        in->slow.samples = probe_samples[k];
+        in->slow.seconds = (double)probe_samples[k] * (double)slow->hdr.period_ns / 1e9;
+        if (in->normal.ran) {
+            in->normal.samples = normal_samples[k];
+            in->normal.seconds = (double)normal_samples[k] * (double)normal->hdr.period_ns / 1e9;
+        }
         L->normal_recorded = nres && nrec[ti];
         in->inefficient = r->verdict == VP_LOOP_INEFFICIENT;
         in->resultless_rate = r->resultless_rate;
@@ -1400,6 +1415,8 @@ done:
         vp_profile_close(normal);
     free(sel);
     free(host);
+    free(probe_samples);
+    free(normal_samples);
     vp_loopmods_free(&mods);
     free(exe);
     free_strv(names, nnames);

@@ -40,6 +40,8 @@ static void counts(struct vp_json *j, const char *key, const struct vp_fix_count
     vp_json_kv_uint(j, "result_iterations", c->result_iterations);
     vp_json_kv_double(j, "avg_iterations", c->avg_iterations);
     vp_json_kv_uint(j, "max_iterations", c->max_iterations);
+    vp_json_kv_uint(j, "samples", c->samples);
+    vp_json_kv_double(j, "seconds", c->seconds);
     vp_json_end_object(j);
 }
 

@@ -274,6 +274,22 @@ static void fmt_ratio(char *buf, size_t n, double x)
     }
 }
 
+/* A duration as a person reads it: "850 ns", "25 us", "1.2 ms", "3.4 s". */
+static void fmt_time(char *buf, size_t n, double s)
+{
+    if (s < 1e-6)
+        snprintf(buf, n, "%.0f ns", s * 1e9);
+    else if (s < 1e-3)
+        snprintf(buf, n, "%.3g us", s * 1e6);
+    else if (s < 1)
+        snprintf(buf, n, "%.3g ms", s * 1e3);
+    else
+        snprintf(buf, n, "%.3g s", s);
+}
+
+/* Fewest samples in the loop, in each probed run, for a time per iteration. */
+#define GROWTH_MIN_SAMPLES 10
+
 static void growth(const struct vp_fix_input *in, struct vp_fix_result *r)
 {
     const struct vp_fix_counts *s = &in->slow, *n = &in->normal;
@@ -294,6 +310,24 @@ static void growth(const struct vp_fix_input *in, struct vp_fix_result *r)
         fmt_ratio(total, sizeof total, (double)s->iterations / (double)n->iterations);
         cat(r->growth, sizeof r->growth, ": %s the %s per %s, %s the total work", per,
             unit(in->kind, 1), instance_word(in->kind), total);
+    }
+    /* The time per iteration, from the probed runs' samples in the loop: work
+       per iteration that grows with the input (a quadratic loop) shows here,
+       not in the counts. */
+    if (n->samples >= GROWTH_MIN_SAMPLES && s->samples >= GROWTH_MIN_SAMPLES && n->iterations &&
+        s->iterations && n->seconds > 0) {
+        double tn = n->seconds / (double)n->iterations, ts = s->seconds / (double)s->iterations;
+        char a[32], b[32], x[32], t[32], ns[32], ss[32];
+        fmt_time(a, sizeof a, tn);
+        fmt_time(b, sizeof b, ts);
+        fmt_ratio(x, sizeof x, ts / tn);
+        fmt_ratio(t, sizeof t, s->seconds / n->seconds);
+        vp_fix_commas(ns, sizeof ns, n->samples);
+        vp_fix_commas(ss, sizeof ss, s->samples);
+        cat(r->growth, sizeof r->growth,
+            "; time per %s: %s normal, %s slow (%s), so %s the time in the loop (%s and %s "
+            "samples of the probed runs)",
+            unit(in->kind, 0), a, b, x, t, ns, ss);
     }
     cat(r->growth, sizeof r->growth, ".");
 }

@@ -19,7 +19,7 @@ static struct vp_fix_input ran(int cls, uint64_t inst, uint64_t it, uint64_t res
     struct vp_fix_input in;
     vp_fix_input_init(&in);
     in.static_class = cls;
-    in.slow = (struct vp_fix_counts){1, inst, it, res, it / inst, (double)it / (double)inst};
+    in.slow = (struct vp_fix_counts){1, inst, it, res, it / inst, (double)it / (double)inst, 0, 0};
     in.inefficient = ineff;
     in.resultless_rate = 1.0 - (double)(cls == VP_CLASS_ZERO_STAR_ONE ? inst : res) / (double)it;
     return in;
@@ -150,15 +150,38 @@ static void test_growth_ratio(void **state)
 {
     struct vp_fix_result r;
     struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 1, 8824, 8824, 0);
-    in.normal = (struct vp_fix_counts){1, 1, 5, 5, 5, 5.0};
+    in.normal = (struct vp_fix_counts){1, 1, 5, 5, 5, 5.0, 0, 0};
     vp_fix_suggest(&in, &r);
     assert_non_null(strstr(r.growth, ": 1,765x the iterations per instance, 1,765x the total work"));
-    in.normal = (struct vp_fix_counts){1, 1, 8000, 8000, 8000, 8000.0};
+    in.normal = (struct vp_fix_counts){1, 1, 8000, 8000, 8000, 8000.0, 0, 0};
     vp_fix_suggest(&in, &r);
     assert_non_null(strstr(r.growth, ": 1.1x the iterations per instance"));
-    in.normal = (struct vp_fix_counts){1, 1, 400, 400, 400, 400.0};
+    in.normal = (struct vp_fix_counts){1, 1, 400, 400, 400, 400.0, 0, 0};
     vp_fix_suggest(&in, &r);
     assert_non_null(strstr(r.growth, ": 22x the iterations per instance"));
+    assert_null(strstr(r.growth, "time per"));
+}
+
+/* The time per iteration, from the probed runs' samples in the loop: the
+   work per iteration that grows with the input (bc's base conversion, one
+   division of the whole number per digit) shows only there. */
+static void test_growth_time(void **state)
+{
+    (void)state;
+    struct vp_fix_result r;
+    struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 1, 8000, 8000, 0);
+    in.slow.samples = 3000;
+    in.slow.seconds = 3.0;
+    in.normal = (struct vp_fix_counts){1, 1, 1000, 1000, 1000, 1000.0, 40, 0.04};
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.growth, "8x the iterations per instance"));
+    assert_non_null(strstr(r.growth, "; time per iteration: 40 us normal, 375 us slow (9.4x), so "
+                                     "75x the time in the loop (40 and 3,000 samples of the "
+                                     "probed runs)."));
+    /* too few samples on one side: no time */
+    in.normal.samples = 9;
+    vp_fix_suggest(&in, &r);
+    assert_null(strstr(r.growth, "time per"));
 }
 
 static void test_names(void **state)
@@ -215,6 +238,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resultless),
         cmocka_unit_test(test_growth_ratio),
+        cmocka_unit_test(test_growth_time),
         cmocka_unit_test(test_redundancy),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_split),

@@ -14,7 +14,9 @@ wrong (docs/vprof-loop.md, "Loops that never went round"):
 - a loop left without redundancy probes by the copies' code-size budget
   (docs/redundancy.md, "Code-size budget") is said to be so;
 - (bzip2) a source loop the compiler split into an outer and an inner loop
-  was reported as a loop "inside the loop at line N" of its own line.
+  was reported as a loop "inside the loop at line N" of its own line;
+- (bc) a loop whose every iteration does more work on the bigger input
+  showed only its iteration counts: the time per iteration is reported.
 
 usage: workflow.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -144,6 +146,28 @@ def main():
     ok(parts == 2 and r.returncode == 0 and copy in block and "inside the loop at line" not in head,
        "a source loop the compiler split in two is one entry, whose parts say what they are",
        "parts %d, exit %d\n%s" % (parts, r.returncode, block or r.stdout[-1500:]))
+
+    # the time per iteration of a loop whose iterations grow with the input
+    quad_c = os.path.join(src, "workflow", "quad.c")
+    qline = next(i + 1 for i, t in enumerate(open(quad_c).read().split("\n"))
+                 if "/* QUAD-LOOP */" in t)
+    quad = os.path.join(work, "quad")
+    build(bindir, [quad_c], quad)
+    qj = os.path.join(work, "quad.json")
+    if os.path.exists(qj):
+        os.unlink(qj)
+    r = run([vloop, "--function", "digest_all", "--normal-run", "%s 8000" % quad, "--format",
+             "json", "-o", qj, "--", quad, "32000"], work)
+    ql = [l for l in (json.load(open(qj))["loops"] if os.path.exists(qj) else [])
+          if l["line"] == qline]
+    g = ql[0]["growth"] if ql else ""
+    m = re.search(r"time per iteration: \S+ \S+ normal, \S+ \S+ slow \(([0-9.]+)x\)", g)
+    ok(r.returncode == 0 and m and 2.0 <= float(m.group(1)) <= 8.0
+       and ql[0]["counts"]["samples"] >= 10 and ql[0]["normal_counts"]["samples"] >= 10,
+       "a loop whose iterations each do 4x the work says so: time per iteration 2-8x",
+       "exit %d, growth %r, counts %s\n%s" % (r.returncode, g, ql and (ql[0]["counts"],
+                                                                      ql[0]["normal_counts"]),
+                                              r.stderr[-800:]))
     return finish()
 
 

@@ -54,6 +54,9 @@ struct vp_fix_counts {
     int ran;                    /* 0: no counters (not selected / never run)  */
     uint64_t instances, iterations, result_iterations, max_iterations;
     double avg_iterations;      /* iterations / instances                     */
+    uint64_t samples;           /* PC samples inside the loop (callees too) in
+                                   the run that counted it; 0 unknown          */
+    double seconds;             /* their time (samples x period)              */
 };
 
 /* Redundancy measurements (redundancy/); measured = 0 when not available. */
@@ -123,7 +126,7 @@ struct vp_fix_result {
     size_t nfixes;
     char evidence[768];         /* one or two sentences from the numbers       */
     char condition[384];        /* skip-loop: the condition to test, or ""     */
-    char growth[384];           /* normal vs slow counts, or ""                */
+    char growth[640];           /* normal vs slow counts and times, or ""    */
 };
 
 /* Zeroes `in`.  Can't fail. */
