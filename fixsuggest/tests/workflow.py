@@ -16,7 +16,10 @@ wrong (docs/vprof-loop.md, "Loops that never went round"):
 - (bzip2) a source loop the compiler split into an outer and an inner loop
   was reported as a loop "inside the loop at line N" of its own line;
 - (bc) a loop whose every iteration does more work on the bigger input
-  showed only its iteration counts: the time per iteration is reported.
+  showed only its iteration counts: the time per iteration is reported;
+- (tinyxml2) an outer loop without a finding was listed above the inner
+  loop holding almost all of its time, whose cross-loop verdict is the
+  finding.
 
 usage: workflow.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -168,6 +171,31 @@ def main():
        "exit %d, growth %r, counts %s\n%s" % (r.returncode, g, ql and (ql[0]["counts"],
                                                                       ql[0]["normal_counts"]),
                                               r.stderr[-800:]))
+
+    # nested loops with almost the same share: the one with the finding first
+    dup_c = os.path.join(src, "workflow", "dupcheck.c")
+    dtext = open(dup_c).read().split("\n")
+    dline = {m: next(i + 1 for i, t in enumerate(dtext) if "/* %s */" % m in t)
+             for m in ("DUP-LOOP", "ADD-LOOP")}
+    dup = os.path.join(work, "dupcheck")
+    build(bindir, [dup_c], dup)
+    for pro, n in (("dn.vprof", "3000"), ("ds.vprof", "30000")):
+        r = run([vprof, "record", "-o", pro, "--force", "--", dup, n], work)
+        if r.returncode != 0:
+            raise SystemExit("vprof record failed:\n" + r.stderr[-2000:])
+    r = run([vprof, "rank", "--normal", "dn.vprof", "--buggy", "ds.vprof", "--format", "json",
+             "-o", "drank.json"], work)
+    dj = os.path.join(work, "dup.json")
+    if os.path.exists(dj):
+        os.unlink(dj)
+    r = run([vloop, "--function", "add_all", "--function", "present", "--rank", "drank.json",
+             "--format", "json", "-o", dj, "--", dup, "30000"], work)
+    dl = json.load(open(dj))["loops"] if os.path.exists(dj) else []
+    order = [(l["function"], l["line"], l["share"], l["root_cause"]) for l in dl]
+    ok(r.returncode == 0 and len(dl) >= 2 and dl[0]["line"] == dline["DUP-LOOP"]
+       and "cross-loop" in dl[0]["root_cause"] and dl[1]["line"] == dline["ADD-LOOP"],
+       "the inner loop with the finding comes before the outer loop whose time it holds",
+       "exit %d, loops %s\n%s" % (r.returncode, order, r.stderr[-800:]))
     return finish()
 
 
