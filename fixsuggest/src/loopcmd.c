@@ -615,10 +615,25 @@ static int frame_in_loop(const struct pc_slot *s, const struct vp_loop_info *l)
     return 0;
 }
 
+/* Whether a sample's innermost PC is vprof's own code: the runtime library
+   or a __vprof_ helper or stub the pass put into the program (the probes of
+   a probed run; docs/vprof-loop.md, "Ordering"). */
+static int in_vprof(const struct vp_profile *p, const struct pc_slot *s)
+{
+    if (s->func && strncmp(s->func, "__vprof_", 8) == 0)
+        return 1;
+    const struct vp_prof_module *m = vp_profile_module_of(p, s->pc);
+    const char *path = m ? vp_profile_str(p, m->path) : NULL;
+    const char *base = path ? strrchr(path, '/') : NULL;
+    base = base ? base + 1 : path;
+    return base && strncmp(base, "libvprof-rt", 11) == 0;
+}
+
 /* Adds the samples of profile `p` to the loops (to sel[k].samples, or to
-   out[k] when `out` is given); returns the samples seen. */
+   out[k] when `out` is given), leaving out those in vprof's own code
+   (counted in *skipped when given); returns the samples counted. */
 static uint64_t count_samples(const struct vp_profile *p, struct sel_loop *sel, size_t nsel,
-                              uint64_t *out)
+                              uint64_t *out, uint64_t *skipped)
 {
     struct vp_resolver *res = vp_resolver_new(p);
     if (!res)
@@ -629,6 +644,11 @@ static uint64_t count_samples(const struct vp_profile *p, struct sel_loop *sel, 
     for (size_t i = 0; i < p->pc_count; i++) {
         const struct vp_pc_sample *s = p->pc_samples[i];
         uint64_t wgt = VP_PC_SAMPLE_WEIGHT(s->flags);
+        if (in_vprof(p, cache_get(&cache, res, s->pc))) {
+            if (skipped)
+                *skipped += wgt;
+            continue;
+        }
         total += wgt;
         memset(hit, 0, nsel);
         const uint64_t *callers = vp_pc_sample_callers(s);
@@ -1307,17 +1327,17 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             c.rep.samples_from = xstrdup("probe-run");
             break;
         }
-        c.rep.total_samples += count_samples(p, sel, nsel, NULL);
+        c.rep.total_samples += count_samples(p, sel, nsel, NULL, &c.rep.probe_samples);
         vp_profile_close(p);
     }
     if (strcmp(c.rep.samples_from, "probe-run") == 0)
-        c.rep.total_samples = count_samples(slow, sel, nsel, NULL);
+        c.rep.total_samples = count_samples(slow, sel, nsel, NULL, &c.rep.probe_samples);
     /* the time in each loop in the probed runs, whose counts these are */
     probe_samples = xcalloc(nsel ? nsel : 1, sizeof *probe_samples);
     normal_samples = xcalloc(nsel ? nsel : 1, sizeof *normal_samples);
-    count_samples(slow, sel, nsel, probe_samples);
+    count_samples(slow, sel, nsel, probe_samples, NULL);
     if (normal)
-        count_samples(normal, sel, nsel, normal_samples);
+        count_samples(normal, sel, nsel, normal_samples, NULL);
 
     mark_anomaly(&c, sel, nsel);
 

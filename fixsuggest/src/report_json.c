@@ -74,6 +74,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
     vp_json_kv_uint(j, "top", r->top);
     strv(j, "functions", r->functions, r->nfunctions);
     vp_json_kv_uint(j, "total_samples", r->total_samples);
+    vp_json_kv_uint(j, "probe_samples", r->probe_samples);
     vp_json_kv_str(j, "samples_from", r->samples_from);
     vp_json_kv_bool(j, "normal_counts", r->normal_counts);
     vp_json_kv_bool(j, "redundancy_measured", r->redundancy_measured);

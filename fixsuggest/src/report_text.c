@@ -94,10 +94,13 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         print_cmd(out, r->normal_command, r->nnormal_command);
         fprintf(out, "\n");
     }
-    char tot[32];
-    fprintf(out, "  shares of %s PC samples (%s)%s\n",
-            vp_fix_commas(tot, sizeof tot, r->total_samples), r->samples_from,
-            r->redundancy_measured ? "" : "; redundancy not measured");
+    char tot[32], probes[32];
+    fprintf(out, "  shares of %s PC samples (%s)", vp_fix_commas(tot, sizeof tot, r->total_samples),
+            r->samples_from);
+    if (r->probe_samples)
+        fprintf(out, "; %s in vprof's probes left out",
+                vp_fix_commas(probes, sizeof probes, r->probe_samples));
+    fprintf(out, "%s\n", r->redundancy_measured ? "" : "; redundancy not measured");
 
     for (size_t i = 0; i < r->nloops; i++) {
         const struct vp_lr_loop *l = &r->loops[i];

@@ -24,7 +24,8 @@ def normalise(text, work, root):
     text = text.replace(work, "@WORK@").replace(root, "@SRCROOT@")
     text = re.sub(r"shares of [0-9,]+ PC samples", "shares of N PC samples", text)
     text = re.sub(r"[0-9.]+% of the slow run", "N% of the slow run", text)
-    text = re.sub(r'"(total_samples|samples|share|seconds)": [0-9.e+-]+', r'"\1": N', text)
+    text = re.sub(r'"(total_samples|samples|share|seconds|probe_samples)": [0-9.e+-]+', r'"\1": N', text)
+    text = re.sub(r"; [0-9,]+ in vprof's probes left out", "", text)
     text = re.sub(r"by share of its [0-9,]+ PC samples", "by share of its N PC samples", text)
     text = re.sub(r"\| [0-9.]+% \|", "| N% |", text)
     # loop ids hash the absolute source path (loopclass LoopIds.h), which

@@ -95,6 +95,8 @@ struct vp_loop_report {
     struct vp_lr_idle *idle;
     size_t nidle;
     uint64_t total_samples;  /* slow-run PC samples the shares are out of    */
+    uint64_t probe_samples;  /* ... left out: in vprof's own probes and
+                                runtime (a probed run's overhead)             */
     char *samples_from;      /* "rank" (its slow profiles) or "probe-run"     */
     int normal_counts;       /* 1 when normal-run counts are shown            */
     int redundancy_measured; /* 1 when the redundancy analysis ran            */
