@@ -762,6 +762,36 @@ static int cmp_loops(const void *a, const void *b)
     return x->loop_id < y->loop_id ? -1 : x->loop_id > y->loop_id;
 }
 
+/* The selected loops that never ran or have no probes, on stderr: each one
+   when there are at most IDLE_NAMED, else their numbers (the report names
+   each: a ranked function's inlined helpers bring many loops that did not
+   run, 14 on bc). */
+#define IDLE_NAMED 3
+static void idle_messages(struct ctx *c)
+{
+    size_t unprobed = 0;
+    for (size_t i = 0; i < c->rep.nidle; i++)
+        unprobed += c->rep.idle[i].unprobed != 0;
+    if (c->rep.nidle > IDLE_NAMED) {
+        size_t ran = c->rep.nidle - unprobed;
+        if (ran)
+            msg(c, "%zu of the selected loops never ran in the slow run (the report names them)",
+                ran);
+        if (unprobed)
+            msg(c, "%zu of the selected loops were not probed: vprof-cc could not copy their "
+                   "functions for the probes (the report names them)", unprobed);
+        return;
+    }
+    for (size_t i = 0; i < c->rep.nidle; i++) {
+        const struct vp_lr_idle *v = &c->rep.idle[i];
+        const char *b = strrchr(v->file, '/');
+        msg(c, "the %s in %s at %s:%u %s", v->kind == VP_LOOP_RECURSION ? "recursion" : "loop",
+            v->function, b ? b + 1 : v->file, v->line,
+            v->unprobed ? "was not probed: vprof-cc could not copy its function for the probes"
+                        : "never ran in the slow run");
+    }
+}
+
 /* Nested loops whose time is almost all in the inner one have almost the
    same share: tinyxml2's attribute parse loop (99.4 %) and the duplicate
    search inlined into it (99.3 %), whose cross-loop verdict is the finding.
@@ -1364,11 +1394,6 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
                                                    .line = l->line,
                                                    .kind = l->kind,
                                                    .unprobed = unprobed};
-            const char *b = strrchr(l->file, '/');
-            msg(&c, "the %s in %s at %s:%u %s", l->kind == VP_LOOP_RECURSION ? "recursion" : "loop",
-                l->function, b ? b + 1 : l->file, l->line,
-                unprobed ? "was not probed: vprof-cc could not copy its function for the probes"
-                         : "never ran in the slow run");
             continue;
         }
         struct vp_lr_loop *L = &c.rep.loops[c.rep.nloops++];
@@ -1429,6 +1454,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         vp_fix_suggest(in, &L->fix);
         L->source = read_lines(l->file, l->line, l->end_line, &L->nsource);
     }
+    idle_messages(&c);
     qsort(c.rep.loops, c.rep.nloops, sizeof *c.rep.loops, cmp_loops);
     lift_informative(&c.rep);
     fold_copies(&c.rep);

@@ -19,7 +19,9 @@ wrong (docs/vprof-loop.md, "Loops that never went round"):
   showed only its iteration counts: the time per iteration is reported;
 - (tinyxml2) an outer loop without a finding was listed above the inner
   loop holding almost all of its time, whose cross-loop verdict is the
-  finding.
+  finding;
+- (bc) fourteen "the loop in ... never ran" lines on stderr, repeating the
+  report's list: more than three are counted in one line.
 
 usage: workflow.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -212,6 +214,21 @@ def main():
        "a probed run's shares leave vprof's own samples out",
        "exit %d, probe_samples %s, loops %s" % (r.returncode, rep.get("probe_samples"),
                                                [(l["line"], l["share"]) for l in dl.values()]))
+
+    # more than three selected loops that did not run: one line on stderr
+    idle = os.path.join(work, "idle")
+    build(bindir, [os.path.join(src, "workflow", "idle.c")], idle)
+    ij = os.path.join(work, "idle.json")
+    if os.path.exists(ij):
+        os.unlink(ij)
+    r = run([vloop, "--function", "modes", "--format", "json", "-o", ij, "--", idle, "0",
+             "20000000"], work)
+    nr = json.load(open(ij)).get("not_run", []) if os.path.exists(ij) else []
+    ok(r.returncode == 0 and len(nr) == 4
+       and "4 of the selected loops never ran in the slow run (the report names them)" in
+       r.stderr and "the loop in modes at" not in r.stderr,
+       "four loops that never ran are one line on stderr and four entries in the report",
+       "exit %d, not_run %d\n%s" % (r.returncode, len(nr), r.stderr[-1000:]))
     return finish()
 
 
