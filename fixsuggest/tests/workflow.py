@@ -105,9 +105,12 @@ def main():
        "\n".join(l for l in rt.stdout.split("\n") if "sum_args" in l),
        "a loop without probes (a variadic function's) is said to be not probed",
        "not_run %s\n%s" % (rep.get("not_run"), rt.stdout[-1200:]))
-    ok("(no loop ran in scale; loops not probed in sum_args)" in rt.stdout,
-       "the summary says scale's loop did not run, not that it has none",
-       "\n".join(l for l in rt.stdout.split("\n") if "diagnosed in" in l))
+    summary = "\n".join(l for l in rt.stdout.split("\n") if "diagnosed in" in l)
+    # the ranked functions around them vary between recordings ("no loop in
+    # fstatat" when a libc function is in the top 5)
+    ok("no loop ran in scale" in summary and "loops not probed in sum_args" in summary
+       and not re.search(r"no loop in [^;)]*\bscale\b", summary),
+       "the summary says scale's loop did not run, not that it has none", summary)
     # the code-size budget: main's outer loop, with a budget of one
     # function size and no minimum
     tight = os.path.join(work, "prog-tight")
