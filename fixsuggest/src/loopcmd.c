@@ -773,10 +773,10 @@ static void idle_messages(struct ctx *c)
     for (size_t i = 0; i < c->rep.nidle; i++)
         unprobed += c->rep.idle[i].unprobed != 0;
     if (c->rep.nidle > IDLE_NAMED) {
-        size_t ran = c->rep.nidle - unprobed;
-        if (ran)
+        size_t never = c->rep.nidle - unprobed;
+        if (never)
             msg(c, "%zu of the selected loops never ran in the slow run (the report names them)",
-                ran);
+                never);
         if (unprobed)
             msg(c, "%zu of the selected loops were not probed: vprof-cc could not copy their "
                    "functions for the probes (the report names them)", unprobed);
