@@ -31,7 +31,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build, finish, ok, run  # noqa: E402
+from common import build, finish, marker_lines, ok, run  # noqa: E402
 
 
 def main():
@@ -39,8 +39,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     prog_c = os.path.join(src, "workflow", "prog.c")
     text = open(prog_c).read().split("\n")
-    line = {m: next(i + 1 for i, t in enumerate(text) if "/* %s */" % m in t)
-            for m in ("SHIFT-LOOP", "DISPATCH-LOOP", "SCALE-LOOP", "VARARGS-LOOP")}
+    line = marker_lines(prog_c, ("SHIFT-LOOP", "DISPATCH-LOOP", "SCALE-LOOP", "VARARGS-LOOP"))
     prog = os.path.join(work, "prog")
     build(bindir, [prog_c], prog)
     vprof, vloop = os.path.join(bindir, "vprof"), os.path.join(bindir, "vprof-loop")
@@ -136,8 +135,7 @@ def main():
 
     # a source loop LLVM split in two: the inner part says so
     split_c = os.path.join(src, "workflow", "split.c")
-    stext = open(split_c).read().split("\n")
-    sline = next(i + 1 for i, t in enumerate(stext) if "/* SPLIT-LOOP */" in t)
+    sline = marker_lines(split_c, ("SPLIT-LOOP",))["SPLIT-LOOP"]
     split = os.path.join(work, "split")
     build(bindir, [split_c], split)
     r = run([os.path.join(bindir, "vprof-cc"), "-O2", "-g", "-c", split_c, "-o", "s.o",
@@ -157,8 +155,7 @@ def main():
 
     # the time per iteration of a loop whose iterations grow with the input
     quad_c = os.path.join(src, "workflow", "quad.c")
-    qline = next(i + 1 for i, t in enumerate(open(quad_c).read().split("\n"))
-                 if "/* QUAD-LOOP */" in t)
+    qline = marker_lines(quad_c, ("QUAD-LOOP",))["QUAD-LOOP"]
     quad = os.path.join(work, "quad")
     build(bindir, [quad_c], quad)
     qj = os.path.join(work, "quad.json")
@@ -179,9 +176,7 @@ def main():
 
     # nested loops with almost the same share: the one with the finding first
     dup_c = os.path.join(src, "workflow", "dupcheck.c")
-    dtext = open(dup_c).read().split("\n")
-    dline = {m: next(i + 1 for i, t in enumerate(dtext) if "/* %s */" % m in t)
-             for m in ("DUP-LOOP", "ADD-LOOP")}
+    dline = marker_lines(dup_c, ("DUP-LOOP", "ADD-LOOP"))
     dup = os.path.join(work, "dupcheck")
     build(bindir, [dup_c], dup)
     for pro, n in (("dn.vprof", "3000"), ("ds.vprof", "30000")):
