@@ -1365,7 +1365,11 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     /* the time in each loop in the probed runs, whose counts these are */
     probe_samples = xcalloc(nsel ? nsel : 1, sizeof *probe_samples);
     normal_samples = xcalloc(nsel ? nsel : 1, sizeof *normal_samples);
-    count_samples(slow, sel, nsel, probe_samples, NULL);
+    if (strcmp(c.rep.samples_from, "probe-run") == 0) /* counted just above */
+        for (size_t k = 0; k < nsel; k++)
+            probe_samples[k] = sel[k].samples;
+    else
+        count_samples(slow, sel, nsel, probe_samples, NULL);
     if (normal)
         count_samples(normal, sel, nsel, normal_samples, NULL);
 
