@@ -10,6 +10,8 @@ import random
 import sys
 
 d = sys.argv[1] if len(sys.argv) > 1 else "."
+if not os.path.isdir(d):
+    sys.exit("%s: %s: not a directory" % (os.path.basename(sys.argv[0]), d))
 alpha = b"abcdefghijklmnopqrstuvwxyz ABCDEFGHIJ.,\n"
 n = 4 * 900 * 1000
 rnd = random.Random(1)

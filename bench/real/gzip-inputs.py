@@ -9,6 +9,8 @@ import random
 import sys
 
 d = sys.argv[1] if len(sys.argv) > 1 else "."
+if not os.path.isdir(d):
+    sys.exit("%s: %s: not a directory" % (os.path.basename(sys.argv[0]), d))
 rnd = random.Random(1)
 alpha = b"abcdefghijklmnopqrstuvwxyz ABCDEFGHIJ.,\n"
 with open(os.path.join(d, "n.dat"), "wb") as f:

@@ -17,5 +17,7 @@ def gen(path, nelem, nattr):
 
 
 d = sys.argv[1] if len(sys.argv) > 1 else "."
+if not os.path.isdir(d):
+    sys.exit("%s: %s: not a directory" % (os.path.basename(sys.argv[0]), d))
 gen(os.path.join(d, "normal.xml"), 1600, 20)
 gen(os.path.join(d, "slow.xml"), 4, 8000)
