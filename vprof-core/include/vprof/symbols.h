@@ -53,6 +53,7 @@ struct vp_line_frame {
     int line;              /* 0 when DWARF gives none (a call site without one) */
     const char *function;  /* DW_AT_name of the inlined function, or the
                               concrete function's vp_func name at the last level */
+    const char *linkage;   /* its linkage name (C++), else the same as function */
 };
 
 /* The inline chain of `addr`, innermost first: frame 0 is the line-table
@@ -67,12 +68,29 @@ size_t vp_symtab_inline_chain(const struct vp_symtab *st, uint64_t addr,
                               struct vp_line_frame *out, size_t max);
 #define VP_INLINE_FRAMES_MAX 8
 
-/* Calls `fn(name, arg)` once for each distinct function (DW_AT_name) inlined,
+/* Calls `fn(name, arg)` once for each distinct function (its key,
+ * vp_func_key: C++'s linkage name, else DW_AT_name) inlined,
  * at any depth, into the code of the concrete functions whose name or
  * linkage name is `func`.  Returns the number of calls (0 without DWARF or
  * without such a function). */
 size_t vp_symtab_inlined_into(const struct vp_symtab *st, const char *func,
                               void (*fn)(const char *name, void *arg), void *arg);
+
+/* The name that identifies a function across runs and versions: its
+ * linkage name when that is an Itanium C++ mangled name ("_Z..."), else
+ * its name.  Two C++ methods or overloads with one DW_AT_name in one file
+ * are two functions (docs/rank.md, "Function identity"). */
+static inline const char *vp_func_key(const char *name, const char *linkage)
+{
+    return linkage && linkage[0] == '_' && linkage[1] == 'Z' ? linkage : name;
+}
+
+/* The name a report shows for a function key: a mangled C++ name
+ * demangled and qualified, without its parameter list, qualifiers or a
+ * template function's return type ("tinyxml2::XMLElement::ParseDeep");
+ * any other key as it is.  Writes into buf (truncated to n) and returns
+ * buf, or returns key itself when there is nothing to demangle. */
+const char *vp_func_display(const char *key, char *buf, size_t n);
 
 /* Join `file` onto `dir` (unless `file` is absolute; `dir` may be NULL) and
  * normalise lexically: repeated slashes and "." components collapse, and a

@@ -38,7 +38,7 @@ struct line_row {
    is `name` inlined at call_file:call_line of the code one level out. */
 struct inline_range {
     uint64_t lo, hi;
-    const char *call_file, *name;
+    const char *call_file, *name, *linkage;
     int call_line;
 };
 
@@ -342,8 +342,10 @@ static int collect_inlines(struct vp_symtab *st, Dwarf_Die *parent, struct cu_ct
                 cu->last_interned = r.call_file;
             }
         }
+        const char *link = die_attr_string(&child, DW_AT_linkage_name);
         r.name = strtab_intern(&st->strs, name ? name : "??");
-        if (!r.call_file || !r.name)
+        r.linkage = link ? strtab_intern(&st->strs, link) : r.name;
+        if (!r.call_file || !r.name || !r.linkage)
             return -1;
         Dwarf_Addr base, lo, hi;
         ptrdiff_t off = 0;
@@ -837,7 +839,7 @@ size_t vp_symtab_inline_chain(const struct vp_symtab *st, uint64_t addr,
     while (m < st->ninl && (in[m] = inline_at(&st->inl[m], addr)) != NULL)
         m++;
     const struct vp_func *f = vp_symtab_func(st, addr);
-    const char *outer = f ? f->name : "??";
+    const char *outer = f ? f->name : "??", *outer_link = f ? f->linkage : outer;
     /* frame k (0 = innermost) of the m + 1: its line, and the function
        whose code it is (the range at depth m - k, or the concrete one) */
     size_t n = m + 1 <= max ? m + 1 : max;
@@ -846,6 +848,7 @@ size_t vp_symtab_inline_chain(const struct vp_symtab *st, uint64_t addr,
         out[i].file = k == 0 ? file : in[m - k]->call_file;
         out[i].line = k == 0 ? line : in[m - k]->call_line;
         out[i].function = k < m ? in[m - k - 1]->name : outer;
+        out[i].linkage = k < m ? in[m - k - 1]->linkage : outer_link;
     }
     return n;
 }
@@ -873,7 +876,7 @@ size_t vp_symtab_inlined_into(const struct vp_symtab *st, const char *func,
                     hi = mid;
             }
             for (size_t k = lo; k < lv->n && lv->r[k].lo < f->hi; k++) {
-                const char *name = lv->r[k].name;
+                const char *name = vp_func_key(lv->r[k].name, lv->r[k].linkage);
                 size_t j = 0;
                 while (j < nseen && seen[j] != name)
                     j++;

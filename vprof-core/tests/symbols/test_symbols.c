@@ -152,6 +152,7 @@ static void check_inline_prog(const char *name)
         assert_true(n >= 2);
         assert_int_equal(fr[n - 1].line, lcall);
         assert_string_equal(fr[n - 2].function, "step");
+        assert_string_equal(fr[n - 2].linkage, "step"); /* C: the name */
         if (n == 3) {
             assert_string_equal(fr[0].function, "mix");
             assert_int_equal(fr[0].line, lmix);
@@ -168,6 +169,8 @@ static void check_inline_prog(const char *name)
     assert_string_equal(two[0].function, "mix");
     assert_int_equal(two[1].line, lcall);
     assert_string_equal(two[1].function, "churn");
+    assert_string_equal(two[0].linkage, "mix");
+    assert_string_equal(two[1].linkage, "churn");
     assert_int_equal(vp_symtab_inline_chain(st, deep, two, 0), 0);
     assert_int_equal(vp_symtab_inline_chain(st, 0, two, 2), 0);
     vp_symtab_close(st);
@@ -223,6 +226,40 @@ static uint64_t objdump_plt(const char *path, const char *fn)
             addr = strtoull(buf, NULL, 16);
     pclose(p);
     return addr;
+}
+
+/* Function keys and the names reports show (vp_func_key, vp_func_display):
+ * mangled names from clang++-14, with what c++filt prints for them. */
+static void test_display(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"_ZNK2ns1A1fEi", "ns::A::f"},                      /* ns::A::f(int) const */
+        {"_ZNO2ns1A1gEv", "ns::A::g"},                      /* ns::A::g() && */
+        {"_ZNK2ns1AcvlEv", "ns::A::operator long"},         /* conversion, spaces */
+        {"_ZNK2ns1AltERKS0_", "ns::A::operator<"},          /* '<' in the name */
+        {"_ZN2ns1A1hIiEERSt6vectorIT_SaIS3_EES3_", "ns::A::h<int>"}, /* return type */
+        {"_ZN12_GLOBAL__N_14anonEi", "(anonymous namespace)::anon"},
+        {"_ZZ7useanoniENK3$_0clEi", "useanon(int)::$_0::operator()"}, /* a lambda */
+        {"_ZSt8_DestroyIPiEvT_S1_", "std::_Destroy<int*>"},
+        {"_Z3fooi.cold", "foo"},                            /* "[clone .cold]" */
+        {"_ZNSt6vectorIiSaIiEED2Ev", "std::vector<int, std::allocator<int> >::~vector"},
+    };
+    char buf[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_string_equal(vp_func_display(cases[i][0], buf, sizeof buf), cases[i][1]);
+    /* not mangled, or not demangleable: the key itself */
+    const char *plain = "main", *bad = "_Zgarbage";
+    assert_ptr_equal(vp_func_display(plain, buf, sizeof buf), plain);
+    assert_ptr_equal(vp_func_display(bad, buf, sizeof buf), bad);
+    /* truncated to the buffer */
+    char small[8];
+    assert_string_equal(vp_func_display("_ZNK2ns1A1fEi", small, sizeof small), "ns::A::");
+    /* the key: a mangled linkage name, else the name */
+    assert_string_equal(vp_func_key("f", "_ZNK2ns1A1fEi"), "_ZNK2ns1A1fEi");
+    assert_string_equal(vp_func_key("count", "count"), "count");
+    assert_string_equal(vp_func_key("count", NULL), "count");
+    assert_string_equal(vp_func_key("s", "s.llvm.123"), "s");
 }
 
 /* PLT stubs are named as objdump and perf name them, in the full binary and
@@ -374,7 +411,7 @@ int main(void)
         cmocka_unit_test(test_stripped),   cmocka_unit_test(test_build_id),
         cmocka_unit_test(test_open_errors), cmocka_unit_test(test_resolver),
         cmocka_unit_test(test_plt),        cmocka_unit_test(test_inline4),
-        cmocka_unit_test(test_inline5),
+        cmocka_unit_test(test_inline5),    cmocka_unit_test(test_display),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

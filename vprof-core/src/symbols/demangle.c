@@ -1,0 +1,103 @@
+/*
+ * demangle.c - the name a report shows for a C++ function: the Itanium
+ * demangling of its linkage name (libstdc++'s __cxa_demangle), qualified by
+ * its namespaces and classes, without what tells overloads apart (parameter
+ * list, cv/ref qualifiers, clone suffix) and without a template function's
+ * return type.  Reports give file:line next to the name, which tells
+ * overloads apart; the identity used to match functions is the mangled name
+ * itself (vp_func_key).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vprof/symbols.h"
+
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+/* Index of the '(' that opens the parameter list ending at s[end] == ')',
+   or -1 when the brackets do not balance. */
+static long open_of(const char *s, long end)
+{
+    int depth = 0;
+    for (long i = end; i >= 0; i--) {
+        if (s[i] == ')')
+            depth++;
+        else if (s[i] == '(' && --depth == 0)
+            return i;
+    }
+    return -1;
+}
+
+/* Start of the qualified name in s[0, len): after the last space outside
+   every bracket, which separates a template function's return type.  The
+   scan stops at an operator's name ("operator<<", "operator new",
+   "operator unsigned long"), whose characters are not brackets. */
+static size_t name_start(const char *s, size_t len)
+{
+    int angle = 0, paren = 0, brace = 0, square = 0;
+    size_t start = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (strncmp(s + i, "operator", 8) == 0 && (i == 0 || s[i - 1] == ':' || s[i - 1] == ' ') &&
+            angle == 0 && paren == 0 && brace == 0 && square == 0)
+            break;
+        switch (s[i]) {
+        case '<': angle++; break;
+        case '>': angle--; break;
+        case '(': paren++; break;
+        case ')': paren--; break;
+        case '{': brace++; break;
+        case '}': brace--; break;
+        case '[': square++; break;
+        case ']': square--; break;
+        case ' ':
+            if (angle == 0 && paren == 0 && brace == 0 && square == 0)
+                start = i + 1;
+            break;
+        }
+        if (angle < 0 || paren < 0 || brace < 0 || square < 0)
+            return 0; /* "->" in a decltype, or anything unexpected: keep all */
+    }
+    return start;
+}
+
+const char *vp_func_display(const char *key, char *buf, size_t n)
+{
+    if (!key || key[0] != '_' || key[1] != 'Z' || n == 0)
+        return key;
+    int status = -1;
+    char *d = __cxa_demangle(key, NULL, NULL, &status);
+    if (status != 0 || !d) {
+        free(d);
+        return key;
+    }
+    long len = (long)strlen(d);
+    /* " [clone .cold]" and the like (symbol-table names of split parts) */
+    for (char *c; (c = strstr(d, " [clone ")) != NULL;)
+        len = (long)(c - d), d[len] = 0;
+    /* cv and ref qualifiers of a method: "...) const &" */
+    for (;;) {
+        while (len > 0 && d[len - 1] == ' ')
+            len--;
+        if (len >= 1 && d[len - 1] == '&')
+            len--;
+        else if (len >= 6 && strncmp(d + len - 6, " const", 6) == 0)
+            len -= 6;
+        else if (len >= 9 && strncmp(d + len - 9, " volatile", 9) == 0)
+            len -= 9;
+        else
+            break;
+    }
+    if (len > 0 && d[len - 1] == ')') {
+        long open = open_of(d, len - 1);
+        if (open > 0)
+            len = open;
+    }
+    size_t start = name_start(d, (size_t)len);
+    size_t out = (size_t)len - start;
+    if (out >= n)
+        out = n - 1;
+    memcpy(buf, d + start, out);
+    buf[out] = 0;
+    free(d);
+    return buf;
+}
