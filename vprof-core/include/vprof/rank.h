@@ -214,7 +214,10 @@ struct vp_rank_line {
 };
 
 struct vp_rank_func_result {
-    const char *name, *file; /* point into the model                           */
+    const char *name, *file; /* point into the model; name is the function's
+                                key (vp_func_key: C++'s mangled name)        */
+    char *display;           /* the name reports show (vp_func_display), owned;
+                                NULL when it is name: vp_rank_func_name()  */
     int line;
     size_t rank;             /* 1-based, by calibrated cost                    */
     size_t raw_rank;         /* 1-based, by raw cost (what a plain profiler says) */
@@ -275,6 +278,12 @@ struct vp_rank_result {
 int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
                 struct vp_rank_result **out, char *err, size_t errlen);
 void vp_rank_result_free(struct vp_rank_result *r);
+
+/* The name a report shows for a ranked function. */
+static inline const char *vp_rank_func_name(const struct vp_rank_func_result *f)
+{
+    return f->display ? f->display : f->name;
+}
 
 /* ---- distributions (for plots) ------------------------------------------ */
 

@@ -90,8 +90,8 @@ static long func_index(struct loader *L, const struct vp_func *f)
             return L->fns.idx[h];
         h = (h + 1) & L->fns.mask;
     }
-    size_t i = vp_rank_add_func(L->run, f->name ? f->name : "", f->file ? f->file : "", f->line,
-                                0, 0);
+    const char *key = vp_func_key(f->name, f->linkage);
+    size_t i = vp_rank_add_func(L->run, key ? key : "", f->file ? f->file : "", f->line, 0, 0);
     if (i == (size_t)-1)
         return -2;
     L->fns.key[h] = f;
@@ -187,11 +187,11 @@ static int sym_line(void *ctx, uint64_t pc, const char *want, const char **file,
         return -1;
     size_t k = n - 1;
     for (size_t i = n; want && i-- > 0;)
-        if (fr[i].function && strcmp(fr[i].function, want) == 0) {
+        if (fr[i].function && strcmp(vp_func_key(fr[i].function, fr[i].linkage), want) == 0) {
             k = i;
             break;
         }
-    *func = fr[k].function;
+    *func = vp_func_key(fr[k].function, fr[k].linkage);
     while (k > 0 && fr[k].line <= 0) /* a call site without a line */
         k--;
     *file = fr[k].file;
@@ -472,8 +472,11 @@ static int load_values(struct loader *L, int slow)
         if (order_group(p->values, idx + lo, hi - lo, tmp))
             goto oom;
         const struct vp_prof_var *pv = &p->vars[v];
+        const char *fn = vp_profile_var_str(p, pv->function);
+        if (fn && fn[0]) /* a local: its function's key; a global's linkage is its own */
+            fn = vp_func_key(fn, vp_profile_var_str(p, pv->linkage));
         struct vp_rank_var *mv = vp_rank_add_var(
-            L->run, vp_profile_var_str(p, pv->function), vp_profile_var_str(p, pv->file),
+            L->run, fn, vp_profile_var_str(p, pv->file),
             vp_profile_var_str(p, pv->name), vp_profile_var_str(p, pv->type), (int)pv->line,
             pv->tags, pv->type_kind, pv->size);
         if (!mv || vp_rank_var_reserve(mv, hi - lo, slow))

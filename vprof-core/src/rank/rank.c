@@ -10,6 +10,7 @@
  * Everything iterates sorted arrays, so output is byte-for-byte stable.
  */
 #include "vprof/rank.h"
+#include "vprof/symbols.h"
 #include "report_common.h"
 #include "util/err.h"
 
@@ -780,6 +781,7 @@ void vp_rank_result_free(struct vp_rank_result *r)
             free(r->funcs[i].lines[l].file);
         free(r->funcs[i].lines);
         free(r->funcs[i].var_idx);
+        free(r->funcs[i].display);
     }
     free(r->funcs);
     free(r->vars);
@@ -1113,6 +1115,10 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
     for (size_t k = 0; k < s.nsf; k++) {
         struct vp_rank_func_result *f = &res->funcs[k];
         f->name = s.sf[k].name;
+        char dbuf[512];
+        const char *shown = vp_func_display(f->name, dbuf, sizeof dbuf);
+        if (shown != f->name && !(f->display = strdup(shown)))
+            goto oom;
         f->file = s.sf[k].file;
         f->line = s.sf[k].line;
         f->pattern_var = f->top_var = f->loc_var = -1;

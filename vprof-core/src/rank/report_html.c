@@ -57,7 +57,7 @@ static void summary(FILE *out, const struct vp_rank_result *r)
         fprintf(out, "<p class=\"lead\">Comparing %zu normal and %zu slow profile(s), the most "
                      "likely root cause is <a href=\"#f1\"><code>",
                 nn, nb);
-        vp_html_escape(out, f->name);
+        vp_html_escape(out, vp_rank_func_name(f));
         fputs("</code></a> (", out);
         loc(out, f->file, f->line);
         fprintf(out, "), ranked <b>%zu</b> by raw cost and <b>1</b> after calibration.",
@@ -109,7 +109,7 @@ static int ranking(FILE *out, const struct vp_rank_result *r, size_t n)
     }
     for (size_t i = 0; i < nb; i++) {
         const struct vp_rank_func_result *f = &r->funcs[i];
-        snprintf(labels[i], sizeof labels[i], "%zu. %s", f->rank, f->name);
+        snprintf(labels[i], sizeof labels[i], "%zu. %s", f->rank, vp_rank_func_name(f));
         snprintf(notes[i], sizeof notes[i], "raw rank %zu", f->raw_rank);
         snprintf(hrefs[i], sizeof hrefs[i], "#f%zu", f->rank);
         bars[i].label = labels[i];
@@ -147,7 +147,7 @@ static int ranking(FILE *out, const struct vp_rank_result *r, size_t n)
         const char *pat = vp_rank_pattern_name(f->pattern);
         fprintf(out, "<tr><td class=\"num\">%zu</td><td><a href=\"#f%zu\"><code>", f->rank,
                 f->rank);
-        vp_html_escape(out, f->name);
+        vp_html_escape(out, vp_rank_func_name(f));
         fputs("</code></a></td><td>", out);
         loc(out, f->file, f->line);
         fputs("</td>", out);
@@ -306,7 +306,7 @@ static int function_section(FILE *out, const struct vp_rank_result *r,
     char id[32], heading[600], lb[256];
     const char *pat = vp_rank_pattern_name(f->pattern);
     snprintf(id, sizeof id, "f%zu", f->rank);
-    snprintf(heading, sizeof heading, "%zu. %s  (%s)%s%s", f->rank, f->name,
+    snprintf(heading, sizeof heading, "%zu. %s  (%s)%s%s", f->rank, vp_rank_func_name(f),
              vp_rank_loc(lb, sizeof lb, f->file, f->line), pat ? " \xe2\x80\x94 " : "",
              pat ? pat : "");
     vp_html_section_begin(out, id, heading, f->rank <= OPEN_MAX);

@@ -10,6 +10,7 @@
 #include "vprof/format.h"
 #include "vprof/json.h"
 #include "vprof/rank.h"
+#include "vprof/symbols.h"
 #include "report_common.h"
 
 static void tags_str(uint16_t tags, char *buf, size_t len)
@@ -33,7 +34,15 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
             "vprof rank: %zu normal, %zu buggy profile(s); DefaultDiscount %.2f, "
             "ValidDiscount %.2f, alpha %.3f\n",
             nn, nb, r->params.default_discount, r->params.valid_discount, r->params.alpha);
-    fprintf(out, "%4s  %-28s %-24s %12s %12s %8s %8s %-15s %-18s %s\n", "rank", "function",
+    /* the function column fits the names shown (C++'s qualified ones are
+       long), up to 64 characters; a longer name pushes its row right */
+    int fw = 28;
+    for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
+        size_t len = strlen(vp_rank_func_name(&r->funcs[i]));
+        if (len > (size_t)fw)
+            fw = len > 64 ? 64 : (int)len;
+    }
+    fprintf(out, "%4s  %-*s %-24s %12s %12s %8s %8s %-15s %-18s %s\n", "rank", fw, "function",
             "location", "calibrated", "raw", "discount", "by", "dimension", "pattern",
             "variable");
     for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
@@ -46,8 +55,8 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
         else
             snprintf(var, sizeof var, "-");
         const char *pat = vp_rank_pattern_name(f->pattern);
-        fprintf(out, "%4zu  %-28s %-24s %10.4f s %10.4f s %8.3f %8s %-15s %-18s %s\n", f->rank,
-                f->name, loc, f->calibrated_cost_ns / 1e9, f->raw_cost_ns / 1e9, f->discount,
+        fprintf(out, "%4zu  %-*s %-24s %10.4f s %10.4f s %8.3f %8s %-15s %-18s %s\n", f->rank,
+                fw, vp_rank_func_name(f), loc, f->calibrated_cost_ns / 1e9, f->raw_cost_ns / 1e9, f->discount,
                 vp_rank_discounter_name(f->discounter),
                 vp_rank_dim_name(f->pattern_var >= 0 ? f->pattern_dim : f->dim),
                 pat ? pat : "-", var);
@@ -89,7 +98,8 @@ static void json_var(struct vp_json *j, const struct vp_rank_var_result *v)
     char tags[64];
     vp_json_begin_object(j);
     vp_json_kv_str(j, "name", v->name);
-    vp_json_kv_str(j, "function", v->function);
+    char fbuf[512];
+    vp_json_kv_str(j, "function", vp_func_display(v->function, fbuf, sizeof fbuf));
     vp_json_kv_str(j, "file", v->file);
     vp_json_kv_int(j, "line", v->line);
     vp_json_kv_str(j, "type", v->type);
@@ -164,7 +174,9 @@ static int write_json(FILE *out, const struct vp_rank_result *r, size_t top)
         const char *pat = vp_rank_pattern_name(f->pattern);
         vp_json_begin_object(j);
         vp_json_kv_uint(j, "rank", f->rank);
-        vp_json_kv_str(j, "name", f->name);
+        vp_json_kv_str(j, "name", vp_rank_func_name(f));
+        if (f->display) /* C++: the mangled name, which identifies it */
+            vp_json_kv_str(j, "linkage", f->name);
         vp_json_kv_str(j, "file", f->file);
         vp_json_kv_int(j, "line", f->line);
         vp_json_kv_double(j, "raw_cost", f->raw_cost_ns / 1e9);
@@ -256,7 +268,7 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
         char lb[256];
         fprintf(out, "Comparing %zu normal and %zu slow profile(s), the most likely root cause is "
                      "`%s` (%s), ranked %zu by raw cost",
-                nn, nb, f->name, vp_rank_loc(lb, sizeof lb, f->file, f->line), f->raw_rank);
+                nn, nb, vp_rank_func_name(f), vp_rank_loc(lb, sizeof lb, f->file, f->line), f->raw_rank);
         if (pat && f->pattern_rule == 4)
             fprintf(out, "; inferred pattern: **%s** (vProf's rule 4: the most costly "
                          "function, with no anomalous loop or condition variable to tell "
@@ -278,7 +290,7 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
         const struct vp_rank_var_result *v = vp_rank_decider(r, f);
         const char *pat = vp_rank_pattern_name(f->pattern);
         fprintf(out, "| %zu |", f->rank);
-        snprintf(buf, sizeof buf, "`%s`", f->name);
+        snprintf(buf, sizeof buf, "`%s`", vp_rank_func_name(f));
         md_cell(out, buf);
         md_cell(out, vp_rank_loc(buf, sizeof buf, f->file, f->line));
         fprintf(out, " %.4f | %.4f | %.3f |", f->calibrated_cost_ns / 1e9, f->raw_cost_ns / 1e9,
@@ -294,7 +306,7 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
     for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
         const struct vp_rank_func_result *f = &r->funcs[i];
         fprintf(out, "- **%zu. `%s`** — %s discounter, %llu PC samples, %llu value ticks",
-                f->rank, f->name, vp_rank_discounter_name(f->discounter),
+                f->rank, vp_rank_func_name(f), vp_rank_discounter_name(f->discounter),
                 (unsigned long long)f->pc_samples, (unsigned long long)f->value_ticks);
         if (f->loc_var >= 0 && f->loc_dim == VP_RANK_DIM_SLOW_ONLY)
             fprintf(out, "; `%s` sampled only in the slow run (%llu sample(s))",
