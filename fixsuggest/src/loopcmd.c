@@ -118,7 +118,7 @@ static char *input_path(const char *rank_json, const char *path)
 }
 
 static void add_rank_row(struct ctx *c, size_t rank, const char *name, const char *file, int line,
-                         double raw, double cal, double disc, const char *pattern)
+                         double raw, double cal, double disc, const char *pattern, int selected)
 {
     struct vp_loop_report *r = &c->rep;
     struct vp_lr_rank_row *rows = realloc(r->rank, (r->nrank + 1) * sizeof *rows);
@@ -130,7 +130,7 @@ static void add_rank_row(struct ctx *c, size_t rank, const char *name, const cha
     rows[r->nrank++] = (struct vp_lr_rank_row){
         .rank = rank, .name = xstrdup(name), .file = xstrdup(file), .line = line,
         .raw_cost = raw, .calibrated_cost = cal, .discount = disc,
-        .pattern = pattern ? xstrdup(pattern) : NULL};
+        .pattern = pattern ? xstrdup(pattern) : NULL, .selected = selected};
 }
 
 /* a + b, at most UINT64_MAX: sample counts come from a ranking file, which
@@ -251,9 +251,12 @@ static int load_rank_json(struct ctx *c)
     }
     for (size_t i = 0; i < funcs->count; i++) {
         const struct vp_jr *f = &funcs->items[i];
-        const char *name = vp_jr_str(f, "name", NULL);
-        if (!name)
+        const char *shown = vp_jr_str(f, "name", NULL);
+        if (!shown)
             continue;
+        /* the key the loop table knows (C++: the mangled name), "name" is
+           what a person reads */
+        const char *name = vp_jr_str(f, "linkage", shown);
         if (i < c->o->top) {
             push_str(&c->rank_names, &c->nrank_names, name);
             const struct vp_jr *lines = vp_jr_get(f, "anomalous_lines");
@@ -264,10 +267,11 @@ static int load_rank_json(struct ctx *c)
                          (uint64_t)vp_jr_int(&lines->items[k], "samples", 0, LLONG_MAX, 0));
         }
         if (i < rows_shown(c->o->top, funcs->count))
-            add_rank_row(c, (size_t)vp_jr_int(f, "rank", 1, INT_MAX, (long long)(i + 1)), name,
+            add_rank_row(c, (size_t)vp_jr_int(f, "rank", 1, INT_MAX, (long long)(i + 1)), shown,
                          vp_jr_str(f, "file", ""), (int)vp_jr_int(f, "line", 0, INT_MAX, 0),
                          vp_jr_num(f, "raw_cost", 0), vp_jr_num(f, "calibrated_cost", 0),
-                         vp_jr_num(f, "discount", 1), vp_jr_str(f, "pattern", NULL));
+                         vp_jr_num(f, "discount", 1), vp_jr_str(f, "pattern", NULL),
+                         i < c->o->top);
     }
     vp_jr_free(j);
     return 0;
@@ -285,9 +289,9 @@ static void take_rank_result(struct ctx *c, const struct vp_rank_result *res)
                          f->lines[k].loop_line, f->lines[k].count);
         }
         if (i < rows_shown(c->o->top, res->nfuncs))
-            add_rank_row(c, f->rank, f->name, f->file, f->line, f->raw_cost_ns / 1e9,
+            add_rank_row(c, f->rank, vp_rank_func_name(f), f->file, f->line, f->raw_cost_ns / 1e9,
                          f->calibrated_cost_ns / 1e9, f->discount,
-                         vp_rank_pattern_name(f->pattern));
+                         vp_rank_pattern_name(f->pattern), i < c->o->top);
     }
 }
 
@@ -370,6 +374,7 @@ static int check_same_binary(struct ctx *c, const char *exe, const struct vp_loo
        of it built with vprof-cc. */
     if (!c->nrank_names)
         return 0;
+    char shown0[512];
     size_t found = 0;
     for (size_t m = 0; m <= mods->n && !found; m++) {
         struct vp_symtab *st;
@@ -393,7 +398,7 @@ static int check_same_binary(struct ctx *c, const char *exe, const struct vp_loo
     if (!found) {
         msg(c, "the ranking is from another binary: none of its top %zu functions (%s%s) is "
                "in %s",
-            c->nrank_names, c->rank_names[0], c->nrank_names > 1 ? ", ..." : "", exe);
+            c->nrank_names, vp_func_display(c->rank_names[0], shown0, sizeof shown0), c->nrank_names > 1 ? ", ..." : "", exe);
         return -1;
     }
     return 0;
@@ -1000,9 +1005,45 @@ static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
     }
 }
 
+/* What a report shows for a function key (C++: qualified, demangled). */
+static char *shown_dup(const char *key)
+{
+    char buf[512];
+    return xstrdup(vp_func_display(key, buf, sizeof buf));
+}
+
 static int loop_of(const struct vp_loop_info *l, const char *name)
 {
     return strcmp(l->function, name) == 0 || strcmp(l->linkage, name) == 0;
+}
+
+/* A name given as a report shows it ("tinyxml2::XMLElement::ParseDeep")
+   becomes the keys of the functions with loops it names (every overload),
+   which the loop table and the runtime's gate know. */
+static void qualified_to_keys(const struct vp_loop_table *t, char ***names, size_t *nnames)
+{
+    size_t n = *nnames;
+    for (size_t i = 0; i < n; i++) {
+        if (!strstr((*names)[i], "::"))
+            continue;
+        char *want = (*names)[i];
+        int replaced = 0;
+        for (size_t k = 0; k < t->loop_count; k++) {
+            const struct vp_loop_info *l = &t->loops[k];
+            const char *key = vp_func_key(l->function, l->linkage);
+            char buf[512];
+            if (key == l->function || strcmp(vp_func_display(key, buf, sizeof buf), want) != 0)
+                continue;
+            if (!replaced) {
+                (*names)[i] = xstrdup(key);
+                replaced = 1;
+            } else {
+                push_str(names, nnames, key);
+            }
+        }
+        if (replaced)
+            free(want);
+    }
 }
 
 /* The loops of `t` in the functions `names` (the first `nrank` from the
@@ -1186,6 +1227,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     uint64_t *probe_samples = NULL, *normal_samples = NULL; /* per sel: the probed runs' */
     char *exe = NULL;
     char err[2048];
+    char shown0[512]; /* names[0] as a report shows it */
 
     /* 1. the functions */
     if (o->rank_json) {
@@ -1233,6 +1275,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         goto done;
 
     /* 3. the loops of those functions */
+    qualified_to_keys(table, &names, &nnames);
     nuser = nnames;
     add_inlined(&mods, &names, &nnames, nuser, &host);
     sel = xcalloc(table->loop_count, sizeof *sel);
@@ -1256,12 +1299,10 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             v[c.rep.nnormal_command++] = xstrdup(o->normal_cmd[i]);
         }
     c.rep.top = o->top;
-    for (size_t i = 0; i < nuser; i++)
-        push_str(&c.rep.functions, &c.rep.nfunctions, names[i]);
-    for (size_t i = 0; i < c.rep.nrank; i++)
-        for (size_t k = 0; k < c.nrank_names; k++)
-            if (strcmp(c.rep.rank[i].name, c.rank_names[k]) == 0)
-                c.rep.rank[i].selected = 1;
+    for (size_t i = 0; i < nuser; i++) {
+        char buf[512];
+        push_str(&c.rep.functions, &c.rep.nfunctions, vp_func_display(names[i], buf, sizeof buf));
+    }
     c.rep.samples_from = xstrdup(c.nslow ? "rank" : "probe-run");
     c.rep.source_root = o->source_root ? realpath(o->source_root, NULL) : NULL;
     if (o->source_root && !c.rep.source_root) {
@@ -1270,10 +1311,11 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     }
     if (!nsel && script)
         msg(&c, "%s is a script: running it to find the loops of %s%s in the programs it runs",
-            exe, names[0], nnames > 1 ? ", ..." : "");
+            exe, vp_func_display(names[0], shown0, sizeof shown0), nnames > 1 ? ", ..." : "");
     else if (!nsel)
         msg(&c, "no loops of %s%s in %s or the libraries it loads at start-up: running it to "
-                "look in the modules it loads later (dlopen)", names[0], nnames > 1 ? ", ..." : "",
+                "look in the modules it loads later (dlopen)",
+            vp_func_display(names[0], shown0, sizeof shown0), nnames > 1 ? ", ..." : "",
             exe);
 
     /* 4. the probed runs */
@@ -1310,7 +1352,8 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         goto done;
     }
     if (!nsel) {
-        msg(&c, "no loops in the selected functions (%s%s): nothing to diagnose", names[0],
+        msg(&c, "no loops in the selected functions (%s%s): nothing to diagnose",
+            vp_func_display(names[0], shown0, sizeof shown0),
             nnames > 1 ? ", ..." : "");
         write_report(&c);
         status = VP_LOOPCMD_NOTHING;
@@ -1390,9 +1433,10 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
                 exit(VP_LOOPCMD_NOTHING);
             c.rep.idle = v;
             int unprobed = !(l->flags & VP_LOOPF_PROBED);
-            v[c.rep.nidle++] = (struct vp_lr_idle){.function = xstrdup(l->function),
+            v[c.rep.nidle++] = (struct vp_lr_idle){.function = shown_dup(vp_func_key(
+                                                       l->function, l->linkage)),
                                                    .inlined_into = sel[k].inlined_into
-                                                                       ? xstrdup(sel[k].inlined_into)
+                                                                       ? shown_dup(sel[k].inlined_into)
                                                                        : NULL,
                                                    .file = xstrdup(l->file),
                                                    .line = l->line,
@@ -1403,8 +1447,8 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         struct vp_lr_loop *L = &c.rep.loops[c.rep.nloops++];
         L->loop_id = l->loop_id;
         L->parent_id = l->parent_id;
-        L->function = xstrdup(l->function);
-        L->inlined_into = sel[k].inlined_into ? xstrdup(sel[k].inlined_into) : NULL;
+        L->function = shown_dup(vp_func_key(l->function, l->linkage));
+        L->inlined_into = sel[k].inlined_into ? shown_dup(sel[k].inlined_into) : NULL;
         L->file = xstrdup(l->file);
         L->line = l->line;
         L->column = l->column;

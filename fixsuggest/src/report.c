@@ -122,9 +122,20 @@ const char *vp_lr_kind_name(int kind)
     return kind == VP_LOOP_RECURSION ? "recursion" : "loop";
 }
 
+/* `function` is `selected`, or a qualified C++ name whose last component
+   is `selected` (the user chose "ParseDeep": every class's one). */
+static int names_function(const char *function, const char *selected)
+{
+    size_t n = strlen(function), k = strlen(selected);
+    return strcmp(function, selected) == 0 ||
+           (n > k + 2 && strcmp(function + n - k, selected) == 0 &&
+            function[n - k - 1] == ':' && function[n - k - 2] == ':');
+}
+
 int vp_lr_in_function(const char *function, const char *inlined_into, const char *selected)
 {
-    return strcmp(function, selected) == 0 || (inlined_into && strcmp(inlined_into, selected) == 0);
+    return names_function(function, selected) ||
+           (inlined_into && names_function(inlined_into, selected));
 }
 
 const char *vp_lr_loop_label(const struct vp_lr_loop *l)

@@ -24,7 +24,13 @@ static void rank_table(FILE *out, const struct vp_loop_report *r, const struct s
     if (!r->nrank)
         return;
     fprintf(out, "%svprof rank%s (top functions of the slow run):\n", s->bold, s->off);
-    fprintf(out, "  %4s  %-32s %-28s %10s %10s %8s  %s\n", "rank", "function", "location",
+    int fw = 32; /* fits C++'s qualified names, up to 64 characters */
+    for (size_t i = 0; i < r->nrank; i++) {
+        size_t len = strlen(r->rank[i].name);
+        if (len > (size_t)fw)
+            fw = len > 64 ? 64 : (int)len;
+    }
+    fprintf(out, "  %4s  %-*s %-28s %10s %10s %8s  %s\n", "rank", fw, "function", "location",
             "calibrated", "raw", "discount", "pattern");
     for (size_t i = 0; i < r->nrank; i++) {
         const struct vp_lr_rank_row *w = &r->rank[i];
@@ -35,8 +41,8 @@ static void rank_table(FILE *out, const struct vp_loop_report *r, const struct s
             snprintf(loc, sizeof loc, "%s:%d", *rel ? (base ? base + 1 : rel) : "?", w->line);
         else
             snprintf(loc, sizeof loc, "-"); /* no source at all: a library, a PLT stub */
-        fprintf(out, "  %4zu%s %-32s %-28s %9.3fs %9.3fs %8.3f  %s\n", w->rank,
-                w->selected ? "*" : " ", w->name, loc, w->calibrated_cost, w->raw_cost,
+        fprintf(out, "  %4zu%s %-*s %-28s %9.3fs %9.3fs %8.3f  %s\n", w->rank,
+                w->selected ? "*" : " ", fw, w->name, loc, w->calibrated_cost, w->raw_cost,
                 w->discount, w->pattern ? w->pattern : "-");
     }
     fprintf(out, "  (* = loops probed)\n\n");
