@@ -6,7 +6,9 @@ whose time is in std::string's == (inlined from libstdc++ headers), and
 Entry's implicit move constructor has an unnamed parameter.  Before
 2026-11-22 that parameter made the schema reader reject the program's whole
 schema (no value samples: a ranking by PC samples alone), the anomalous lines
-were in char_traits.h, and find's loop got 3% of the run.
+were in char_traits.h, and find's loop got 3% of the run.  Functions are
+named as C++ qualifies them and keyed by their mangled names (samename.cpp:
+two classes' `work` in one file were one row before 2026-11-22).
 
 usage: cxx.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -41,8 +43,9 @@ def main():
              "-o", "rank.json"], work)
     funcs = json.load(open(os.path.join(work, "rank.json")))["functions"] \
         if r.returncode == 0 else []
-    find = next((f for f in funcs if f["name"] == "find"), None)
-    ok(find is not None and find["rank"] <= 2 and find["anomalous_variable"],
+    find = next((f for f in funcs if f["name"] == "Index<Entry>::find"), None)
+    ok(find is not None and find["rank"] <= 2 and find["anomalous_variable"] and
+       find.get("linkage", "").startswith("_ZN5IndexI5EntryE4find"),
        "vprof rank: find is in the top 2, with an anomalous variable",
        "exit %d, top %s\n%s" % (r.returncode,
                                 [(f["rank"], f["name"], f.get("anomalous_variable"))
@@ -58,7 +61,8 @@ def main():
     r = run([os.path.join(bindir, "vprof-loop"), "--top", "2", "--rank", "rank.json",
              "--format", "json", "-o", out, "--", prog, "60000", "8000"], work)
     loops = json.load(open(out))["loops"] if os.path.exists(out) else []
-    lk = next((l for l in loops if l["function"] == "find" and l["line"] == loop_line), None)
+    lk = next((l for l in loops if l["function"] == "Index<Entry>::find" and
+               l["line"] == loop_line), None)
     ok(r.returncode == 0 and lk and lk["share"] >= 0.5 and "0*1?" in lk["root_cause"] and
        "change-data-structure" in lk["fix"] and lk["rank_anomaly"],
        "vprof-loop: find's loop holds most of the run, 0*1?, change the data structure, "
@@ -71,7 +75,8 @@ def main():
     # The text report names the selected functions without a loop apart.
     r = run([os.path.join(bindir, "vprof-loop"), "--function", "find,add", "--", prog,
              "6000", "800"], work)
-    ok(r.returncode == 0 and "1 loop diagnosed in find (no loop in add)" in r.stdout,
+    ok(r.returncode == 0 and "1 loop diagnosed in find (no loop in add)" in r.stdout and
+       "#1 Index<Entry>::find " in r.stdout,
        "vprof-loop text: functions without a loop are named apart",
        "exit %d\n%s" % (r.returncode, r.stdout[:600]))
 
@@ -98,7 +103,73 @@ def main():
        "exit %d, loop %s\n%s" % (r.returncode, rs and {k: rs[k] for k in
                                                        ("static_class", "root_cause", "fix")},
                                  r.stderr[-1500:]))
+    same_name(bindir, src, work)
     return finish()
+
+
+def same_name(bindir, src, work):
+    """Two methods named `work` in one file are two functions."""
+    cpp = os.path.join(src, "cxx", "samename.cpp")
+    text = open(cpp).read().split("\n")
+    grows = next(i + 1 for i, t in enumerate(text) if "// GROWS-LOOP" in t)
+    fixed = next(i + 1 for i, t in enumerate(text) if "// FIXED-LOOP" in t)
+    prog = os.path.join(work, "samename")
+    r = run([os.path.join(bindir, "vprof-c++"), "-O1", "-g", cpp, "-o", prog], work)
+    if r.returncode != 0:
+        raise SystemExit("vprof-c++ failed:\n" + r.stderr[-3000:])
+    vprof = os.path.join(bindir, "vprof")
+    for pro, n in (("sn.vprof", "2"), ("sb.vprof", "40")):
+        r = run([vprof, "record", "-o", pro, "--force", "--", prog, n], work)
+        if r.returncode != 0:
+            raise SystemExit("vprof record failed:\n" + r.stderr[-2000:])
+    r = run([vprof, "rank", "--normal", "sn.vprof", "--buggy", "sb.vprof", "--format", "json",
+             "-o", "srank.json"], work)
+    funcs = json.load(open(os.path.join(work, "srank.json")))["functions"] \
+        if r.returncode == 0 else []
+    rows = {f["name"]: f for f in funcs}
+    g, f = rows.get("shapes::Grows::work"), rows.get("shapes::Fixed::work")
+    ok(g and f and g["rank"] == 1 and g["linkage"] != f["linkage"] and
+       g["line"] < f["line"] and g["pc_samples"] > 5 * f["pc_samples"] > 0 and
+       all(l["loop_line"] in (grows, grows + 1) for l in g["anomalous_lines"]) and
+       "work" not in rows,
+       "vprof rank: two classes' `work` in one file are two rows, the growing one first",
+       "exit %d, rows %s\n%s" % (r.returncode,
+                                 [(x["rank"], x["name"], x["line"], x["pc_samples"])
+                                  for x in funcs], r.stderr[-1000:]))
+    r = run([vprof, "rank", "--normal", "sn.vprof", "--buggy", "sb.vprof"], work)
+    ok(r.returncode == 0 and " shapes::Grows::work " in r.stdout, "vprof rank text: qualified name",
+       r.stdout[-1500:])
+    # vprof report: each method's row lists its own variables (by linkage
+    # name; the loop counter `i` of Fixed::work was listed under both)
+    r = run([vprof, "report", "sb.vprof"], work)
+    rows, cur = {}, None
+    for t in r.stdout.split("\n"):
+        w = t.split()
+        if len(w) >= 5 and w[3].startswith("shapes::"):
+            cur = w[3]
+            rows[cur] = set()
+        elif cur and len(w) >= 2 and w[0] == "i" and w[1].isdigit():
+            rows[cur].add(int(w[1]))
+    ok(r.returncode == 0 and rows.get("shapes::Grows::work") == {grows} and
+       rows.get("shapes::Fixed::work", {fixed}) == {fixed},
+       "vprof report: each `work` row has its own loop counter", "%s\n%s" % (rows, r.stdout[:1500]))
+    r = run([vprof, "export", "--folded", "sb.vprof"], work)
+    ok(r.returncode == 0 and ";shapes::Grows::work " in r.stdout and
+       ";work " not in r.stdout, "vprof export --folded: qualified names", r.stdout[:800])
+
+    out = os.path.join(work, "sloop.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = run([os.path.join(bindir, "vprof-loop"), "--function", "shapes::Grows::work",
+             "--format", "json", "-o", out, "--", prog, "8"], work)
+    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    ok(r.returncode == 0 and loops and
+       all(l["function"] == "shapes::Grows::work" for l in loops) and
+       {l["line"] for l in loops} <= {grows, grows + 1} and
+       any(l["line"] == grows for l in loops),
+       "vprof-loop --function with a qualified name: that class's loops only",
+       "exit %d, loops %s\n%s" % (r.returncode, [(l["function"], l["line"]) for l in loops],
+                                   r.stderr[-1500:]))
 
 
 if __name__ == "__main__":

@@ -243,6 +243,13 @@ static void line_of_entry(struct report *rep, struct row *r, uint64_t sample_pc)
     }
 }
 
+/// The name a report shows for f (C++: qualified, demangled), malloc'ed.
+static char *shown_dup(const struct vp_func *f)
+{
+    char buf[512];
+    return xstrdup(vp_func_display(vp_func_key(f->name, f->linkage), buf, sizeof buf));
+}
+
 /// Groups PC samples by resolved function; unresolved PCs are grouped by
 /// module ("[libfoo.so]") or, outside every module, as "[unknown]".
 static void build_pc_rows(struct report *rep)
@@ -271,7 +278,7 @@ static void build_pc_rows(struct report *rep)
         for (size_t k = i; k < j; k++)
             r->self += keys[k].weight;
         if (r->func) {
-            r->name = xstrdup(r->func->name ? r->func->name : "??");
+            r->name = r->func->name ? shown_dup(r->func) : xstrdup("??");
             r->file = r->func->file ? r->func->file : "";
             r->line = r->func->line;
             if (!*r->file)
@@ -306,8 +313,8 @@ static int var_matches_func(const struct vp_profile *p, const struct vp_prof_var
                             const struct vp_func *f)
 {
     const char *linkage = vp_profile_var_str(p, v->linkage);
-    if (*linkage && f->linkage && strcmp(linkage, f->linkage) == 0)
-        return 1;
+    if (*linkage && f->linkage && *f->linkage)
+        return strcmp(linkage, f->linkage) == 0; /* C++: two `work` in one file */
     return f->name && strcmp(vp_profile_var_str(p, v->function), f->name) == 0 &&
            same_file(vp_profile_var_str(p, v->file), f->file ? f->file : "");
 }
@@ -330,7 +337,7 @@ static struct row *row_for_var(struct report *rep, uint32_t id, uint64_t sample_
     struct row *r = add_row(rep);
     if (f && var_matches_func(p, v, f)) {
         r->func = f;
-        r->name = xstrdup(f->name);
+        r->name = shown_dup(f);
         r->file = f->file ? f->file : "";
         r->line = f->line;
         if (!*r->file)

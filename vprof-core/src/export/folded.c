@@ -36,15 +36,21 @@ static char *inline_names(struct folder *F, uint64_t addr, const char *outer)
 {
     struct vp_line_frame fr[VP_INLINE_FRAMES_MAX];
     size_t n = vp_resolve_inline_chain(F->res, addr, fr, VP_INLINE_FRAMES_MAX);
+    char shown[VP_INLINE_FRAMES_MAX][256]; /* each level as reports show it */
+    const char *nms[VP_INLINE_FRAMES_MAX];
     size_t len = strlen(outer) + 1;
-    for (size_t k = 0; k + 1 < n; k++)
-        len += strlen(fr[k].function ? fr[k].function : "?") + 1;
+    for (size_t k = 0; k + 1 < n; k++) {
+        nms[k] = fr[k].function ? vp_func_display(vp_func_key(fr[k].function, fr[k].linkage),
+                                                  shown[k], sizeof shown[k])
+                                : "?";
+        len += strlen(nms[k]) + 1;
+    }
     char *s = malloc(len);
     if (!s)
         return NULL;
     size_t w = 0;
     for (size_t k = n ? n : 1; k-- > 0;) {
-        const char *nm = k + 1 >= n ? outer : fr[k].function ? fr[k].function : "?";
+        const char *nm = k + 1 >= n ? outer : nms[k];
         for (const char *c = nm; *c; c++) /* a ';' in a name would split the frame */
             s[w++] = *c == ';' ? ':' : *c;
         s[w++] = k ? ';' : '\0';
@@ -59,7 +65,9 @@ static char *frame_name(struct folder *F, uint64_t addr)
     const struct vp_func *fn = vp_resolve_func(F->res, addr);
     char tmp[64], *s;
     if (fn && fn->name && fn->name[0]) {
-        s = inline_names(F, addr, fn->name);
+        char shown[512];
+        s = inline_names(F, addr,
+                         vp_func_display(vp_func_key(fn->name, fn->linkage), shown, sizeof shown));
     } else {
         const struct vp_prof_module *m = vp_profile_module_of(F->p, addr);
         if (m) {

@@ -131,7 +131,9 @@ static int64_t function_id(struct run *R, const struct vp_func *fn)
         return -1;
     if (!isnew)
         return (int64_t)*v + 1;
-    int64_t name = str_index(B, fn->name && *fn->name ? fn->name : "?");
+    const char *key = fn->name && *fn->name ? vp_func_key(fn->name, fn->linkage) : "?";
+    char shown[512];
+    int64_t name = str_index(B, vp_func_display(key, shown, sizeof shown));
     const char *linkage = fn->linkage && *fn->linkage ? fn->linkage : fn->name;
     int64_t sys = str_index(B, linkage ? linkage : "?");
     int64_t file = str_index(B, fn->file ? fn->file : "");
@@ -142,19 +144,23 @@ static int64_t function_id(struct run *R, const struct vp_func *fn)
 
 /* The function of an inlined frame: no vp_func, so keyed by its name and
    the file its code is in (string ids are unique). */
-static int64_t inline_function_id(struct run *R, const char *name, const char *file)
+static int64_t inline_function_id(struct run *R, const char *name, const char *linkage,
+                                  const char *file)
 {
     struct builder *B = R->B;
-    int64_t ns = str_index(B, name && *name ? name : "?"), fs = str_index(B, file ? file : "");
-    if (ns < 0 || fs < 0)
+    const char *key = name ? vp_func_key(name, linkage) : NULL;
+    char shown[512];
+    int64_t ns = str_index(B, key && *key ? vp_func_display(key, shown, sizeof shown) : "?");
+    int64_t ks = str_index(B, key && *key ? key : "?"), fs = str_index(B, file ? file : "");
+    if (ns < 0 || ks < 0 || fs < 0)
         return -1;
     int isnew;
-    size_t *v = vp_export_map_get(&B->inl_of, (uint64_t)ns << 32 | (uint64_t)fs, &isnew);
+    size_t *v = vp_export_map_get(&B->inl_of, (uint64_t)ks << 32 | (uint64_t)fs, &isnew);
     if (!v)
         return -1;
     if (!isnew)
         return (int64_t)*v + 1;
-    return new_function(B, v, ns, ns, fs, 0);
+    return new_function(B, v, ns, ks, fs, 0);
 }
 
 static int64_t location_id(struct run *R, uint64_t addr)
@@ -191,6 +197,7 @@ static int64_t location_id(struct run *R, uint64_t addr)
         for (size_t k = 0; k < nl; k++) {
             int last = k + 1 == nl;
             int64_t fid = last ? function_id(R, fn) : inline_function_id(R, fr[k].function,
+                                                                           fr[k].linkage,
                                                                            fr[k].file);
             PLine *line = malloc(sizeof *line);
             if (fid < 0 || !line) {
