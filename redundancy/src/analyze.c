@@ -212,6 +212,51 @@ static int vp_red_read_hashes(const struct vp_profile *prof, struct vp_red_resul
     return 0;
 }
 
+/* A loop that sampled more iterations than the table kept (its first
+   VP_RED_LOOP_HASHES on a thread): sampled / distinct over the whole run,
+   from its sketch (docs/redundancy.md, "Whole-run rate").  The distinct
+   count is the HyperLogLog estimate, at least what the kept signatures show
+   and at most the sampled count. */
+static int vp_red_read_sketches(const struct vp_profile *prof, struct vp_red_result *r,
+                                char *err, size_t errlen)
+{
+    const struct vp_profile_extra *x = vp_profile_extra(prof, VP_SEC_LOOP_ITER_SKETCH);
+    if (!x)
+        return 0;
+    struct vp_iter_sketch_header h;
+    if (x->size < sizeof h)
+        return vp_red_fail(err, errlen, "%s: iteration sketches: truncated header", prof->path);
+    memcpy(&h, x->data, sizeof h);
+    if (h.version != VP_ITER_SKETCH_VERSION || h.header_size != sizeof h ||
+        h.registers != VP_ITER_SKETCH_REGS ||
+        h.loop_count > (x->size - sizeof h) / sizeof(struct vp_iter_sketch))
+        return vp_red_fail(err, errlen, "%s: iteration sketches: bad header", prof->path);
+    r->iterations_unsketched = h.dropped;
+    const uint8_t *base = (const uint8_t *)x->data + sizeof h;
+    for (uint64_t k = 0; k < h.loop_count; k++) {
+        struct vp_iter_sketch s;
+        memcpy(&s, base + k * sizeof s, sizeof s);
+        for (uint32_t j = 0; j < VP_ITER_SKETCH_REGS; j++)
+            if (s.reg[j] > 64 - VP_ITER_SKETCH_BITS + 1)
+                return vp_red_fail(err, errlen,
+                                   "%s: iteration sketches: register %u of loop %016llx is %u",
+                                   prof->path, j, (unsigned long long)s.loop_id, s.reg[j]);
+        struct vp_red_loop_result *l = vp_red_find(r, s.loop_id);
+        if (!l || s.sampled <= l->sampled_iterations)
+            continue; /* the kept signatures are all of them: exact */
+        double d = vp_red_hll_estimate(s.reg, VP_ITER_SKETCH_REGS);
+        if (d < (double)l->distinct_signatures)
+            d = (double)l->distinct_signatures;
+        if (d > (double)s.sampled)
+            d = (double)s.sampled;
+        l->sampled_iterations = s.sampled;
+        l->distinct_signatures = d < 1 ? 1 : (uint64_t)llround(d);
+        l->ci_rate = (double)s.sampled / (double)l->distinct_signatures;
+        l->ci_estimated = 1;
+    }
+    return 0;
+}
+
 /* Walks the instance records; calls `fn` on each valid one. */
 static int vp_red_read_instances(const struct vp_profile *prof, const struct vp_instance ***out,
                                  size_t *count, struct vp_red_result *r, char *err,
@@ -340,6 +385,7 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
     const struct vp_instance **inst = NULL;
     size_t ninst = 0;
     if (vp_red_read_hashes(prof, r, err, errlen) != 0 ||
+        vp_red_read_sketches(prof, r, err, errlen) != 0 ||
         vp_red_read_instances(prof, &inst, &ninst, r, err, errlen) != 0) {
         vp_red_result_free(r);
         return -1;

@@ -2,6 +2,7 @@
  * rates.c - edit distances and redundancy rates (LDoctor section 3.2.3).
  * Pure functions over arrays; no I/O.  docs/redundancy.md gives the rules.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,4 +250,49 @@ double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instanc
     free(sa);
     free(sb);
     return sum.comparable > 0 ? sum.changed / sum.comparable : -1.0;
+}
+
+/* Ertl's sigma and tau (HyperLogLog estimation, 2017, Algorithm 6). */
+static double hll_sigma(double x)
+{
+    if (x == 1.0)
+        return INFINITY;
+    double y = 1, z = x, prev;
+    do {
+        x *= x;
+        prev = z;
+        z += x * y;
+        y += y;
+    } while (z != prev);
+    return z;
+}
+
+static double hll_tau(double x)
+{
+    if (x == 0.0 || x == 1.0)
+        return 0;
+    double y = 1, z = 1 - x, prev;
+    do {
+        x = sqrt(x);
+        prev = z;
+        y *= 0.5;
+        z -= (1 - x) * (1 - x) * y;
+    } while (z != prev);
+    return z / 3;
+}
+
+double vp_red_hll_estimate(const uint8_t *reg, uint32_t m)
+{
+    /* registers hold 0 .. q + 1, q = 64 - log2(m) (vp_iter_sketch_rank) */
+    uint32_t p = 0;
+    while ((1u << p) < m)
+        p++;
+    uint32_t q = 64 - p, count[66] = {0};
+    for (uint32_t j = 0; j < m; j++)
+        count[reg[j] <= q + 1 ? reg[j] : q + 1]++;
+    double z = (double)m * hll_tau(1.0 - (double)count[q + 1] / (double)m);
+    for (uint32_t k = q; k >= 1; k--)
+        z = 0.5 * (z + (double)count[k]);
+    z += (double)m * hll_sigma((double)count[0] / (double)m);
+    return 1.0 / (2.0 * log(2.0)) * (double)m * (double)m / z;
 }

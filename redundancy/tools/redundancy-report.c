@@ -63,9 +63,9 @@ int main(int argc, char **argv)
             printf("calls of %s at line %u in loop %016llx id=%016llx sources=%u\n",
                    l->function, l->line, (unsigned long long)l->parent_id,
                    (unsigned long long)l->loop_id, l->source_count);
-            printf("  repeated calls: %s rate=%.2f sampled=%llu distinct=%llu\n",
+            printf("  repeated calls: %s rate=%.2f sampled=%llu distinct%c%llu\n",
                    l->ci_redundant ? "yes" : "no", l->ci_rate,
-                   (unsigned long long)l->sampled_iterations,
+                   (unsigned long long)l->sampled_iterations, l->ci_estimated ? '~' : '=',
                    (unsigned long long)l->distinct_signatures);
             continue;
         }
@@ -74,9 +74,10 @@ int main(int argc, char **argv)
         if (l->ci_impossible)
             printf("  cross-iteration: no (IV source, static)\n");
         else
-            printf("  cross-iteration: %s rate=%.2f sampled=%llu distinct=%llu fix=%s\n",
+            /* distinct~N: estimated over the whole run from the sketch */
+            printf("  cross-iteration: %s rate=%.2f sampled=%llu distinct%c%llu fix=%s\n",
                    l->ci_redundant ? "yes" : "no", l->ci_rate,
-                   (unsigned long long)l->sampled_iterations,
+                   (unsigned long long)l->sampled_iterations, l->ci_estimated ? '~' : '=',
                    (unsigned long long)l->distinct_signatures, fix_name(l->ci_fix));
         printf("  cross-loop: %s rate=%.2f pairs=%llu redundant=%llu mean-distance=%.3f "
                "instances=%llu writes=%s(%llu..%llu) fix=%s\n",
@@ -90,6 +91,9 @@ int main(int argc, char **argv)
            "values-dropped=%llu\n",
            (unsigned long long)r->iterations_dropped, (unsigned long long)r->iterations_truncated,
            (unsigned long long)r->instances_dropped, (unsigned long long)r->values_dropped);
+    if (r->iterations_unsketched)
+        printf("sketch loss: iterations-unsketched=%llu\n",
+               (unsigned long long)r->iterations_unsketched);
     vp_red_result_free(r);
     vp_profile_close(prof);
     return 0;

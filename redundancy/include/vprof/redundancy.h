@@ -72,6 +72,8 @@ struct vp_red_loop_result {
     uint64_t sampled_iterations;
     uint64_t distinct_signatures;
     double ci_rate;             /* sampled / distinct; 0 when nothing sampled */
+    int ci_estimated;           /* distinct estimated over the whole run from
+                                   the loop's sketch (more sampled than kept) */
     int ci_redundant;
     int ci_impossible;          /* VP_REDF_CI_IV: an IV source, said statically */
     enum vp_red_fix ci_fix;     /* batching for I/O in every iteration        */
@@ -93,6 +95,7 @@ struct vp_red_result {
     size_t loop_count;
     /* loss reported by the runtime */
     uint64_t iterations_dropped, iterations_truncated;
+    uint64_t iterations_unsketched; /* sampled iterations no sketch saw */
     uint64_t instances_dropped, values_dropped;
     char *strings_;             /* private */
 };
@@ -128,6 +131,13 @@ double vp_red_range_distance(const struct vp_instance_range *a,
 /* Sampled iterations over distinct signatures (0 for n == 0).  `sigs` is
  * sorted in place. */
 double vp_red_ci_rate(uint64_t *sigs, size_t n, uint64_t *distinct);
+
+/* Distinct values counted by a HyperLogLog of `m` registers (a power of two,
+ * at least 16, filled as vp_iter_sketch_rank says): Ertl's estimator (2017),
+ * without the bias of the original's raw estimate between 2.5 m and 5 m or
+ * a switch to linear counting.  Relative standard error about
+ * 1.04 / sqrt(m); 0 for empty registers. */
+double vp_red_hll_estimate(const uint8_t *reg, uint32_t m);
 
 /* Pooled normalised distance of two instances (each a vp_instance record
  * followed by its values and ranges): LDoctor's per-source numerator

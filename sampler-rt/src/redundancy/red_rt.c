@@ -56,6 +56,7 @@
     (sizeof(struct vp_instance) + VP_RED_INSTANCE_VALUE_CAP * sizeof(struct vp_instance_value) + \
      VP_RED_INSTANCE_RANGES * sizeof(struct vp_instance_range))
 #define VP_RED_LOOP_HASHES 8192       /* signatures per loop and thread       */
+#define VP_RED_SKETCH_LOOPS 256       /* loops with a sketch per thread (4 KiB each) */
 #define VP_RED_LOOP_PAIRS 128         /* instance pairs per loop and thread, then thinned */
 #define VP_RED_LOOP_ARENA (VP_RED_ARENA / 4) /* their bytes, then thinned       */
 #define VP_RED_MAX_RATE (1 << 30)
@@ -101,6 +102,8 @@ struct vp_red_loop_state {
     uint8_t pair_skips;     /* instances passed over looking for the second  */
     uint8_t inst_shift;     /* instance rate doubled this many times         */
     uint32_t ci_kept;       /* this loop's signatures in the thread's table  */
+    uint32_t sketch;        /* index + 1 of its sketch in t->sketches, 0 none */
+    uint64_t ci_sampled;    /* signatures its sketch saw                     */
     uint32_t inst_kept;     /* this loop's instances in the thread's arena   */
     uint64_t inst_bytes;    /* and their bytes                               */
     uint64_t pairs;         /* pairs started                                 */
@@ -127,6 +130,11 @@ struct vp_red_thread {
     uint32_t w_pad;
     uint64_t w_hashes, w_arena; /* the writer's snapshot (vp_red_write)   */
     struct vp_iter_hash *hashes; /* VP_RED_HASH_CAP                           */
+    uint8_t *sketches;           /* VP_RED_SKETCH_LOOPS x VP_ITER_SKETCH_REGS,
+                                    mapped at the first signature            */
+    uint32_t sketch_count;       /* in use (published with a release store)  */
+    uint32_t sketch_pad;
+    uint64_t sketch_dropped;     /* signatures no sketch saw                 */
     uint8_t *arena;              /* VP_RED_ARENA bytes                        */
     struct vp_red_staging *staging; /* VP_RED_ACTIVE_INSTANCES               */
     struct vp_red_frame frames[VP_RED_STACK];
@@ -524,16 +532,14 @@ static int32_t vp_red_iter_sample_in(const struct vp_red_rt_module *m,
     ls->slot = slot;
     int no_ci = vp_red_no_ci(g);
     struct vp_red_staging *in = vp_red_instance(t, g);
-    /* Signatures that could not be kept are not computed (counted).  A loop
-       keeps its first VP_RED_LOOP_HASHES: not thinned like instances, since
-       sampled/distinct depends on the sampling density (docs). */
-    int hashes_full = t->hash_count >= VP_RED_HASH_CAP || ls->ci_kept >= VP_RED_LOOP_HASHES;
+    /* Every sampled iteration gets its signature: the table keeps a loop's
+       first VP_RED_LOOP_HASHES, the loop's sketch counts all of them
+       (vp_red_iter_end; docs/redundancy.md, "Whole-run rate"). */
     if (in) { /* recording the instance: every iteration, and CI by countdown */
         in->inst.iterations++;
         int ci = 0;
         if (!no_ci && --ls->ci_countdown <= 0) {
-            ci = !hashes_full;
-            t->hash_dropped += (uint64_t)hashes_full;
+            ci = 1;
             ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
         }
         slot->iter_countdown = 1;
@@ -555,10 +561,6 @@ static int32_t vp_red_iter_sample_in(const struct vp_red_rt_module *m,
     }
     ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
     slot->iter_countdown = ls->ci_countdown;
-    if (hashes_full) {
-        t->hash_dropped++;
-        return 0;
-    }
     vp_red_push_frame(t, g, 1, sp);
     vp_red_callees_on(m, t);
     return 1;
@@ -607,6 +609,40 @@ static void vp_red_iter_end_n_in(const struct vp_red_rt_module *m, uint32_t idx,
     vp_red_end_instance(t, g, t->loops[g].slot);
 }
 
+/* Counts signature `sig` of loop g in the loop's HyperLogLog sketch
+   (docs/redundancy.md, "Whole-run rate").  Runs on the owning thread; the
+   writer may read the registers meanwhile (bytes that only grow) and finds
+   the mapping and the count published before any index to them. */
+static void vp_red_sketch_add(struct vp_red_thread *t, uint32_t g, uint64_t sig)
+{
+    struct vp_red_loop_state *ls = &t->loops[g];
+    if (!ls->sketch) {
+        if (!t->sketches) {
+            uint8_t *m = vp_red_map((size_t)VP_RED_SKETCH_LOOPS * VP_ITER_SKETCH_REGS);
+            if (!m) {
+                t->sketch_dropped++;
+                return;
+            }
+            __atomic_store_n(&t->sketches, m, __ATOMIC_RELEASE);
+        }
+        if (t->sketch_count >= VP_RED_SKETCH_LOOPS) {
+            t->sketch_dropped++;
+            return;
+        }
+        /* zeroed: a fork child reuses its parent's slots */
+        memset(t->sketches + (size_t)t->sketch_count * VP_ITER_SKETCH_REGS, 0,
+               VP_ITER_SKETCH_REGS);
+        __atomic_store_n(&t->sketch_count, t->sketch_count + 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&ls->sketch, t->sketch_count, __ATOMIC_RELEASE);
+    }
+    uint8_t *reg = t->sketches + (size_t)(ls->sketch - 1) * VP_ITER_SKETCH_REGS;
+    uint32_t j = vp_iter_sketch_index(sig);
+    uint8_t rho = vp_iter_sketch_rank(sig);
+    if (reg[j] < rho)
+        __atomic_store_n(&reg[j], rho, __ATOMIC_RELAXED);
+    __atomic_store_n(&ls->ci_sampled, ls->ci_sampled + 1, __ATOMIC_RELAXED);
+}
+
 /* Returns 1 when frames above the ended one (left by an unwind) were
    dropped, so that the caller puts __vprof_red_active right. */
 static int vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint32_t n)
@@ -638,13 +674,15 @@ static int vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint3
     if (!f->ci)
         return dropped;
     vp_red_recording(t, g, 0, VP_RED_MODE_CI);
-    if (t->hash_count >= VP_RED_HASH_CAP) {
-        t->hash_dropped++;
+    uint64_t sig = vp_red_digest(f);
+    vp_red_sketch_add(t, g, sig);
+    if (t->hash_count >= VP_RED_HASH_CAP || t->loops[g].ci_kept >= VP_RED_LOOP_HASHES) {
+        t->hash_dropped++; /* the record; the sketch has its signature */
         return dropped;
     }
     struct vp_iter_hash *h = &t->hashes[t->hash_count];
     h->loop_id = vp_red_loop_id(g);
-    h->signature = vp_red_digest(f);
+    h->signature = sig;
     h->instance = t->loops[g].pairs;
     h->tid = t->tid;
     h->values = f->values;
@@ -1124,6 +1162,71 @@ static uint64_t vp_red_copy_arena(struct vp_red_thread *t, uint8_t *dst, uint64_
     return 0;
 }
 
+/* The loops' sketches, merged over the threads (register-wise maximum,
+   sums of the counts): VP_SEC_LOOP_ITER_SKETCH.  A torn thread's (see
+   vp_red_write) are counted as dropped.  Nothing is written when no loop
+   has one. */
+static int vp_red_write_sketches(void *ctx, vp_rt_emit_fn emit, struct vp_red_thread *first,
+                                 const struct vp_red_thread *torn)
+{
+    struct vp_iter_sketch_header sh = {0};
+    size_t idx_bytes = VP_RED_MAX_LOOPS * sizeof(uint32_t);
+    uint32_t *idx = vp_red_map(idx_bytes); /* loop -> its record + 1 */
+    if (!idx)
+        return -1;
+    size_t nloops = 0;
+    for (struct vp_red_thread *t = first; t; t = t->next) {
+        sh.dropped += t->sketch_dropped;
+        int skip = t == torn || !__atomic_load_n(&t->sketches, __ATOMIC_ACQUIRE);
+        for (uint32_t g = 0; g < VP_RED_MAX_LOOPS; g++) {
+            if (!__atomic_load_n(&t->loops[g].sketch, __ATOMIC_ACQUIRE))
+                continue;
+            if (skip)
+                sh.dropped += __atomic_load_n(&t->loops[g].ci_sampled, __ATOMIC_RELAXED);
+            else if (!idx[g])
+                idx[g] = (uint32_t)++nloops;
+        }
+    }
+    int rc = 0;
+    if (nloops) {
+        size_t size = sizeof sh + nloops * sizeof(struct vp_iter_sketch);
+        uint8_t *buf = vp_red_map(size);
+        if (!buf) {
+            munmap(idx, idx_bytes);
+            return -1;
+        }
+        struct vp_iter_sketch *rec = (struct vp_iter_sketch *)(void *)(buf + sizeof sh);
+        for (struct vp_red_thread *t = first; t; t = t->next) {
+            const uint8_t *sk = __atomic_load_n(&t->sketches, __ATOMIC_ACQUIRE);
+            if (t == torn || !sk)
+                continue;
+            for (uint32_t g = 0; g < VP_RED_MAX_LOOPS; g++) {
+                uint32_t k = __atomic_load_n(&t->loops[g].sketch, __ATOMIC_ACQUIRE);
+                if (!k || !idx[g])
+                    continue;
+                struct vp_iter_sketch *r = &rec[idx[g] - 1];
+                const uint8_t *reg = sk + (size_t)(k - 1) * VP_ITER_SKETCH_REGS;
+                r->loop_id = vp_red_loop_id(g);
+                r->sampled += __atomic_load_n(&t->loops[g].ci_sampled, __ATOMIC_RELAXED);
+                for (uint32_t j = 0; j < VP_ITER_SKETCH_REGS; j++) {
+                    uint8_t v = __atomic_load_n(&reg[j], __ATOMIC_RELAXED);
+                    if (v > r->reg[j])
+                        r->reg[j] = v;
+                }
+            }
+        }
+        sh.version = VP_ITER_SKETCH_VERSION;
+        sh.header_size = sizeof sh;
+        sh.loop_count = nloops;
+        sh.registers = VP_ITER_SKETCH_REGS;
+        memcpy(buf, &sh, sizeof sh);
+        rc = emit(ctx, VP_SEC_LOOP_ITER_SKETCH, VP_SECF_OPTIONAL, buf, size);
+        munmap(buf, size);
+    }
+    munmap(idx, idx_bytes);
+    return rc;
+}
+
 static int vp_red_write(void *ctx, vp_rt_emit_fn emit)
 {
     uint64_t hashes = 0, bytes = 0, threads = 0;
@@ -1201,6 +1304,8 @@ static int vp_red_write(void *ctx, vp_rt_emit_fn emit)
         rc = emit(ctx, VP_SEC_LOOP_INSTANCES, VP_SECF_OPTIONAL, buf, off);
     }
     munmap(buf, size1 > size2 ? size1 : size2);
+    if (rc == 0)
+        rc = vp_red_write_sketches(ctx, emit, first, torn);
     return rc;
 }
 
@@ -1220,6 +1325,8 @@ static void vp_red_fork_child(void)
         return;
     t->hash_count = t->hash_dropped = t->iter_truncated = 0;
     t->inst_count = t->inst_dropped = t->values_dropped = 0;
+    t->sketch_count = 0; /* loops[] below forgets the indices */
+    t->sketch_dropped = 0;
     t->arena_used = 0;
     t->depth = 0;
     t->tid = (uint32_t)syscall(SYS_gettid);

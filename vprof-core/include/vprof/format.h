@@ -384,6 +384,8 @@ enum vp_section_type {
     VP_SEC_LOOP_COUNTS = 16, /* reserved for loopclass: per-loop counters      */
     VP_SEC_LOOP_ITER_HASHES = 17, /* reserved for redundancy: cross-iteration  */
     VP_SEC_LOOP_INSTANCES = 18,   /* reserved for redundancy: cross-loop       */
+    VP_SEC_LOOP_ITER_SKETCH = 19, /* redundancy: every sampled iteration's
+                                     signature, counted per loop (HyperLogLog) */
 };
 
 enum vp_section_flags {
@@ -831,6 +833,51 @@ struct vp_iter_hash {
     uint32_t tid;
     uint32_t values;           /* pairs hashed (capped)                        */
 };
+
+/*
+ * VP_SEC_LOOP_ITER_SKETCH payload: struct vp_iter_sketch_header, then
+ * loop_count struct vp_iter_sketch, one per loop with a sampled iteration
+ * (threads merged).  The iteration hashes section keeps the first
+ * signatures of each loop (a bounded table); the sketch sees every sampled
+ * one, so the cross-iteration rate (sampled / distinct) covers the whole
+ * run: `sampled` counts them, `reg` is a HyperLogLog of their signatures
+ * (register j = the most leading zeros + 1 of the signatures whose top
+ * VP_ITER_SKETCH_BITS bits are j, below those bits; docs/redundancy.md,
+ * "Whole-run rate").
+ */
+#define VP_ITER_SKETCH_VERSION 1
+#define VP_ITER_SKETCH_BITS 12
+#define VP_ITER_SKETCH_REGS (1u << VP_ITER_SKETCH_BITS)
+
+struct vp_iter_sketch_header {
+    uint32_t version;          /* VP_ITER_SKETCH_VERSION (first word)          */
+    uint32_t header_size;
+    uint64_t loop_count;
+    uint32_t registers;        /* VP_ITER_SKETCH_REGS                          */
+    uint32_t reserved;
+    uint64_t dropped;          /* sampled iterations no sketch saw (a thread
+                                  with sketches for too many loops, or torn)   */
+};
+
+struct vp_iter_sketch {
+    uint64_t loop_id;
+    uint64_t sampled;          /* sampled iterations with a signature          */
+    uint8_t reg[VP_ITER_SKETCH_REGS];
+};
+
+/* Where signature `sig` goes in a sketch, and what it offers the register
+   (registers keep the maximum): 1 + the leading zeros of the bits below the
+   index, at most 64 - VP_ITER_SKETCH_BITS + 1. */
+static inline uint32_t vp_iter_sketch_index(uint64_t sig)
+{
+    return (uint32_t)(sig >> (64 - VP_ITER_SKETCH_BITS));
+}
+
+static inline uint8_t vp_iter_sketch_rank(uint64_t sig)
+{
+    uint64_t w = sig << VP_ITER_SKETCH_BITS;
+    return w ? (uint8_t)(__builtin_clzll(w) + 1) : (uint8_t)(64 - VP_ITER_SKETCH_BITS + 1);
+}
 
 struct vp_instances_header {
     uint32_t version;          /* VP_INSTANCES_VERSION (first word)            */
