@@ -9,6 +9,12 @@
  * so for multipliers wider than 32 bits the check `alg_hash[h].t == t` never
  * succeeds and the same sub-multipliers are synthesized again and again.
  *
+ * The constants are fixed by SEED and multiplied in every expression, as in
+ * the bug report (the same large constants in many multiplications); until
+ * 2026-11-22 each expression drew new ones, so no sub-multiplier was
+ * synthesized more than a few times and the redundancy, a matter of
+ * repetition, was out of reach of a 1-in-1,000 sample (docs/redundancy.md).
+ *
  * usage: gcc27733_synthmult NCONSTANTS WIDE(0|1) NEXPR SEED
  */
 #include <stdint.h>
@@ -101,13 +107,17 @@ int main(int argc, char **argv)
     uint64_t r = 0x243f6a8885a308d3ull ^ (uint64_t)atoll(argv[4]);
     rtx_insn *insns = malloc(sizeof(rtx_insn) * 4096);
     uint64_t total_cost = 0, h = 0;
+    /* x * C with C from the user's source: NCONSTANTS 31-bit or 40-bit
+       constants (a hash or a fixed-point filter, say), each multiplied in
+       every one of NEXPR expressions */
+    HOST_WIDE_INT_U *consts = malloc(sizeof *consts * (size_t)(nconst > 0 ? nconst : 1));
+    for (int k = 0; k < nconst; k++) {
+        r ^= r << 13; r ^= r >> 7; r ^= r << 17;
+        consts[k] = wide ? (r & 0xffffffffffull) | (1ull << 39) : (r & 0x7fffffffull) | 1;
+    }
     for (int e = 0; e < nexpr; e++) {
-        for (int k = 0; k < nconst; k++) {
-            r ^= r << 13; r ^= r >> 7; r ^= r << 17;
-            /* x * C with C from the user's source: 31-bit or 40-bit constants */
-            HOST_WIDE_INT_U t = wide ? (r & 0xffffffffffull) | (1ull << 39) : (r & 0x7fffffffull) | 1;
-            total_cost += (uint64_t)synth_mult(t | 1, 24, 0);
-        }
+        for (int k = 0; k < nconst; k++)
+            total_cost += (uint64_t)synth_mult(consts[k] | 1, 24, 0);
         h ^= emit_and_schedule(insns, 4096, (uint32_t)e);
     }
     printf("total_cost=%llu synth_calls=%llu hash_hits=%llu rtl=%016llx\n",
