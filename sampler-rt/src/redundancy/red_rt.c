@@ -57,6 +57,15 @@
      VP_RED_INSTANCE_RANGES * sizeof(struct vp_instance_range))
 #define VP_RED_LOOP_HASHES 8192       /* signatures per loop and thread       */
 #define VP_RED_SKETCH_LOOPS 256       /* loops with a sketch per thread (4 KiB each) */
+/* Past its share, a loop goes on computing signatures (for its sketch)
+   only while its verdict is open: the rate of what it kept is in
+   [1.1, 2) (docs/redundancy.md, "Whole-run rate"). */
+#define VP_RED_CI_GO_ON 1
+#define VP_RED_CI_STOP 2
+#define VP_RED_CI_OPEN_LO 1.1
+#define VP_RED_CI_OPEN_HI 2.0
+#define VP_RED_CI_JUDGE_MIN 1000      /* fewer kept: too few to judge, go on  */
+#define VP_RED_CI_EXTRA (7 * VP_RED_LOOP_HASHES) /* then at most this many more */
 #define VP_RED_LOOP_PAIRS 128         /* instance pairs per loop and thread, then thinned */
 #define VP_RED_LOOP_ARENA (VP_RED_ARENA / 4) /* their bytes, then thinned       */
 #define VP_RED_MAX_RATE (1 << 30)
@@ -101,8 +110,11 @@ struct vp_red_loop_state {
     uint8_t started;        /* the instance countdown got its random phase   */
     uint8_t pair_skips;     /* instances passed over looking for the second  */
     uint8_t inst_shift;     /* instance rate doubled this many times         */
+    uint8_t ci_past;        /* past its share of the table: 0 undecided,
+                               VP_RED_CI_GO_ON (sketch only), VP_RED_CI_STOP */
     uint32_t ci_kept;       /* this loop's signatures in the thread's table  */
     uint32_t sketch;        /* index + 1 of its sketch in t->sketches, 0 none */
+    uint32_t ci_extra;      /* signatures past its share (VP_RED_CI_EXTRA)   */
     uint64_t ci_sampled;    /* signatures its sketch saw                     */
     uint32_t inst_kept;     /* this loop's instances in the thread's arena   */
     uint64_t inst_bytes;    /* and their bytes                               */
@@ -539,7 +551,8 @@ static int32_t vp_red_iter_sample_in(const struct vp_red_rt_module *m,
         in->inst.iterations++;
         int ci = 0;
         if (!no_ci && --ls->ci_countdown <= 0) {
-            ci = 1;
+            ci = ls->ci_past != VP_RED_CI_STOP;
+            t->hash_dropped += (uint64_t)!ci;
             ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
         }
         slot->iter_countdown = 1;
@@ -561,6 +574,10 @@ static int32_t vp_red_iter_sample_in(const struct vp_red_rt_module *m,
     }
     ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
     slot->iter_countdown = ls->ci_countdown;
+    if (ls->ci_past == VP_RED_CI_STOP) { /* verdict settled: not computed */
+        t->hash_dropped++;
+        return 0;
+    }
     vp_red_push_frame(t, g, 1, sp);
     vp_red_callees_on(m, t);
     return 1;
@@ -643,6 +660,61 @@ static void vp_red_sketch_add(struct vp_red_thread *t, uint32_t g, uint64_t sig)
     __atomic_store_n(&ls->ci_sampled, ls->ci_sampled + 1, __ATOMIC_RELAXED);
 }
 
+/* In place, no allocation (glibc's qsort may malloc, and a probe can run
+   in a signal handler that interrupted malloc). */
+static void vp_red_heapsort(uint64_t *a, uint64_t n)
+{
+    for (uint64_t end = n, start = n / 2;;) {
+        uint64_t root;
+        if (start > 0) {
+            root = --start;
+        } else {
+            if (end <= 1)
+                return;
+            uint64_t x = a[--end];
+            a[end] = a[0];
+            a[0] = x;
+            root = 0;
+        }
+        for (uint64_t child; (child = 2 * root + 1) < end; root = child) {
+            if (child + 1 < end && a[child + 1] > a[child])
+                child++;
+            if (a[root] >= a[child])
+                break;
+            uint64_t x = a[root];
+            a[root] = a[child];
+            a[child] = x;
+        }
+    }
+}
+
+/* Whether loop g's verdict is still open when it has no room left in the
+   table: the rate of the signatures it kept on this thread is in
+   [VP_RED_CI_OPEN_LO, VP_RED_CI_OPEN_HI), or it kept too few to tell.
+   More samples only raise the rate (it grows with how often each signature
+   is sampled), so at 2 or more the verdict is settled; a loop whose kept
+   signatures barely repeat is judged on them, as before the sketch. */
+static int vp_red_ci_open(struct vp_red_thread *t, uint32_t g)
+{
+    uint32_t n = t->loops[g].ci_kept;
+    if (n < VP_RED_CI_JUDGE_MIN)
+        return 1;
+    uint64_t *sigs = vp_red_map((size_t)n * sizeof *sigs);
+    if (!sigs)
+        return 0;
+    uint64_t id = vp_red_loop_id(g), k = 0;
+    for (uint64_t i = 0; i < t->hash_count && k < n; i++)
+        if (t->hashes[i].loop_id == id)
+            sigs[k++] = t->hashes[i].signature;
+    vp_red_heapsort(sigs, k);
+    uint64_t distinct = 0;
+    for (uint64_t i = 0; i < k; i++)
+        distinct += i == 0 || sigs[i] != sigs[i - 1];
+    munmap(sigs, (size_t)n * sizeof *sigs);
+    double rate = distinct ? (double)k / (double)distinct : 0;
+    return rate >= VP_RED_CI_OPEN_LO && rate < VP_RED_CI_OPEN_HI;
+}
+
 /* Returns 1 when frames above the ended one (left by an unwind) were
    dropped, so that the caller puts __vprof_red_active right. */
 static int vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint32_t n)
@@ -675,11 +747,19 @@ static int vp_red_iter_end(const struct vp_red_rt_module *m, uint32_t idx, uint3
         return dropped;
     vp_red_recording(t, g, 0, VP_RED_MODE_CI);
     uint64_t sig = vp_red_digest(f);
-    vp_red_sketch_add(t, g, sig);
-    if (t->hash_count >= VP_RED_HASH_CAP || t->loops[g].ci_kept >= VP_RED_LOOP_HASHES) {
-        t->hash_dropped++; /* the record; the sketch has its signature */
+    struct vp_red_loop_state *ls = &t->loops[g];
+    if (t->hash_count >= VP_RED_HASH_CAP || ls->ci_kept >= VP_RED_LOOP_HASHES) {
+        t->hash_dropped++; /* the record */
+        if (!ls->ci_past)
+            ls->ci_past = vp_red_ci_open(t, g) ? VP_RED_CI_GO_ON : VP_RED_CI_STOP;
+        if (ls->ci_past == VP_RED_CI_GO_ON) {
+            vp_red_sketch_add(t, g, sig);
+            if (++ls->ci_extra >= VP_RED_CI_EXTRA) /* the budget: cost bounded */
+                ls->ci_past = VP_RED_CI_STOP;
+        }
         return dropped;
     }
+    vp_red_sketch_add(t, g, sig);
     struct vp_iter_hash *h = &t->hashes[t->hash_count];
     h->loop_id = vp_red_loop_id(g);
     h->signature = sig;

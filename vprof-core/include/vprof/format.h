@@ -838,9 +838,10 @@ struct vp_iter_hash {
  * VP_SEC_LOOP_ITER_SKETCH payload: struct vp_iter_sketch_header, then
  * loop_count struct vp_iter_sketch, one per loop with a sampled iteration
  * (threads merged).  The iteration hashes section keeps the first
- * signatures of each loop (a bounded table); the sketch sees every sampled
- * one, so the cross-iteration rate (sampled / distinct) covers the whole
- * run: `sampled` counts them, `reg` is a HyperLogLog of their signatures
+ * signatures of each loop (a bounded table); the sketch also sees those
+ * sampled after, while the loop's verdict is open, so the cross-iteration
+ * rate (sampled / distinct) covers the whole run: `sampled` counts them,
+ * `reg` is a HyperLogLog of their signatures
  * (register j = the most leading zeros + 1 of the signatures whose top
  * VP_ITER_SKETCH_BITS bits are j, below those bits; docs/redundancy.md,
  * "Whole-run rate").
