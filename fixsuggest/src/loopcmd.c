@@ -995,6 +995,7 @@ static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
         d->cross_loop_rate = r->cl_rate;
         d->sampled_iterations = r->sampled_iterations;
         d->distinct_iterations = r->distinct_signatures;
+        d->distinct_estimated = r->ci_estimated;
         d->sampled_instances = r->sampled_instances;
         d->pairs_compared = r->pairs_compared;
         d->ci_ruled_out = r->ci_impossible;

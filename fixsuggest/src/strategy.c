@@ -242,9 +242,10 @@ static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_res
         vp_fix_commas(a, sizeof a, d->sampled_iterations);
         vp_fix_commas(b, sizeof b, d->distinct_iterations);
         cat(r->evidence, sizeof r->evidence,
-            "%s%s sampled %s repeat the values of earlier ones (%s distinct, %.1fx "
+            "%s%s sampled %s repeat the values of earlier ones (%s%s distinct, %.1fx "
             "redundancy)%s.",
-            r->evidence[0] ? " " : "", a, unit(in->kind, 1), b, d->cross_iteration_rate,
+            r->evidence[0] ? " " : "", a, unit(in->kind, 1),
+            d->distinct_estimated ? "about " : "", b, d->cross_iteration_rate,
             d->io_every_iteration ? "; the repeated work is I/O done on every iteration" : "");
     }
     if (d->cross_loop) {

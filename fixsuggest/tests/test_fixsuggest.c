@@ -103,6 +103,12 @@ static void test_redundancy(void **state)
                                         .distinct_iterations = 100};
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_MEMOIZATION}, 1);
+    assert_non_null(strstr(r.evidence, "400 sampled iterations repeat the values of earlier "
+                                       "ones (100 distinct, 4.0x"));
+    in.red.distinct_estimated = 1; /* the whole run's sketch estimate */
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.evidence, "(about 100 distinct, 4.0x"));
+    in.red.distinct_estimated = 0;
     in.red.io_every_iteration = 1;
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_BATCHING}, 1);

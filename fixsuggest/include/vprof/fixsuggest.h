@@ -73,6 +73,8 @@ struct vp_fix_redundancy {
     double repeated_per_instance; /* share of an instance's values repeated from
                                    the previous instance (1 - mean distance)  */
     uint64_t sampled_iterations, distinct_iterations, sampled_instances;
+    int distinct_estimated;     /* distinct_iterations is the whole run's
+                                   sketch estimate (docs/redundancy.md)      */
     uint64_t pairs_compared;    /* consecutive sampled instances compared     */
     int ci_ruled_out;           /* an induction variable among the sources:
                                    no cross-iteration redundancy, nothing recorded */
