@@ -1,4 +1,5 @@
 """Helpers shared by the fixsuggest tests."""
+import json
 import os
 import subprocess
 
@@ -20,6 +21,23 @@ def marker_lines(path, markers):
 def run(cmd, cwd):
     """Runs cmd in cwd, output captured as text."""
     return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+
+
+def record_rank(bindir, work, normal, slow, prefix=""):
+    """vprof record of the argv lists `normal` and `slow` (PREFIXn.vprof,
+    PREFIXb.vprof in work), then vprof rank --format json into
+    PREFIXrank.json: (the ranked functions, [] when rank failed, and rank's
+    CompletedProcess).  A failed recording fails the test."""
+    vprof = os.path.join(bindir, "vprof")
+    for pro, argv in ((prefix + "n.vprof", normal), (prefix + "b.vprof", slow)):
+        r = run([vprof, "record", "-o", pro, "--force", "--"] + list(argv), work)
+        if r.returncode != 0:
+            raise SystemExit("vprof record failed:\n" + r.stderr[-2000:])
+    out = prefix + "rank.json"
+    r = run([vprof, "rank", "--normal", prefix + "n.vprof", "--buggy", prefix + "b.vprof",
+             "--format", "json", "-o", out], work)
+    funcs = json.load(open(os.path.join(work, out)))["functions"] if r.returncode == 0 else []
+    return funcs, r
 
 
 failures = 0

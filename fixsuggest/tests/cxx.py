@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import finish, ok, run  # noqa: E402
+from common import finish, ok, record_rank, run  # noqa: E402
 
 
 def main():
@@ -118,14 +118,7 @@ def same_name(bindir, src, work):
     if r.returncode != 0:
         raise SystemExit("vprof-c++ failed:\n" + r.stderr[-3000:])
     vprof = os.path.join(bindir, "vprof")
-    for pro, n in (("sn.vprof", "2"), ("sb.vprof", "40")):
-        r = run([vprof, "record", "-o", pro, "--force", "--", prog, n], work)
-        if r.returncode != 0:
-            raise SystemExit("vprof record failed:\n" + r.stderr[-2000:])
-    r = run([vprof, "rank", "--normal", "sn.vprof", "--buggy", "sb.vprof", "--format", "json",
-             "-o", "srank.json"], work)
-    funcs = json.load(open(os.path.join(work, "srank.json")))["functions"] \
-        if r.returncode == 0 else []
+    funcs, r = record_rank(bindir, work, [prog, "2"], [prog, "40"], prefix="s")
     rows = {f["name"]: f for f in funcs}
     g, f = rows.get("shapes::Grows::work"), rows.get("shapes::Fixed::work")
     ok(g and f and g["rank"] == 1 and g["linkage"] != f["linkage"] and

@@ -14,7 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build, finish, marker_lines, ok, run  # noqa: E402
+from common import build, finish, marker_lines, ok, record_rank, run  # noqa: E402
 
 
 def main():
@@ -24,7 +24,6 @@ def main():
     line = marker_lines(prog_c, ("LOOKUP-LOOP", "LOOKUP-CALL"))
     prog = os.path.join(work, "prog")
     build(bindir, [prog_c], prog)
-    vprof = os.path.join(bindir, "vprof")
 
     # vprof-loop: the loop's share counts the inlined comparison.
     out = os.path.join(work, "loop.json")
@@ -77,14 +76,7 @@ def main():
 
     # vprof rank: the anomalous lines are lookup's own, in its loop.  The
     # slow run searches 10x more keys, so the loop index is anomalous.
-    for pro, n, q in (("n.vprof", "2800", "60000"), ("b.vprof", "28000", "6000")):
-        r = run([vprof, "record", "-o", pro, "--force", "--", prog, n, q], work)
-        if r.returncode != 0:
-            raise SystemExit("vprof record failed:\n" + r.stderr[-2000:])
-    r = run([vprof, "rank", "--normal", "n.vprof", "--buggy", "b.vprof", "--format", "json",
-             "-o", "rank.json"], work)
-    funcs = json.load(open(os.path.join(work, "rank.json")))["functions"] \
-        if r.returncode == 0 else []
+    funcs, r = record_rank(bindir, work, [prog, "2800", "60000"], [prog, "28000", "6000"])
     f = next((f for f in funcs if f["name"] == "lookup"), None)
     lines = f["anomalous_lines"] if f else []
     ok(lines and all(l["file"] == prog_c and l["loop_line"] == line["LOOKUP-LOOP"]

@@ -31,7 +31,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build, finish, marker_lines, ok, run  # noqa: E402
+from common import build, finish, marker_lines, ok, record_rank, run  # noqa: E402
 
 
 def main():
@@ -179,12 +179,7 @@ def main():
     dline = marker_lines(dup_c, ("DUP-LOOP", "ADD-LOOP"))
     dup = os.path.join(work, "dupcheck")
     build(bindir, [dup_c], dup)
-    for pro, n in (("dn.vprof", "3000"), ("ds.vprof", "30000")):
-        r = run([vprof, "record", "-o", pro, "--force", "--", dup, n], work)
-        if r.returncode != 0:
-            raise SystemExit("vprof record failed:\n" + r.stderr[-2000:])
-    r = run([vprof, "rank", "--normal", "dn.vprof", "--buggy", "ds.vprof", "--format", "json",
-             "-o", "drank.json"], work)
+    _, r = record_rank(bindir, work, [dup, "3000"], [dup, "30000"], prefix="d")
     dj = os.path.join(work, "dup.json")
     if os.path.exists(dj):
         os.unlink(dj)
