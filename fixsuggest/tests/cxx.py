@@ -20,16 +20,26 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import finish, ok, record_rank, run  # noqa: E402
 
 
+def build_cxx(bindir, cpp, prog, work, opt="-O2"):
+    """vprof-c++ OPT -g; a compiler failure fails the test."""
+    r = run([os.path.join(bindir, "vprof-c++"), opt, "-g", cpp, "-o", prog], work)
+    if r.returncode != 0:
+        raise SystemExit("vprof-c++ failed:\n" + r.stderr[-3000:])
+
+
+def line_of(path, marker):
+    """The first line of the file at path holding `marker`."""
+    text = open(path).read().split("\n")
+    return next(i + 1 for i, t in enumerate(text) if marker in t)
+
+
 def main():
     bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
     os.makedirs(work, exist_ok=True)
     cpp = os.path.join(src, "cxx", "index.cpp")
-    text = open(cpp).read().split("\n")
-    loop_line = next(i + 1 for i, t in enumerate(text) if "// FIND-LOOP" in t)
+    loop_line = line_of(cpp, "// FIND-LOOP")
     prog = os.path.join(work, "index")
-    r = run([os.path.join(bindir, "vprof-c++"), "-O2", "-g", cpp, "-o", prog], work)
-    if r.returncode != 0:
-        raise SystemExit("vprof-c++ failed:\n" + r.stderr[-3000:])
+    build_cxx(bindir, cpp, prog, work)
     vprof = os.path.join(bindir, "vprof")
 
     for pro, lines, keys in (("n.vprof", "400000", "800"), ("b.vprof", "60000", "8000")):
@@ -87,9 +97,7 @@ def main():
     # virtual call was a result and a write in every iteration: 1*, batching.
     scopes_cpp = os.path.join(src, "cxx", "scopes.cpp")
     scopes = os.path.join(work, "scopes")
-    r = run([os.path.join(bindir, "vprof-c++"), "-O2", "-g", scopes_cpp, "-o", scopes], work)
-    if r.returncode != 0:
-        raise SystemExit("vprof-c++ failed:\n" + r.stderr[-3000:])
+    build_cxx(bindir, scopes_cpp, scopes, work)
     out = os.path.join(work, "scopes.json")
     if os.path.exists(out):
         os.unlink(out)
@@ -110,13 +118,9 @@ def main():
 def same_name(bindir, src, work):
     """Two methods named `work` in one file are two functions."""
     cpp = os.path.join(src, "cxx", "samename.cpp")
-    text = open(cpp).read().split("\n")
-    grows = next(i + 1 for i, t in enumerate(text) if "// GROWS-LOOP" in t)
-    fixed = next(i + 1 for i, t in enumerate(text) if "// FIXED-LOOP" in t)
+    grows, fixed = line_of(cpp, "// GROWS-LOOP"), line_of(cpp, "// FIXED-LOOP")
     prog = os.path.join(work, "samename")
-    r = run([os.path.join(bindir, "vprof-c++"), "-O1", "-g", cpp, "-o", prog], work)
-    if r.returncode != 0:
-        raise SystemExit("vprof-c++ failed:\n" + r.stderr[-3000:])
+    build_cxx(bindir, cpp, prog, work, "-O1")
     vprof = os.path.join(bindir, "vprof")
     funcs, r = record_rank(bindir, work, [prog, "2"], [prog, "40"], prefix="s")
     rows = {f["name"]: f for f in funcs}
