@@ -179,16 +179,31 @@ static struct vp_red_loop_result *vp_red_find(struct vp_red_result *r, uint64_t 
     return NULL;
 }
 
+/* Optional section `type` of prof: *x, and its header copied into hdr.
+   1 when present, 0 when absent, -1 (err "<path>: <what>: truncated
+   header") when it is shorter than the header. */
+static int vp_red_section(const struct vp_profile *prof, uint32_t type, const char *what,
+                          const struct vp_profile_extra **x, void *hdr, size_t hdr_size,
+                          char *err, size_t errlen)
+{
+    *x = vp_profile_extra(prof, type);
+    if (!*x)
+        return 0;
+    if ((*x)->size < hdr_size)
+        return vp_red_fail(err, errlen, "%s: %s: truncated header", prof->path, what);
+    memcpy(hdr, (*x)->data, hdr_size);
+    return 1;
+}
+
 static int vp_red_read_hashes(const struct vp_profile *prof, struct vp_red_result *r,
                               char *err, size_t errlen)
 {
-    const struct vp_profile_extra *x = vp_profile_extra(prof, VP_SEC_LOOP_ITER_HASHES);
-    if (!x)
-        return 0;
+    const struct vp_profile_extra *x;
     struct vp_iter_hashes_header h;
-    if (x->size < sizeof h)
-        return vp_red_fail(err, errlen, "%s: iteration hashes: truncated header", prof->path);
-    memcpy(&h, x->data, sizeof h);
+    int in = vp_red_section(prof, VP_SEC_LOOP_ITER_HASHES, "iteration hashes", &x, &h, sizeof h,
+                            err, errlen);
+    if (in <= 0)
+        return in;
     if (h.version != VP_ITER_HASHES_VERSION || h.header_size != sizeof h ||
         h.record_count > (x->size - sizeof h) / sizeof(struct vp_iter_hash))
         return vp_red_fail(err, errlen, "%s: iteration hashes: bad header", prof->path);
@@ -220,13 +235,12 @@ static int vp_red_read_hashes(const struct vp_profile *prof, struct vp_red_resul
 static int vp_red_read_sketches(const struct vp_profile *prof, struct vp_red_result *r,
                                 char *err, size_t errlen)
 {
-    const struct vp_profile_extra *x = vp_profile_extra(prof, VP_SEC_LOOP_ITER_SKETCH);
-    if (!x)
-        return 0;
+    const struct vp_profile_extra *x;
     struct vp_iter_sketch_header h;
-    if (x->size < sizeof h)
-        return vp_red_fail(err, errlen, "%s: iteration sketches: truncated header", prof->path);
-    memcpy(&h, x->data, sizeof h);
+    int in = vp_red_section(prof, VP_SEC_LOOP_ITER_SKETCH, "iteration sketches", &x, &h,
+                            sizeof h, err, errlen);
+    if (in <= 0)
+        return in;
     if (h.version != VP_ITER_SKETCH_VERSION || h.header_size != sizeof h ||
         h.registers != VP_ITER_SKETCH_REGS ||
         h.loop_count > (x->size - sizeof h) / sizeof(struct vp_iter_sketch))
@@ -264,13 +278,12 @@ static int vp_red_read_instances(const struct vp_profile *prof, const struct vp_
 {
     *out = NULL;
     *count = 0;
-    const struct vp_profile_extra *x = vp_profile_extra(prof, VP_SEC_LOOP_INSTANCES);
-    if (!x)
-        return 0;
+    const struct vp_profile_extra *x;
     struct vp_instances_header h;
-    if (x->size < sizeof h)
-        return vp_red_fail(err, errlen, "%s: instances: truncated header", prof->path);
-    memcpy(&h, x->data, sizeof h);
+    int in = vp_red_section(prof, VP_SEC_LOOP_INSTANCES, "instances", &x, &h, sizeof h, err,
+                            errlen);
+    if (in <= 0)
+        return in;
     if (h.version != VP_INSTANCES_VERSION || h.header_size != sizeof h)
         return vp_red_fail(err, errlen, "%s: instances: bad header", prof->path);
     /* Every record takes at least its fixed part: a larger count is a lie
