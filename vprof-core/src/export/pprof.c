@@ -148,11 +148,9 @@ static int64_t inline_function_id(struct run *R, const char *name, const char *l
                                   const char *file)
 {
     struct builder *B = R->B;
-    const char *key = name ? vp_func_key(name, linkage) : NULL;
-    char shown[512];
-    int64_t ns = str_index(B, key && *key ? vp_func_display(key, shown, sizeof shown) : "?");
-    int64_t ks = str_index(B, key && *key ? key : "?"), fs = str_index(B, file ? file : "");
-    if (ns < 0 || ks < 0 || fs < 0)
+    const char *key = name && *name ? vp_func_key(name, linkage) : "?";
+    int64_t ks = str_index(B, key), fs = str_index(B, file ? file : "");
+    if (ks < 0 || fs < 0)
         return -1;
     int isnew;
     size_t *v = vp_export_map_get(&B->inl_of, (uint64_t)ks << 32 | (uint64_t)fs, &isnew);
@@ -160,6 +158,10 @@ static int64_t inline_function_id(struct run *R, const char *name, const char *l
         return -1;
     if (!isnew)
         return (int64_t)*v + 1;
+    char shown[512]; /* demangled once per function, not per location */
+    int64_t ns = str_index(B, vp_func_display(key, shown, sizeof shown));
+    if (ns < 0)
+        return -1;
     return new_function(B, v, ns, ks, fs, 0);
 }
 
