@@ -4,12 +4,12 @@ import os
 import subprocess
 
 
-def build(bindir, srcs, out, extra=()):
-    """vprof-cc -O2 -g; a compiler failure fails the test."""
-    cc = [os.path.join(bindir, "vprof-cc"), "-O2", "-g"] + list(extra) + list(srcs) + ["-o", out, "-lm"]
-    r = subprocess.run(cc, capture_output=True, text=True)
+def build(bindir, srcs, out, extra=(), cc="vprof-cc", opt="-O2"):
+    """CC OPT -g (vprof-cc, or vprof-c++); a compiler failure fails the test."""
+    cmd = [os.path.join(bindir, cc), opt, "-g"] + list(extra) + list(srcs) + ["-o", out, "-lm"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        raise SystemExit("vprof-cc failed:\n" + r.stderr[-3000:])
+        raise SystemExit("%s failed:\n%s" % (cc, r.stderr[-3000:]))
 
 
 def marker_lines(path, markers):

@@ -17,14 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import finish, ok, record_rank, run  # noqa: E402
-
-
-def build_cxx(bindir, cpp, prog, work, opt="-O2"):
-    """vprof-c++ OPT -g; a compiler failure fails the test."""
-    r = run([os.path.join(bindir, "vprof-c++"), opt, "-g", cpp, "-o", prog], work)
-    if r.returncode != 0:
-        raise SystemExit("vprof-c++ failed:\n" + r.stderr[-3000:])
+from common import build, finish, ok, record_rank, run  # noqa: E402
 
 
 def line_of(path, marker):
@@ -39,7 +32,7 @@ def main():
     cpp = os.path.join(src, "cxx", "index.cpp")
     loop_line = line_of(cpp, "// FIND-LOOP")
     prog = os.path.join(work, "index")
-    build_cxx(bindir, cpp, prog, work)
+    build(bindir, [cpp], prog, cc="vprof-c++")
     vprof = os.path.join(bindir, "vprof")
 
     for pro, lines, keys in (("n.vprof", "400000", "800"), ("b.vprof", "60000", "8000")):
@@ -97,7 +90,7 @@ def main():
     # virtual call was a result and a write in every iteration: 1*, batching.
     scopes_cpp = os.path.join(src, "cxx", "scopes.cpp")
     scopes = os.path.join(work, "scopes")
-    build_cxx(bindir, scopes_cpp, scopes, work)
+    build(bindir, [scopes_cpp], scopes, cc="vprof-c++")
     out = os.path.join(work, "scopes.json")
     if os.path.exists(out):
         os.unlink(out)
@@ -120,7 +113,7 @@ def same_name(bindir, src, work):
     cpp = os.path.join(src, "cxx", "samename.cpp")
     grows, fixed = line_of(cpp, "// GROWS-LOOP"), line_of(cpp, "// FIXED-LOOP")
     prog = os.path.join(work, "samename")
-    build_cxx(bindir, cpp, prog, work, "-O1")
+    build(bindir, [cpp], prog, cc="vprof-c++", opt="-O1")
     vprof = os.path.join(bindir, "vprof")
     funcs, r = record_rank(bindir, work, [prog, "2"], [prog, "40"], prefix="s")
     rows = {f["name"]: f for f in funcs}
