@@ -12,6 +12,13 @@
 // RUN: %vprof-cc -O1 -fno-inline %s -o %t
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=cycle,fresh,settled VPROF_RED_ITER_RATE=100 %t
 // RUN: %redundancy-report %t %t.vprof | FileCheck %s
+// A damaged sketch section is a one-line error and exit 2, not a rate:
+// RUN: python3 %S/Inputs/corrupt-sketch.py %t.vprof %t.reg.vprof register
+// RUN: not %redundancy-report %t %t.reg.vprof 2>&1 | FileCheck --check-prefix=REG %s
+// REG: redundancy-report: {{.*}}.reg.vprof: iteration sketches: register 0 of loop {{[0-9a-f]+}} is 200
+// RUN: python3 %S/Inputs/corrupt-sketch.py %t.vprof %t.count.vprof count
+// RUN: not %redundancy-report %t %t.count.vprof 2>&1 | FileCheck --check-prefix=COUNT %s
+// COUNT: redundancy-report: {{.*}}.count.vprof: iteration sketches: bad header
 // CHECK-LABEL: loop cycle:
 // CHECK-NEXT: cross-iteration: yes rate={{[5-7]\.[0-9][0-9]}} sampled={{(59|60)[0-9][0-9][0-9]}} distinct~{{(9|10)[0-9][0-9][0-9]}} fix=memoization
 // CHECK-LABEL: loop fresh:
