@@ -848,8 +848,19 @@ static void vp_red_instance_sample_in(const struct vp_red_rt_module *m,
     ls->pair_second = !second;
     ls->pair_frame = frame;
     ls->pair_skips = 0;
-    if (!vp_red_no_ci(g) && ls->ci_countdown <= 0)
-        ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
+    /* The recorded instance counts its iterations down in ls->ci_countdown
+       and hands it back to the slot at its end: it starts from where the
+       slot's countdown is.  Before, it started from the gap drawn at the
+       last sampled iteration, so every recorded instance undid the
+       iterations counted since: at 1 iteration per instance half the
+       iterations due were never sampled (e2e iter-rate.c). */
+    if (!vp_red_no_ci(g)) {
+        if (ls->ci_countdown > 0 && slot->iter_countdown > 0 &&
+            slot->iter_countdown != INT32_MAX)
+            ls->ci_countdown = slot->iter_countdown;
+        else if (ls->ci_countdown <= 0)
+            ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
+    }
     slot->instance_active = 1;
     slot->recording |= VP_RED_MODE_CL | VP_RED_MODE_SE;
     slot->iter_countdown = 1;
