@@ -348,6 +348,8 @@ public:
 
   bool instrumentInstances(BasicBlock *Header, uint32_t Index);
   void instrumentIterations(BasicBlock *Header, uint32_t Index);
+  void fuseLatchDecisions(BasicBlock *Header, BasicBlock *Rest,
+                          ArrayRef<BasicBlock *> Blocks, AllocaInst *CdVar);
   void promote();
   void threadNoCIFlags();
 
@@ -809,19 +811,82 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
     return;
   }
 
-  // The header's decision.
+  // The header's decision: the header decrements the countdown, the test
+  // block (also entered from the fused latches below) decides.
   Header->getTerminator()->eraseFromParent();
   B.SetInsertPoint(Header);
   if (const DebugLoc &DL = Rest->getFirstNonPHI()->getDebugLoc())
     B.SetCurrentDebugLocation(DL);
-  Value *Slot = PM.slot(B, Index);
+  BasicBlock *Test = BasicBlock::Create(Ctx, "vprof.red.test", &F, Rest);
   BasicBlock *Sample = BasicBlock::Create(Ctx, "vprof.red.sample", &F);
-  Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, CdVar), B.getInt32(1));
-  B.CreateStore(Cd, CdVar);
+  B.CreateStore(B.CreateSub(B.CreateLoad(PM.I32, CdVar), B.getInt32(1)), CdVar);
+  B.CreateBr(Test);
+  B.SetInsertPoint(Test);
+  Value *Cd = B.CreateLoad(PM.I32, CdVar);
   B.CreateCondBr(B.CreateICmpSLE(Cd, B.getInt32(0)), Sample, Rest, Unlikely);
   B.SetInsertPoint(Sample);
+  Value *Slot = PM.slot(B, Index);
   B.CreateStore(Cd, Slot); // the runtime reads and resets the slot
   AskRuntime(Slot, Rest);
+  fuseLatchDecisions(Test, Rest, Blocks, CdVar);
+}
+
+/// The header's decision costs every iteration a compare and a branch next
+/// to the loop's own.  Where the original loop goes back through a
+/// conditional branch (`br %more, header, out`), the two become one branch:
+/// the latch decrements the countdown for the next iteration and goes
+/// straight back to the body when `more & countdown > 0`; otherwise a
+/// dispatch block (once per instance, or per sampled iteration) goes to the
+/// header's test (`more`: the decision to sample) or out, giving back the
+/// decrement of the iteration that does not run.  The decisions are the
+/// same; an unsampled iteration pays a decrement and two flag instructions
+/// instead of a compare and a second branch (docs/redundancy.md, "One
+/// branch per iteration").  The condition is combined in i8 so that
+/// instruction selection does not split it back into two branches.  The
+/// header stays the loop's only entry (preheader, the copy's back edges),
+/// so the CFG stays reducible: the fast back edge makes the body a loop of
+/// its own, nested in the header's.
+void FunctionInstrumenter::fuseLatchDecisions(BasicBlock *Test,
+                                              BasicBlock *Rest,
+                                              ArrayRef<BasicBlock *> Blocks,
+                                              AllocaInst *CdVar) {
+  BasicBlock *Header = Test->getSinglePredecessor();
+  LLVMContext &Ctx = F.getContext();
+  IRBuilder<> B(Ctx);
+  for (BasicBlock *Latch : Blocks) {
+    auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
+    if (!Br || !Br->isConditional())
+      continue;
+    unsigned Back;
+    if (Br->getSuccessor(0) == Header && Br->getSuccessor(1) != Header)
+      Back = 0;
+    else if (Br->getSuccessor(1) == Header && Br->getSuccessor(0) != Header)
+      Back = 1;
+    else
+      continue;
+    BasicBlock *Out = Br->getSuccessor(1 - Back);
+    BasicBlock *Disp = BasicBlock::Create(Ctx, "vprof.red.dispatch", &F, Out);
+    B.SetInsertPoint(Br);
+    if (const DebugLoc &DL = Br->getDebugLoc())
+      B.SetCurrentDebugLocation(DL);
+    Value *More = Br->getCondition();
+    if (Back == 1)
+      More = B.CreateNot(More);
+    Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, CdVar), B.getInt32(1));
+    B.CreateStore(Cd, CdVar);
+    Value *Room = B.CreateICmpSGT(Cd, B.getInt32(0));
+    Value *Both = B.CreateAnd(B.CreateZExt(More, B.getInt8Ty()),
+                              B.CreateZExt(Room, B.getInt8Ty()));
+    auto *NewBr = B.CreateCondBr(B.CreateICmpNE(Both, B.getInt8(0)), Rest, Disp);
+    NewBr->copyMetadata(*Br, {LLVMContext::MD_loop});
+    B.SetInsertPoint(Disp);
+    // Leaving: the iteration the latch counted does not run.
+    B.CreateStore(B.CreateSelect(More, Cd, B.CreateAdd(Cd, B.getInt32(1))), CdVar);
+    B.CreateCondBr(More, Test, Out);
+    for (PHINode &P : Out->phis())
+      P.replaceIncomingBlockWith(Latch, Disp);
+    Br->eraseFromParent();
+  }
 }
 
 /// After promote(), a NoCI loop's preheader branches on a phi of its flag:

@@ -1,0 +1,38 @@
+// A loop with cross-iteration sampling that goes back through a
+// conditional branch decides with one branch per iteration: the latch
+// decrements the countdown and goes straight back to the body when the
+// loop goes on and the countdown has room (the two flags combined in i8, so
+// instruction selection keeps one branch); otherwise a dispatch block goes
+// to the header's test (the sampling decision) or out, giving back the
+// decrement of the iteration that does not run (docs/redundancy.md, "One
+// branch per iteration").  e2e iter-rate.c checks the rate it samples at.
+// RUN: %vprof-cc -O2 -S -emit-llvm -fno-discard-value-names %s -o %t.ll
+// RUN: FileCheck %s --input-file=%t.ll
+
+struct node { struct node *next; long v; };
+long calls;
+
+__attribute__((noinline)) long walk(const struct node *p) {
+  long s = 0;
+  calls++;
+  for (; p; p = p->next)
+    s += p->v * 3 + (s >> 7);
+  return s;
+}
+
+// CHECK-LABEL: define internal i64 @walk.vprof_probed(
+// CHECK: vprof.red.test:
+// CHECK: br i1 %{{.*}}, label %vprof.red.sample, label %vprof.red.body
+// CHECK: vprof.red.body:
+// CHECK: [[CD:%[0-9a-z.]+]] = sub i32 %vprof.red.cd.{{[0-9]+}}, 1
+// CHECK: [[ROOM:%[0-9a-z.]+]] = icmp sgt i32 [[CD]], 0
+// CHECK: zext i1 [[ROOM]] to i8
+// CHECK: [[BOTH:%[0-9a-z.]+]] = and i8
+// CHECK: [[GO:%[0-9a-z.]+]] = icmp ne i8 [[BOTH]], 0
+// CHECK-NEXT: br i1 [[GO]], label %vprof.red.body, label %vprof.red.dispatch
+// CHECK: vprof.red.dispatch:
+// CHECK-NEXT: [[BACK:%[0-9a-z.]+]] = add i32 [[CD]], 1
+// CHECK-NEXT: select i1 [[MORE:%[0-9a-z.]+]], i32 [[CD]], i32 [[BACK]]
+// CHECK-NEXT: br i1 [[MORE]], label %vprof.red.test, label %for.end
+
+int main(void) { return (int)walk(0); }
