@@ -974,7 +974,8 @@ static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
     }
     if (best) {
         d->measured = 1;
-        d->call_callee = best->function;
+        char name[256]; /* the report owns it (vp_lr_free_loops) */
+        d->call_callee = strdup(vp_func_display(best->function, name, sizeof name));
         d->call_line = best->line;
         d->call_sampled = best->sampled_iterations;
         d->call_distinct = best->distinct_signatures;

@@ -105,6 +105,7 @@ def main():
                                                        ("static_class", "root_cause", "fix")},
                                  r.stderr[-1500:]))
     same_name(bindir, src, work)
+    repeated_call(bindir, src, work)
     return finish()
 
 
@@ -160,6 +161,32 @@ def same_name(bindir, src, work):
        "vprof-loop --function with a qualified name: that class's loops only",
        "exit %d, loops %s\n%s" % (r.returncode, [(l["function"], l["line"]) for l in loops],
                                    r.stderr[-1500:]))
+
+
+def repeated_call(bindir, src, work):
+    """A repeated call's callee is named as C++ qualifies it: the evidence
+    said "its calls of width" before 2026-11-23 (the redundancy table kept
+    the callee's DWARF name, which is unqualified)."""
+    cpp = os.path.join(src, "cxx", "repcall.cpp")
+    loop_line = line_of(cpp, "// RENDER-LOOP")
+    prog = os.path.join(work, "repcall")
+    build(bindir, [cpp], prog, cc="vprof-c++")
+    out = os.path.join(work, "rloop.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = run([os.path.join(bindir, "vprof-loop"), "--function", "Layout::render",
+             "--format", "json", "-o", out, "--", prog, "2000000"], work)
+    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    lk = next((l for l in loops if l["line"] == loop_line), None)
+    rc = lk and lk.get("repeated_call")
+    ok(r.returncode == 0 and lk and lk["function"] == "Layout::render" and rc and
+       rc["callee"] == "text::Shaper::width" and rc["redundant"] and
+       "its calls of text::Shaper::width (line %d)" % (loop_line + 1) in lk["evidence"],
+       "vprof-loop: a repeated call names its callee qualified",
+       "exit %d, loop %s\n%s" % (r.returncode, lk and {k: lk.get(k) for k in
+                                                        ("function", "repeated_call",
+                                                         "evidence")},
+                                 r.stderr[-1500:]))
 
 
 if __name__ == "__main__":

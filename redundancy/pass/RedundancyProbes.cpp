@@ -80,6 +80,10 @@ static cl::opt<unsigned> CopyBudget(
 static cl::opt<unsigned> CopyMin(
     "vprof-redundancy-copy-min", cl::init(2000), cl::Hidden,
     cl::desc("Instructions the recording copies may always add to a function"));
+static cl::opt<bool> FuseLatch(
+    "vprof-redundancy-fuse-latch", cl::init(true), cl::Hidden,
+    cl::desc("Decide an iteration in the loop's conditional latch, with one "
+             "branch (default on; off: in the header, benchmarks)"));
 static cl::opt<bool> NoPruning(
     "vprof-redundancy-no-pruning", cl::init(false), cl::Hidden,
     cl::desc("Record every source (ignore the static pruning; benchmarks)"));
@@ -828,7 +832,8 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
   Value *Slot = PM.slot(B, Index);
   B.CreateStore(Cd, Slot); // the runtime reads and resets the slot
   AskRuntime(Slot, Rest);
-  fuseLatchDecisions(Test, Rest, Blocks, CdVar);
+  if (FuseLatch)
+    fuseLatchDecisions(Test, Rest, Blocks, CdVar);
 }
 
 /// The header's decision costs every iteration a compare and a branch next
@@ -1288,7 +1293,11 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
       if (!U.LoopId)
         U.LoopId = 1;
       const DISubprogram *SP = G->getSubprogram();
-      U.Function = SP ? SP->getName().str() : G->getName().str();
+      // The callee's linkage name when it has one (C++: reports show it
+      // demangled and qualified, vp_func_display), else its name.
+      U.Function = SP && !SP->getLinkageName().empty() ? SP->getLinkageName().str()
+                   : SP                                 ? SP->getName().str()
+                                                        : G->getName().str();
       U.File = LS.File;
       if (const DILocation *DL = CI->getDebugLoc().get()) {
         U.Line = DL->getLine();

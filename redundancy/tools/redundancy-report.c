@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "vprof/redundancy.h"
+#include "vprof/symbols.h"
 
 static const char *fix_name(enum vp_red_fix f)
 {
@@ -60,8 +61,9 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < r->loop_count; k++) {
         const struct vp_red_loop_result *l = &r->loops[k];
         if (l->callsite) { /* a repeated-call unit: its calls are its iterations */
+            char name[192];
             printf("calls of %s at line %u in loop %016llx id=%016llx sources=%u\n",
-                   l->function, l->line, (unsigned long long)l->parent_id,
+                   vp_func_display(l->function, name, sizeof name), l->line, (unsigned long long)l->parent_id,
                    (unsigned long long)l->loop_id, l->source_count);
             printf("  repeated calls: %s rate=%.2f sampled=%llu distinct%c%llu\n",
                    l->ci_redundant ? "yes" : "no", l->ci_rate,

@@ -82,7 +82,7 @@ struct vp_fix_redundancy {
        (a repeated-call unit); call_sampled = 0 when none was sampled.  A
        redundant one (call_redundant) makes the loop cross-iteration
        redundant even when its whole-iteration signatures never repeat. */
-    const char *call_callee;
+    const char *call_callee;    /* as reports show it (C++: qualified)      */
     uint32_t call_line;
     uint64_t call_sampled, call_distinct;
     double call_rate;
