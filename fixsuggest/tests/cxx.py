@@ -181,7 +181,7 @@ def repeated_call(bindir, src, work):
     rc = lk and lk.get("repeated_call")
     ok(r.returncode == 0 and lk and lk["function"] == "Layout::render" and rc and
        rc["callee"] == "text::Shaper::width" and rc["redundant"] and
-       "its calls of text::Shaper::width (line %d)" % (loop_line + 1) in lk["evidence"],
+       "calls of text::Shaper::width (line %d)" % (loop_line + 1) in lk["evidence"],
        "vprof-loop: a repeated call names its callee qualified",
        "exit %d, loop %s\n%s" % (r.returncode, lk and {k: lk.get(k) for k in
                                                         ("function", "repeated_call",
