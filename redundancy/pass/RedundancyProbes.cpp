@@ -208,6 +208,17 @@ FunctionCallee ProbeModule::weak(StringRef Name, Type *Ret,
 }
 
 
+/// Whether a countdown just decremented to \p Cd has run out.  The runtime
+/// only ever sets a countdown to 1 or more and every decrement is tested,
+/// so it runs out exactly at 0; testing `== 0` rather than `<= 0` lets the
+/// code generator fold a thread-local countdown's load, decrement, store
+/// and test into `addl $-1, %fs:slot; je` (2 instructions instead of 5) and
+/// a register's into `add; je` (docs/redundancy.md, "Countdowns run out at
+/// 0").
+static Value *runsOut(IRBuilder<> &B, Value *Cd) {
+  return B.CreateICmpEQ(Cd, B.getInt32(0));
+}
+
 /// Per thread, per loop: struct vp_red_rt_slot.  Both countdowns start at 1
 /// so the first iteration and instance ask the runtime for a random gap.
 void ProbeModule::createSlots() {
@@ -548,7 +559,7 @@ bool FunctionInstrumenter::instrumentInstances(BasicBlock *Header,
   Value *ICd = B.CreateSub(B.CreateLoad(PM.I32, ISlot), B.getInt32(1));
   B.CreateStore(ICd, ISlot);
   Instruction *Then = SplitBlockAndInsertIfThen(
-      B.CreateICmpSLE(ICd, B.getInt32(0)), PT, false, Unlikely);
+      runsOut(B, ICd), PT, false, Unlikely);
   B.SetInsertPoint(Then);
   B.CreateCall(PM.InstFn, {PM.desc(B), B.getInt32(Index), Slot});
   for (auto &[Src, V] : Once.lookup(Index))
@@ -827,7 +838,7 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
   B.CreateBr(Test);
   B.SetInsertPoint(Test);
   Value *Cd = B.CreateLoad(PM.I32, CdVar);
-  B.CreateCondBr(B.CreateICmpSLE(Cd, B.getInt32(0)), Sample, Rest, Unlikely);
+  B.CreateCondBr(runsOut(B, Cd), Sample, Rest, Unlikely);
   B.SetInsertPoint(Sample);
   Value *Slot = PM.slot(B, Index);
   B.CreateStore(Cd, Slot); // the runtime reads and resets the slot
@@ -879,7 +890,7 @@ void FunctionInstrumenter::fuseLatchDecisions(BasicBlock *Test,
       More = B.CreateNot(More);
     Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, CdVar), B.getInt32(1));
     B.CreateStore(Cd, CdVar);
-    Value *Room = B.CreateICmpSGT(Cd, B.getInt32(0));
+    Value *Room = B.CreateNot(runsOut(B, Cd));
     Value *Both = B.CreateAnd(B.CreateZExt(More, B.getInt8Ty()),
                               B.CreateZExt(Room, B.getInt8Ty()));
     auto *NewBr = B.CreateCondBr(B.CreateICmpNE(Both, B.getInt8(0)), Rest, Disp);
@@ -1117,7 +1128,7 @@ static CallDecision insertCallDecision(ProbeModule &PM, Function &F,
   Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, Slot), B.getInt32(1));
   B.CreateStore(Cd, Slot);
   Instruction *Then = SplitBlockAndInsertIfThen(
-      B.CreateICmpSLE(Cd, B.getInt32(0)), At, false, Unlikely);
+      runsOut(B, Cd), At, false, Unlikely);
   B.SetInsertPoint(Then);
   Value *On = B.CreateICmpNE(
       B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot}),
@@ -1340,7 +1351,7 @@ static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources 
   Value *Slot = PM.slot(B, Index);
   Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, Slot), B.getInt32(1));
   B.CreateStore(Cd, Slot);
-  Instruction *Ask = SplitBlockAndInsertIfThen(B.CreateICmpSLE(Cd, B.getInt32(0)), &CB,
+  Instruction *Ask = SplitBlockAndInsertIfThen(runsOut(B, Cd), &CB,
                                                false, Unlikely);
   B.SetInsertPoint(Ask);
   Value *Yes = B.CreateICmpNE(B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot}),

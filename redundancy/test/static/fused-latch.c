@@ -21,11 +21,17 @@ __attribute__((noinline)) long walk(const struct node *p) {
 }
 
 // CHECK-LABEL: define internal i64 @walk.vprof_probed(
+// A countdown runs out at exactly 0 (docs/redundancy.md, "Countdowns run
+// out at 0"): the instance decision folds into `addl $-1, %fs:slot; je`.
+// CHECK: [[ICD:%[0-9a-z.]+]] = sub i32 %{{.*}}, 1
+// CHECK: icmp eq i32 [[ICD]], 0
 // CHECK: vprof.red.test:
+// CHECK: icmp eq i32 %vprof.red.cd.{{[0-9]+}}, 0
 // CHECK: br i1 %{{.*}}, label %vprof.red.sample, label %vprof.red.body
 // CHECK: vprof.red.body:
 // CHECK: [[CD:%[0-9a-z.]+]] = sub i32 %vprof.red.cd.{{[0-9]+}}, 1
-// CHECK: [[ROOM:%[0-9a-z.]+]] = icmp sgt i32 [[CD]], 0
+// CHECK: [[OUT:%[0-9a-z.]+]] = icmp eq i32 [[CD]], 0
+// CHECK: [[ROOM:%[0-9a-z.]+]] = xor i1 [[OUT]], true
 // CHECK: zext i1 [[ROOM]] to i8
 // CHECK: [[BOTH:%[0-9a-z.]+]] = and i8
 // CHECK: [[GO:%[0-9a-z.]+]] = icmp ne i8 [[BOTH]], 0

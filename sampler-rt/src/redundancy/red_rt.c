@@ -1114,6 +1114,11 @@ VP_RED_EXPORT int32_t __vprof_red_iter_sample(const struct vp_red_rt_module *m,
 {
     if (!vp_red_enter()) { /* the loop runs its original body */
         vp_red_lost_iteration();
+        /* The probes test a countdown for exactly 0 (docs/redundancy.md,
+           "Countdowns run out at 0"): left at 0 it would go negative and
+           not run out again for 2^32 iterations.  1: ask at the next. */
+        if (slot->iter_countdown <= 0)
+            slot->iter_countdown = 1;
         return 0;
     }
     int32_t r = vp_red_iter_sample_in(m, idx, slot);
@@ -1146,6 +1151,8 @@ VP_RED_EXPORT void __vprof_red_instance_sample(const struct vp_red_rt_module *m,
     if (!vp_red_enter()) { /* not recorded; the slot is the interrupted call's */
         if (vp_red_tls.self)
             vp_red_tls.self->inst_dropped++;
+        if (slot->instance_countdown <= 0) /* as in __vprof_red_iter_sample */
+            slot->instance_countdown = 1;
         return;
     }
     vp_red_instance_sample_in(m, idx, slot);
