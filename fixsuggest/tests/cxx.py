@@ -26,6 +26,17 @@ def line_of(path, marker):
     return next(i + 1 for i, t in enumerate(text) if marker in t)
 
 
+def vprof_loop_json(bindir, work, name, args):
+    """Runs vprof-loop ARGS --format json -o WORK/NAME; returns (the run,
+    its loops, or [] when it wrote no report)."""
+    out = os.path.join(work, name)
+    if os.path.exists(out):
+        os.unlink(out)
+    r = run([os.path.join(bindir, "vprof-loop")] + args[:args.index("--")] +
+            ["--format", "json", "-o", out] + args[args.index("--"):], work)
+    return r, (json.load(open(out))["loops"] if os.path.exists(out) else [])
+
+
 def main():
     bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
     os.makedirs(work, exist_ok=True)
@@ -58,12 +69,8 @@ def main():
        "vprof rank: find's anomalous lines are in index.cpp, in its loop",
        "anomalous_lines %s" % lines)
 
-    out = os.path.join(work, "loop.json")
-    if os.path.exists(out):
-        os.unlink(out)
-    r = run([os.path.join(bindir, "vprof-loop"), "--top", "2", "--rank", "rank.json",
-             "--format", "json", "-o", out, "--", prog, "60000", "8000"], work)
-    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    r, loops = vprof_loop_json(bindir, work, "loop.json",
+                               ["--top", "2", "--rank", "rank.json", "--", prog, "60000", "8000"])
     lk = next((l for l in loops if l["function"] == "Index<Entry>::find" and
                l["line"] == loop_line), None)
     ok(r.returncode == 0 and lk and lk["share"] >= 0.5 and "0*1?" in lk["root_cause"] and
@@ -91,12 +98,8 @@ def main():
     scopes_cpp = os.path.join(src, "cxx", "scopes.cpp")
     scopes = os.path.join(work, "scopes")
     build(bindir, [scopes_cpp], scopes, cc="vprof-c++")
-    out = os.path.join(work, "scopes.json")
-    if os.path.exists(out):
-        os.unlink(out)
-    r = run([os.path.join(bindir, "vprof-loop"), "--function", "resolve", "--format", "json",
-             "-o", out, "--", scopes, "300", "100000"], work)
-    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    r, loops = vprof_loop_json(bindir, work, "scopes.json",
+                               ["--function", "resolve", "--", scopes, "300", "100000"])
     rs = next((l for l in loops if l["function"] == "resolve"), None)
     ok(r.returncode == 0 and rs and rs["static_class"] == "0*1?" and
        "cross-loop" in rs["root_cause"] and rs["fix"] == ["memoization"],
@@ -148,12 +151,8 @@ def same_name(bindir, src, work):
     ok(r.returncode == 0 and ";shapes::Grows::work " in r.stdout and
        ";work " not in r.stdout, "vprof export --folded: qualified names", r.stdout[:800])
 
-    out = os.path.join(work, "sloop.json")
-    if os.path.exists(out):
-        os.unlink(out)
-    r = run([os.path.join(bindir, "vprof-loop"), "--function", "shapes::Grows::work",
-             "--format", "json", "-o", out, "--", prog, "8"], work)
-    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    r, loops = vprof_loop_json(bindir, work, "sloop.json",
+                               ["--function", "shapes::Grows::work", "--", prog, "8"])
     ok(r.returncode == 0 and loops and
        all(l["function"] == "shapes::Grows::work" for l in loops) and
        {l["line"] for l in loops} <= {grows, grows + 1} and
@@ -171,12 +170,8 @@ def repeated_call(bindir, src, work):
     loop_line = line_of(cpp, "// RENDER-LOOP")
     prog = os.path.join(work, "repcall")
     build(bindir, [cpp], prog, cc="vprof-c++")
-    out = os.path.join(work, "rloop.json")
-    if os.path.exists(out):
-        os.unlink(out)
-    r = run([os.path.join(bindir, "vprof-loop"), "--function", "Layout::render",
-             "--format", "json", "-o", out, "--", prog, "2000000"], work)
-    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    r, loops = vprof_loop_json(bindir, work, "rloop.json",
+                               ["--function", "Layout::render", "--", prog, "2000000"])
     lk = next((l for l in loops if l["line"] == loop_line), None)
     rc = lk and lk.get("repeated_call")
     ok(r.returncode == 0 and lk and lk["function"] == "Layout::render" and rc and

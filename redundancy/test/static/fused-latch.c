@@ -5,20 +5,10 @@
 // instruction selection keeps one branch); otherwise a dispatch block goes
 // to the header's test (the sampling decision) or out, giving back the
 // decrement of the iteration that does not run (docs/redundancy.md, "One
-// branch per iteration").  e2e iter-rate.c checks the rate it samples at.
-// RUN: %vprof-cc -O2 -S -emit-llvm -fno-discard-value-names %s -o %t.ll
+// branch per iteration").  The program is e2e iter-rate.c's `walk`, whose
+// sampling rate that test checks.
+// RUN: %vprof-cc -O2 -S -emit-llvm -fno-discard-value-names %S/../e2e/iter-rate.c -o %t.ll
 // RUN: FileCheck %s --input-file=%t.ll
-
-struct node { struct node *next; long v; };
-long calls;
-
-__attribute__((noinline)) long walk(const struct node *p) {
-  long s = 0;
-  calls++;
-  for (; p; p = p->next)
-    s += p->v * 3 + (s >> 7);
-  return s;
-}
 
 // CHECK-LABEL: define internal i64 @walk.vprof_probed(
 // A countdown runs out at exactly 0 (docs/redundancy.md, "Countdowns run
@@ -41,4 +31,3 @@ __attribute__((noinline)) long walk(const struct node *p) {
 // CHECK-NEXT: select i1 [[MORE:%[0-9a-z.]+]], i32 [[CD]], i32 [[BACK]]
 // CHECK-NEXT: br i1 [[MORE]], label %vprof.red.test, label %for.end
 
-int main(void) { return (int)walk(0); }
