@@ -15,7 +15,8 @@
 #   on:      probed, runtime, VPROF_LOOP_FUNCTIONS=<fn>     -> on   = on/none
 #   rate1:   same, VPROF_RED_ITER_RATE=1 VPROF_RED_INSTANCE_RATE=1 -> rate1/none
 #   noprune: noprune binary, runtime, <fn> selected        -> noprune/none
-# Ratios are medians of the per-round ratios.  After each program the verdicts
+# All builds align loops to 64 bytes (ALIGN=64, ALIGN=0: off; cases.sh
+# explains why).  Ratios are medians of the per-round ratios.  After each program the verdicts
 # of the default run are printed (stderr), so a run whose probes did not fire
 # shows.
 set -euo pipefail
@@ -47,6 +48,7 @@ printf "%-10s %8s %8s %8s %8s %8s %8s %9s\n" program base_s off none_s on_s on r
 for entry in "${progs[@]}"; do
   IFS='|' read -r p src fn args <<<"$entry"
   flags=(-O2 -std=gnu11 -mllvm -vprof-loop-probes=0)
+  [ "${ALIGN:-64}" -gt 0 ] && flags+=("-falign-loops=${ALIGN:-64}")
   "$cc" "${flags[@]}" -mllvm -vprof-redundancy-probes=0 "$src" -o "$work/$p.base" -lm
   "$cc" "${flags[@]}" "$src" -o "$work/$p.probed" -lm
   "$cc" "${flags[@]}" -mllvm -vprof-redundancy-no-pruning "$src" -o "$work/$p.noprune" -lm
