@@ -28,6 +28,7 @@
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
@@ -367,6 +368,7 @@ public:
                           ArrayRef<BasicBlock *> Blocks, AllocaInst *CdVar);
   void promote();
   void threadNoCIFlags();
+  void disjointOrsToAdds();
 
 private:
   ProbeModule &PM;
@@ -902,6 +904,47 @@ void FunctionInstrumenter::fuseLatchDecisions(BasicBlock *Test,
     for (PHINode &P : Out->phis())
       P.replaceIncomingBlockWith(Latch, Disp);
     Br->eraseFromParent();
+  }
+}
+
+/// `or X, C` whose operands share no bit is `add nuw nsw X, C`; made so
+/// before the loops are demoted and copied.  Loop unrolling writes the odd
+/// iteration's index of an even induction variable as `or %iv, 1`, and
+/// SCEV sees an affine recurrence through it only while it can prove %iv's
+/// low bit clear.  Once the probed loop's phis also merge the recording
+/// copy's values it cannot (known bits give up on the chain of phis), and
+/// the code generator's strength reduction recomputed the odd iteration's
+/// address from the index: matmul's k loop ran 17 instructions per two
+/// iterations against the original's 8 (docs/redundancy.md, "Disjoint ors
+/// stay adds").  Values tagged for probes keep their tags; values recorded
+/// once per instance are left as they are (their uses are found later).
+void FunctionInstrumenter::disjointOrsToAdds() {
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  SmallPtrSet<Value *, 16> Keep;
+  for (auto &[Idx, Vs] : Once)
+    for (auto &[Src, V] : Vs)
+      Keep.insert(V);
+  SmallVector<BinaryOperator *, 16> Work;
+  for (Instruction &I : instructions(F))
+    if (auto *BO = dyn_cast<BinaryOperator>(&I))
+      if (BO->getOpcode() == Instruction::Or && BO->getType()->isIntegerTy() &&
+          !Keep.count(BO) &&
+          haveNoCommonBitsSet(BO->getOperand(0), BO->getOperand(1), DL))
+        Work.push_back(BO);
+  for (BinaryOperator *BO : Work) {
+    BinaryOperator *Add =
+        BinaryOperator::CreateNUWAdd(BO->getOperand(0), BO->getOperand(1), "", BO);
+    Add->setHasNoSignedWrap(true);
+    Add->takeName(BO);
+    Add->setDebugLoc(BO->getDebugLoc());
+    BO->replaceAllUsesWith(Add);
+    auto It = Tags.find(BO);
+    if (It != Tags.end()) {
+      SmallVector<Tag, 2> T = std::move(It->second);
+      Tags.erase(It);
+      Tags[Add] = std::move(T);
+    }
+    BO->eraseFromParent();
   }
 }
 
@@ -1666,6 +1709,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
         }
         std::stable_sort(Order.begin(), Order.end(),
                          [](auto &A, auto &B) { return A.first > B.first; });
+        FI.disjointOrsToAdds();
         for (size_t i = 0; i != T->Loops.size(); ++i) {
           LoopSources &LS = Results[T->Loops[i]];
           if (LS.Recursion || LS.CallSite)
