@@ -85,6 +85,10 @@ static cl::opt<bool> FuseLatch(
     "vprof-redundancy-fuse-latch", cl::init(true), cl::Hidden,
     cl::desc("Decide an iteration in the loop's conditional latch, with one "
              "branch (default on; off: in the header, benchmarks)"));
+static cl::opt<bool> DisjointAdds(
+    "vprof-redundancy-disjoint-adds", cl::init(true), cl::Hidden,
+    cl::desc("Rewrite disjoint ors as adds in probed clones (default on; "
+             "off: benchmarks)"));
 static cl::opt<bool> NoPruning(
     "vprof-redundancy-no-pruning", cl::init(false), cl::Hidden,
     cl::desc("Record every source (ignore the static pruning; benchmarks)"));
@@ -1709,7 +1713,8 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
         }
         std::stable_sort(Order.begin(), Order.end(),
                          [](auto &A, auto &B) { return A.first > B.first; });
-        FI.disjointOrsToAdds();
+        if (DisjointAdds)
+          FI.disjointOrsToAdds();
         for (size_t i = 0; i != T->Loops.size(); ++i) {
           LoopSources &LS = Results[T->Loops[i]];
           if (LS.Recursion || LS.CallSite)
