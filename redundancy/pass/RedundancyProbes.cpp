@@ -82,9 +82,10 @@ static cl::opt<unsigned> CopyMin(
     "vprof-redundancy-copy-min", cl::init(2000), cl::Hidden,
     cl::desc("Instructions the recording copies may always add to a function"));
 static cl::opt<bool> FuseLatch(
-    "vprof-redundancy-fuse-latch", cl::init(true), cl::Hidden,
+    "vprof-redundancy-fuse-latch", cl::init(false), cl::Hidden,
     cl::desc("Decide an iteration in the loop's conditional latch, with one "
-             "branch (default on; off: in the header, benchmarks)"));
+             "branch (default off: the header's `add; je` is cheaper on "
+             "most loops, docs/redundancy.md \"One branch per iteration\")"));
 static cl::opt<bool> DisjointAdds(
     "vprof-redundancy-disjoint-adds", cl::init(true), cl::Hidden,
     cl::desc("Rewrite disjoint ors as adds in probed clones (default on; "
@@ -867,7 +868,9 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
 /// instruction selection does not split it back into two branches.  The
 /// header stays the loop's only entry (preheader, the copy's back edges),
 /// so the CFG stays reducible: the fast back edge makes the body a loop of
-/// its own, nested in the header's.
+/// its own, nested in the header's.  Opt-in (-vprof-redundancy-fuse-latch):
+/// with countdowns that run out at 0 the header's `add; je` is cheaper on
+/// most loops.
 void FunctionInstrumenter::fuseLatchDecisions(BasicBlock *Test,
                                               BasicBlock *Rest,
                                               ArrayRef<BasicBlock *> Blocks,

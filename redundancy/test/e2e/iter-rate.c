@@ -16,6 +16,14 @@
 // RUN: %redundancy-report %t %t.3.vprof | FileCheck %s --check-prefix=SHORT
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.0.vprof VPROF_LOOP_FUNCTIONS=walk VPROF_RED_ITER_RATE=100 %t 1 30000
 // RUN: %redundancy-report %t %t.0.vprof | FileCheck %s --check-prefix=ONE
+// The same with the decision in the latch (-vprof-redundancy-fuse-latch):
+// RUN: %vprof-cc -O2 %s -o %t.fused -mllvm -vprof-redundancy-fuse-latch
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.f1.vprof VPROF_LOOP_FUNCTIONS=walk VPROF_RED_ITER_RATE=100 %t.fused 30000 1
+// RUN: %redundancy-report %t.fused %t.f1.vprof | FileCheck %s --check-prefix=LONG
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.f3.vprof VPROF_LOOP_FUNCTIONS=walk VPROF_RED_ITER_RATE=100 %t.fused 3 10000
+// RUN: %redundancy-report %t.fused %t.f3.vprof | FileCheck %s --check-prefix=SHORT
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.f0.vprof VPROF_LOOP_FUNCTIONS=walk VPROF_RED_ITER_RATE=100 %t.fused 1 30000
+// RUN: %redundancy-report %t.fused %t.f0.vprof | FileCheck %s --check-prefix=ONE
 // LONG-LABEL: loop walk:
 // LONG-NEXT: cross-iteration: no rate=1.00 sampled={{2[4-9][0-9]|3[0-5][0-9]}} distinct=
 // SHORT-LABEL: loop walk:

@@ -7,8 +7,19 @@
 // decrement of the iteration that does not run (docs/redundancy.md, "One
 // branch per iteration").  The program is e2e iter-rate.c's `walk`, whose
 // sampling rate that test checks.
-// RUN: %vprof-cc -O2 -S -emit-llvm -fno-discard-value-names %S/../e2e/iter-rate.c -o %t.ll
+// The latch decision is opt-in (-vprof-redundancy-fuse-latch): with
+// countdowns that run out at 0 the header's `add; je` is one fused
+// instruction, cheaper than combining the flags on most loops.
+// RUN: %vprof-cc -O2 -S -emit-llvm -fno-discard-value-names %S/../e2e/iter-rate.c -o %t.ll -mllvm -vprof-redundancy-fuse-latch
 // RUN: FileCheck %s --input-file=%t.ll
+// RUN: %vprof-cc -O2 -S -emit-llvm -fno-discard-value-names %S/../e2e/iter-rate.c -o %t.default.ll
+// RUN: FileCheck %s --input-file=%t.default.ll --check-prefix=DEFAULT
+// DEFAULT-LABEL: define internal i64 @walk.vprof_probed(
+// DEFAULT-NOT: vprof.red.dispatch
+// DEFAULT: vprof.red.test:
+// DEFAULT-NEXT: icmp eq i32 %{{[0-9a-z.]+}}, 0
+// DEFAULT-NOT: vprof.red.dispatch
+// DEFAULT: {{^}}}
 
 // CHECK-LABEL: define internal i64 @walk.vprof_probed(
 // A countdown runs out at exactly 0 (docs/redundancy.md, "Countdowns run
