@@ -953,6 +953,13 @@ static int write_report(struct ctx *c)
 }
 
 
+/* What a report shows for a function key (C++: qualified, demangled). */
+static char *shown_dup(const char *key)
+{
+    char buf[512];
+    return xstrdup(vp_func_display(key, buf, sizeof buf));
+}
+
 /* The redundancy analysis' verdicts for one loop; measured only when the
    run sampled its iterations or instances. */
 static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
@@ -974,8 +981,7 @@ static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
     }
     if (best) {
         d->measured = 1;
-        char name[256]; /* the report owns it (vp_lr_free_loops) */
-        d->call_callee = strdup(vp_func_display(best->function, name, sizeof name));
+        d->call_callee = shown_dup(best->function); /* freed with the report */
         d->call_line = best->line;
         d->call_sampled = best->sampled_iterations;
         d->call_distinct = best->distinct_signatures;
@@ -1005,13 +1011,6 @@ static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
         d->repeated_per_instance = r->mean_pair_distance >= 0 ? 1.0 - r->mean_pair_distance : 0;
         return;
     }
-}
-
-/* What a report shows for a function key (C++: qualified, demangled). */
-static char *shown_dup(const char *key)
-{
-    char buf[512];
-    return xstrdup(vp_func_display(key, buf, sizeof buf));
 }
 
 static int loop_of(const struct vp_loop_info *l, const char *name)
