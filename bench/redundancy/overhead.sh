@@ -25,6 +25,8 @@ root=$here/../..
 build=$(cd "${1:-$root/build-loopint}" && pwd)
 runs=${2:-11}
 cc=$build/bin/vprof-cc
+align=${ALIGN:-64}
+[[ $align =~ ^[0-9]+$ ]] || { echo "overhead.sh: ALIGN must be a number of bytes (0: off), not '$align'" >&2; exit 2; }
 rt=$build/lib/libvprof-rt.so
 report=$build/redundancy/redundancy-report
 work=$(mktemp -d)
@@ -48,7 +50,7 @@ printf "%-10s %8s %8s %8s %8s %8s %8s %9s\n" program base_s off none_s on_s on r
 for entry in "${progs[@]}"; do
   IFS='|' read -r p src fn args <<<"$entry"
   flags=(-O2 -std=gnu11 -mllvm -vprof-loop-probes=0)
-  [ "${ALIGN:-64}" -gt 0 ] && flags+=("-falign-loops=${ALIGN:-64}")
+  [ "$align" -gt 0 ] && flags+=("-falign-loops=$align")
   "$cc" "${flags[@]}" -mllvm -vprof-redundancy-probes=0 "$src" -o "$work/$p.base" -lm
   "$cc" "${flags[@]}" "$src" -o "$work/$p.probed" -lm
   "$cc" "${flags[@]}" -mllvm -vprof-redundancy-no-pruning "$src" -o "$work/$p.noprune" -lm
