@@ -608,16 +608,19 @@ static void mark_anomaly(const struct ctx *c, struct sel_loop *sel, size_t nsel)
     }
 }
 
-static int frame_in_loop(const struct pc_slot *s, const struct vp_loop_info *l)
+/* Whether frame i of a PC's inline chain lies in loop l: a natural loop by
+   its file and lines (code inlined into it belongs to it too), a recursion
+   by the concrete function, whose frame is the chain's last one. */
+static int frame_in_loop(const struct pc_slot *s, int i, const struct vp_loop_info *l)
 {
+    int last = s->nframes > 0 ? s->nframes - 1 : 0;
     if (l->kind == VP_LOOP_RECURSION)
-        return s->func && strcmp(s->func, l->function) == 0;
+        return i == last && s->func && strcmp(s->func, l->function) == 0;
+    if (i >= s->nframes)
+        return 0;
     uint32_t end = l->end_line >= l->line ? l->end_line : l->line;
-    for (int i = 0; i < s->nframes; i++)
-        if (s->fr[i].line > 0 && (uint32_t)s->fr[i].line >= l->line &&
-            (uint32_t)s->fr[i].line <= end && strcmp(s->fr[i].file, l->file) == 0)
-            return 1;
-    return 0;
+    return s->fr[i].line > 0 && (uint32_t)s->fr[i].line >= l->line &&
+           (uint32_t)s->fr[i].line <= end && strcmp(s->fr[i].file, l->file) == 0;
 }
 
 /* Whether a sample's innermost PC is vprof's own code: the runtime library
@@ -634,18 +637,25 @@ static int in_vprof(const struct vp_profile *p, const struct pc_slot *s)
     return base && strncmp(base, "libvprof-rt", 11) == 0;
 }
 
-/* Adds the samples of profile `p` to the loops (to sel[k].samples, or to
-   out[k] when `out` is given), leaving out those in vprof's own code
-   (counted in *skipped when given); returns the samples counted. */
-static uint64_t count_samples(const struct vp_profile *p, struct sel_loop *sel, size_t nsel,
-                              uint64_t *out, uint64_t *skipped)
+/* Where one sample's stack meets each selected loop: inner[k] and outer[k]
+   are the innermost and outermost frames in loop k, counting the frames
+   from the innermost one (0) out, the inline frames of each PC one by one;
+   -1 when no frame is in it. */
+typedef void (*sample_fn)(void *arg, uint64_t wgt, const int *inner, const int *outer);
+
+/* Calls fn for each sample of profile `p`, leaving out those in vprof's own
+   code (their weight added to *skipped when given); returns the weight of
+   the samples passed to fn. */
+static uint64_t walk_samples(const struct vp_profile *p, const struct sel_loop *sel, size_t nsel,
+                             uint64_t *skipped, sample_fn fn, void *arg)
 {
     struct vp_resolver *res = vp_resolver_new(p);
     if (!res)
         return 0;
     struct pc_cache cache = {0};
     uint64_t total = 0;
-    unsigned char *hit = xcalloc(nsel, 1);
+    int *inner = xcalloc(nsel ? nsel : 1, sizeof *inner);
+    int *outer = xcalloc(nsel ? nsel : 1, sizeof *outer);
     for (size_t i = 0; i < p->pc_count; i++) {
         const struct vp_pc_sample *s = p->pc_samples[i];
         uint64_t wgt = VP_PC_SAMPLE_WEIGHT(s->flags);
@@ -655,25 +665,209 @@ static uint64_t count_samples(const struct vp_profile *p, struct sel_loop *sel, 
             continue;
         }
         total += wgt;
-        memset(hit, 0, nsel);
+        for (size_t k = 0; k < nsel; k++)
+            inner[k] = outer[k] = -1;
         const uint64_t *callers = vp_pc_sample_callers(s);
+        int base = 0;
         for (size_t d = 0; d <= s->depth; d++) {
             uint64_t a = d == 0 ? s->pc : callers[d - 1] - 1;
             if (d && callers[d - 1] == 0)
                 continue;
             const struct pc_slot *slot = cache_get(&cache, res, a);
-            for (size_t k = 0; k < nsel; k++)
-                if (!hit[k] && frame_in_loop(slot, sel[k].info))
-                    hit[k] = 1;
+            int nf = slot->nframes > 0 ? slot->nframes : 1;
+            for (int f = 0; f < nf; f++)
+                for (size_t k = 0; k < nsel; k++)
+                    if (frame_in_loop(slot, f, sel[k].info)) {
+                        if (inner[k] < 0)
+                            inner[k] = base + f;
+                        outer[k] = base + f;
+                    }
+            base += nf;
         }
-        for (size_t k = 0; k < nsel; k++)
-            if (hit[k])
-                *(out ? &out[k] : &sel[k].samples) += wgt;
+        fn(arg, wgt, inner, outer);
     }
-    free(hit);
+    free(inner);
+    free(outer);
     free(cache.slots);
     vp_resolver_free(res);
     return total;
+}
+
+struct count_arg {
+    uint64_t *out;
+    size_t nsel;
+};
+
+static void count_one(void *arg, uint64_t wgt, const int *inner, const int *outer)
+{
+    (void)outer;
+    struct count_arg *a = arg;
+    for (size_t k = 0; k < a->nsel; k++)
+        if (inner[k] >= 0)
+            a->out[k] += wgt;
+}
+
+/* Adds the samples of profile `p` to the loops (to sel[k].samples, or to
+   out[k] when `out` is given), leaving out those in vprof's own code
+   (counted in *skipped when given); returns the samples counted. */
+static uint64_t count_samples(const struct vp_profile *p, struct sel_loop *sel, size_t nsel,
+                              uint64_t *out, uint64_t *skipped)
+{
+    uint64_t *mine = out ? out : xcalloc(nsel ? nsel : 1, sizeof *mine);
+    struct count_arg a = {mine, nsel};
+    uint64_t total = walk_samples(p, sel, nsel, skipped, count_one, &a);
+    if (!out) {
+        for (size_t k = 0; k < nsel; k++)
+            sel[k].samples += mine[k];
+        free(mine);
+    }
+    return total;
+}
+
+/* ---- time in the loops a loop calls ---------------------------------------- */
+
+static int informative(const struct vp_lr_loop *l);
+
+/* The selected loops with a root cause of their own ("roots"), each folded
+   with the compiler's copies of its source loop; for each selected loop L,
+   its samples (own), those with a root of another function in a frame
+   below L (any), and per root that share (pair[L * nroot + r]). */
+struct callee_arg {
+    const struct sel_loop *sel;
+    size_t nsel, nroot, nrsel;
+    const long *root;       /* per sel: its root index, -1 when none        */
+    const size_t *rsel;     /* the selected loops that are roots (nrsel)    */
+    uint64_t *own, *any, *pair;
+    unsigned char *seen;    /* per root: scratch                            */
+};
+
+static void callee_one(void *arg, uint64_t wgt, const int *inner, const int *outer)
+{
+    struct callee_arg *a = arg;
+    for (size_t l = 0; l < a->nsel; l++) {
+        if (outer[l] < 0)
+            continue;
+        a->own[l] += wgt;
+        int any = 0;
+        memset(a->seen, 0, a->nroot);
+        for (size_t x = 0; x < a->nrsel; x++) {
+            size_t q = a->rsel[x];
+            long r = a->root[q];
+            if (inner[q] < 0 || inner[q] >= outer[l] ||
+                same_function(a->sel[q].info, a->sel[l].info))
+                continue;
+            any = 1;
+            if (!a->seen[r]) {
+                a->seen[r] = 1;
+                a->pair[l * a->nroot + (size_t)r] += wgt;
+            }
+        }
+        if (any)
+            a->any[l] += wgt;
+    }
+}
+
+/* Whether root b's loop lies inside root a's (same function, lines within). */
+static int nested_in(const struct vp_loop_info *b, const struct vp_loop_info *a)
+{
+    uint32_t ae = a->end_line >= a->line ? a->end_line : a->line;
+    return same_function(a, b) && b->line >= a->line && b->line <= ae;
+}
+
+/* Fills each diagnosed loop's callees (vp_fix_input.callees) from the
+   profiles the shares come from, and re-derives its evidence; repsel[i] is
+   the selected loop of report loop i (docs/vprof-loop.md, "Time in the
+   loops it calls"). */
+static void find_callees(struct ctx *c, const struct vp_profile *slow, const struct sel_loop *sel,
+                         size_t nsel, const size_t *repsel)
+{
+    long *root = xcalloc(nsel ? nsel : 1, sizeof *root);
+    size_t *rep_of = xcalloc(nsel ? nsel : 1, sizeof *rep_of); /* per root: a report loop */
+    size_t *rsel = xcalloc(nsel ? nsel : 1, sizeof *rsel);
+    size_t nroot = 0, nrsel = 0;
+    for (size_t k = 0; k < nsel; k++)
+        root[k] = -1;
+    for (size_t i = 0; i < c->rep.nloops; i++) {
+        size_t k = repsel[i];
+        if (!informative(&c->rep.loops[i]))
+            continue;
+        long r = -1; /* a copy of a root already seen */
+        for (size_t q = 0; q < k && r < 0; q++)
+            if (root[q] >= 0 && sel[q].info->line == sel[k].info->line &&
+                sel[q].info->kind == sel[k].info->kind && same_function(sel[q].info, sel[k].info))
+                r = root[q];
+        if (r < 0) {
+            r = (long)nroot;
+            rep_of[nroot++] = i;
+        }
+        root[k] = r;
+        rsel[nrsel++] = k;
+    }
+    if (!nroot) {
+        free(root);
+        free(rep_of);
+        free(rsel);
+        return;
+    }
+    struct callee_arg a = {sel, nsel, nroot, nrsel, root, rsel, xcalloc(nsel, sizeof(uint64_t)),
+                           xcalloc(nsel, sizeof(uint64_t)),
+                           xcalloc(nsel * nroot, sizeof(uint64_t)), xcalloc(nroot, 1)};
+    char err[1024];
+    if (strcmp(c->rep.samples_from, "rank") == 0) {
+        for (size_t i = 0; i < c->nslow; i++) {
+            struct vp_profile *p;
+            if (vp_profile_open(c->slow_profiles[i], &p, err, sizeof err) != 0)
+                continue; /* read once already: the shares say why if not */
+            walk_samples(p, sel, nsel, NULL, callee_one, &a);
+            vp_profile_close(p);
+        }
+    } else {
+        walk_samples(slow, sel, nsel, NULL, callee_one, &a);
+    }
+    size_t *order = xcalloc(nroot, sizeof *order);
+    for (size_t i = 0; i < c->rep.nloops; i++) {
+        size_t k = repsel[i];
+        struct vp_lr_loop *L = &c->rep.loops[i];
+        if (a.own[k] < VP_FIX_CALLEE_MIN_SAMPLES ||
+            (double)a.any[k] < VP_FIX_CALLEE_MIN_SHARE * (double)a.own[k])
+            continue;
+        const uint64_t *row = &a.pair[k * nroot];
+        size_t n = 0;
+        for (size_t r = 0; r < nroot; r++)
+            if (row[r])
+                order[n++] = r;
+        for (size_t x = 1; x < n; x++) /* most samples first, then table order */
+            for (size_t y = x; y > 0 && row[order[y]] > row[order[y - 1]]; y--) {
+                size_t t = order[y];
+                order[y] = order[y - 1];
+                order[y - 1] = t;
+            }
+        struct vp_fix_input *in = &L->in;
+        in->ncallees = 0;
+        for (size_t x = 0; x < n && in->ncallees < VP_FIX_CALLEES_MAX; x++) {
+            const struct vp_lr_loop *C = &c->rep.loops[rep_of[order[x]]];
+            const struct vp_loop_info *ci = sel[repsel[rep_of[order[x]]]].info;
+            int inside = 0; /* an inner loop of one already listed */
+            for (size_t y = 0; y < x && !inside; y++)
+                inside = nested_in(ci, sel[repsel[rep_of[order[y]]]].info);
+            if (inside)
+                continue;
+            in->callees[in->ncallees++] = (struct vp_fix_callee){
+                .function = C->function, .line = C->line, .categories = C->fix.categories,
+                .samples = row[order[x]]};
+        }
+        in->callee_samples = a.any[k];
+        in->loop_samples = a.own[k];
+        vp_fix_suggest(in, &L->fix);
+    }
+    free(order);
+    free(a.own);
+    free(a.any);
+    free(a.pair);
+    free(a.seen);
+    free(root);
+    free(rep_of);
+    free(rsel);
 }
 
 /* ---- source ----------------------------------------------------------------- */
@@ -1225,6 +1419,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     struct sel_loop *sel = NULL;
     char **names = NULL;
     size_t nnames = 0, nuser = 0, *host = NULL; /* names[nuser..]: inlined (add_inlined) */
+    size_t *repsel = NULL; /* per report loop: its selected loop */
     uint64_t *probe_samples = NULL, *normal_samples = NULL; /* per sel: the probed runs' */
     char *exe = NULL;
     char err[2048];
@@ -1421,6 +1616,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
 
     /* 6. diagnose each loop that ran */
     c.rep.loops = xcalloc(nsel, sizeof *c.rep.loops);
+    repsel = xcalloc(nsel ? nsel : 1, sizeof *repsel);
     for (size_t k = 0; k < nsel; k++) {
         const struct vp_loop_info *l = sel[k].info;
         size_t ti = (size_t)(l - table->loops);
@@ -1445,6 +1641,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
                                                    .unprobed = unprobed};
             continue;
         }
+        repsel[c.rep.nloops] = k;
         struct vp_lr_loop *L = &c.rep.loops[c.rep.nloops++];
         L->loop_id = l->loop_id;
         L->parent_id = l->parent_id;
@@ -1503,6 +1700,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         vp_fix_suggest(in, &L->fix);
         L->source = read_lines(l->file, l->line, l->end_line, &L->nsource);
     }
+    find_callees(&c, slow, sel, nsel, repsel);
     idle_messages(&c);
     qsort(c.rep.loops, c.rep.nloops, sizeof *c.rep.loops, cmp_loops);
     lift_informative(&c.rep);
@@ -1530,6 +1728,7 @@ done:
     if (normal)
         vp_profile_close(normal);
     free(sel);
+    free(repsel);
     free(host);
     free(probe_samples);
     free(normal_samples);

@@ -27,6 +27,39 @@ static void causes(struct vp_json *j, const struct vp_lr_loop *l)
     vp_json_end_array(j);
 }
 
+/* "in_callees": the loops of called functions that hold most of its time
+   (vp_fix_input.callees), or null. */
+static void callees(struct vp_json *j, const struct vp_fix_input *in)
+{
+    vp_json_key(j, "in_callees");
+    if (!in->ncallees) {
+        vp_json_null(j);
+        return;
+    }
+    vp_json_begin_object(j);
+    vp_json_kv_uint(j, "samples", in->callee_samples);
+    vp_json_kv_uint(j, "loop_samples", in->loop_samples);
+    vp_json_key(j, "loops");
+    vp_json_begin_array(j);
+    for (size_t i = 0; i < in->ncallees && i < VP_FIX_CALLEES_MAX; i++) {
+        const char *names[VP_FIX_CAT_COUNT];
+        size_t nn;
+        vp_lr_categories(in->callees[i].categories, names, &nn);
+        vp_json_begin_object(j);
+        vp_json_kv_str(j, "function", in->callees[i].function);
+        vp_json_kv_uint(j, "line", in->callees[i].line);
+        vp_json_key(j, "root_cause");
+        vp_json_begin_array(j);
+        for (size_t k = 0; k < nn; k++)
+            vp_json_str(j, names[k]);
+        vp_json_end_array(j);
+        vp_json_kv_uint(j, "samples", in->callees[i].samples);
+        vp_json_end_object(j);
+    }
+    vp_json_end_array(j);
+    vp_json_end_object(j);
+}
+
 static void counts(struct vp_json *j, const char *key, const struct vp_fix_counts *c)
 {
     vp_json_key(j, key);
@@ -159,6 +192,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         } else {
             vp_json_null(j);
         }
+        callees(j, &l->in);
         counts(j, "counts", &l->in.slow);
         counts(j, "normal_counts", &l->in.normal);
         vp_json_kv_str(j, "evidence", l->fix.evidence);

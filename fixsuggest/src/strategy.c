@@ -219,7 +219,9 @@ static void evidence_efficient(const struct vp_fix_input *in, struct vp_fix_resu
         cat(r->evidence, sizeof r->evidence,
             "every path through its body produces a result (%s %s, %s per %s on average)%s.",
             it, unit(in->kind, 1), avg, instance_word(in->kind),
-            in->red.measured ? "; no repeated work was found" : "");
+            !in->red.measured ? ""
+            : in->ncallees    ? "; no repeated work was found in its own code"
+                              : "; no repeated work was found");
     else
         cat(r->evidence, sizeof r->evidence,
             "%s of its %s %s produce a result (%s per %s on average): not resultless.", pct, it,
@@ -258,6 +260,37 @@ static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_res
             r->evidence[0] ? " " : "", instance_word(in->kind), rep, pct, a,
             instance_word(in->kind));
     }
+}
+
+/* Where the loop's time goes when loops it calls hold most of it: "93% of
+   its samples are in loops of the functions it calls that have a root cause
+   of their own: page_checksum's at line 72 (cross-loop; 82%) and ..." */
+static void evidence_callees(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    if (!in->ncallees || !in->loop_samples)
+        return;
+    char pct[32];
+    fmt_pct(pct, sizeof pct, (double)in->callee_samples / (double)in->loop_samples);
+    cat(r->evidence, sizeof r->evidence,
+        "%s%s of its samples are in loops of the functions it calls that have a root cause of "
+        "their own:",
+        r->evidence[0] ? " " : "", pct);
+    for (size_t i = 0; i < in->ncallees && i < VP_FIX_CALLEES_MAX; i++) {
+        const struct vp_fix_callee *c = &in->callees[i];
+        cat(r->evidence, sizeof r->evidence, "%s %s's loop at line %u (",
+            i == 0 ? "" : i + 1 == in->ncallees ? " and" : ",",
+            c->function ? c->function : "a function", c->line);
+        int first = 1;
+        for (size_t k = 0; k < VP_FIX_CAT_COUNT; k++)
+            if (c->categories & vp_fix_category_order[k]) {
+                cat(r->evidence, sizeof r->evidence, "%s%s", first ? "" : ", ",
+                    vp_fix_category_name(vp_fix_category_order[k]));
+                first = 0;
+            }
+        fmt_pct(pct, sizeof pct, (double)c->samples / (double)in->loop_samples);
+        cat(r->evidence, sizeof r->evidence, "; %s)", pct);
+    }
+    cat(r->evidence, sizeof r->evidence, ".");
 }
 
 /* A growth factor as a person reads it: "1,765x", "12x", "1.5x", "0.055x"
@@ -434,6 +467,7 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
     }
     if (!r->evidence[0])
         evidence_efficient(in, r);
+    evidence_callees(in, r);
     growth(in, r);
     sentence_case(r->evidence);
 }

@@ -152,6 +152,50 @@ static void test_redundancy(void **state)
 
 /* Growth factors read as a person writes them, never in %g's exponent form
    ("1.76e+03x" was printed for the bundled example). */
+/* A loop whose time is in loops of called functions with root causes of
+   their own says so in its evidence, and takes no category from them. */
+static void test_callees(void **state)
+{
+    (void)state;
+    struct vp_fix_result r;
+    struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 20, 60000, 60000, 0);
+    in.red.measured = 1;
+    in.callees[0] = (struct vp_fix_callee){"page_checksum", 72, VP_FIX_CAT_CROSS_LOOP, 1419};
+    in.callees[1] = (struct vp_fix_callee){"db_serialize_header", 94,
+                                           VP_FIX_CAT_CROSS_LOOP | VP_FIX_CAT_ZERO_STAR_ONE, 188};
+    in.ncallees = 2;
+    in.callee_samples = 1607;
+    in.loop_samples = 1729;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+    assert_non_null(strstr(r.evidence, "no repeated work was found in its own code. 92.9% of its "
+                                       "samples are in loops of the functions it calls that have "
+                                       "a root cause of their own: page_checksum's loop at line "
+                                       "72 (cross-loop; 82.1%) and db_serialize_header's loop at "
+                                       "line 94 (0*1?, cross-loop; 10.9%)."));
+
+    /* three, after a redundancy verdict of its own */
+    in.red.cross_iteration = 1;
+    in.red.sampled_iterations = 100;
+    in.red.distinct_iterations = 10;
+    in.red.cross_iteration_rate = 10;
+    in.callees[2] = (struct vp_fix_callee){"crc", 9, VP_FIX_CAT_ZERO_OR_ONE, 1};
+    in.ncallees = 3;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_MEMOIZATION}, 1);
+    assert_non_null(strstr(r.evidence, "10.0x redundancy). 92.9% of its samples"));
+    assert_non_null(strstr(r.evidence, "page_checksum's loop at line 72 (cross-loop; 82.1%), "
+                                       "db_serialize_header's loop at line 94 (0*1?, cross-loop; "
+                                       "10.9%) and crc's loop at line 9 ([0|1]*; 0.1%)."));
+
+    /* none: the sentence of old */
+    in = ran(VP_CLASS_ONE_STAR, 20, 60000, 60000, 0);
+    in.red.measured = 1;
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.evidence, "no repeated work was found."));
+    assert_null(strstr(r.evidence, "of its samples are in loops"));
+}
+
 static void test_growth_ratio(void **state)
 {
     struct vp_fix_result r;
@@ -246,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_growth_ratio),
         cmocka_unit_test(test_growth_time),
         cmocka_unit_test(test_redundancy),
+        cmocka_unit_test(test_callees),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_split),
     };

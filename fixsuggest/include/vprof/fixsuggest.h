@@ -105,6 +105,22 @@ static inline int vp_fix_cl_measured(const struct vp_fix_redundancy *d)
     return d->measured && d->pairs_compared > 0;
 }
 
+/* A loop of another function that runs inside a loop's iterations and has
+   a root cause of its own (docs/vprof-loop.md, "Time in the loops it
+   calls"). */
+#define VP_FIX_CALLEES_MAX 3
+struct vp_fix_callee {
+    const char *function;       /* as reports show it                       */
+    uint32_t line;
+    unsigned categories;        /* its enum vp_fix_category bits            */
+    uint64_t samples;           /* of the calling loop's samples, those in it */
+};
+
+/* A loop with at least this many samples, this share of them in such
+   loops, says so. */
+#define VP_FIX_CALLEE_MIN_SHARE 0.5
+#define VP_FIX_CALLEE_MIN_SAMPLES 10
+
 struct vp_fix_input {
     const char *function;
     int kind;                   /* enum vp_loop_kind                           */
@@ -120,6 +136,14 @@ struct vp_fix_input {
        source line (trimmed), NULL if the source is not readable. */
     uint32_t site_line;
     const char *site_text;
+    /* The loops of other functions below this one that have a root cause
+       of their own, most samples first; ncallees = 0 when they hold less
+       than VP_FIX_CALLEE_MIN_SHARE of loop_samples.  Both counts come
+       from the same slow-run profile(s). */
+    struct vp_fix_callee callees[VP_FIX_CALLEES_MAX];
+    size_t ncallees;
+    uint64_t callee_samples;    /* this loop's samples in any of them       */
+    uint64_t loop_samples;      /* this loop's samples                      */
 };
 
 struct vp_fix_result {
@@ -146,7 +170,8 @@ void vp_fix_input_init(struct vp_fix_input *in);
  * Redundancy is not reported for a 0* loop (deleting it removes the
  * repeated work too).
  * A 0*1? or [0|1]* loop whose results are frequent gets no category (it is
- * not inefficient).  Can't fail. */
+ * not inefficient).  Callees (in->ncallees) add a sentence to the evidence,
+ * never a category: the waste is theirs.  Can't fail. */
 void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *out);
 
 /* "0*", "0*1?", "[0|1]*", "1*", "cross-iteration", "cross-loop"; NULL for a
