@@ -3,9 +3,10 @@
 # are in scripts/deps.sh).  bench/overhead/run.sh and bench/run.sh compare
 # against `perf record` (linux-perf) and gperftools' CPU profiler; run.sh
 # skips either one with a note when it is missing.  bench/redundancy/*.sh and
-# bench/loopclass/overhead.sh time runs with bc.
+# bench/loopclass/overhead.sh time runs with bc; bench/redundancy/instr.sh
+# counts instructions with valgrind's callgrind.
 set -eu
-PKGS="linux-perf google-perftools libgoogle-perftools-dev bc"
+PKGS="linux-perf google-perftools libgoogle-perftools-dev bc valgrind"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
