@@ -9,17 +9,23 @@
 #include "vprof/json.h"
 #include "vprof/loopclass.h"
 
-/* "root_cause": [...], "fix": [...] of a loop. */
-static void causes(struct vp_json *j, const struct vp_lr_loop *l)
+/* "root_cause": [...]: the category names of `categories`, in report order. */
+static void root_cause(struct vp_json *j, unsigned categories)
 {
     const char *names[VP_FIX_CAT_COUNT];
     size_t nn;
-    vp_lr_categories(l->fix.categories, names, &nn);
+    vp_lr_categories(categories, names, &nn);
     vp_json_key(j, "root_cause");
     vp_json_begin_array(j);
     for (size_t k = 0; k < nn; k++)
         vp_json_str(j, names[k]);
     vp_json_end_array(j);
+}
+
+/* "root_cause": [...], "fix": [...] of a loop. */
+static void causes(struct vp_json *j, const struct vp_lr_loop *l)
+{
+    root_cause(j, l->fix.categories);
     vp_json_key(j, "fix");
     vp_json_begin_array(j);
     for (size_t k = 0; k < l->fix.nfixes; k++)
@@ -42,17 +48,10 @@ static void callees(struct vp_json *j, const struct vp_fix_input *in)
     vp_json_key(j, "loops");
     vp_json_begin_array(j);
     for (size_t i = 0; i < in->ncallees && i < VP_FIX_CALLEES_MAX; i++) {
-        const char *names[VP_FIX_CAT_COUNT];
-        size_t nn;
-        vp_lr_categories(in->callees[i].categories, names, &nn);
         vp_json_begin_object(j);
         vp_json_kv_str(j, "function", in->callees[i].function);
         vp_json_kv_uint(j, "line", in->callees[i].line);
-        vp_json_key(j, "root_cause");
-        vp_json_begin_array(j);
-        for (size_t k = 0; k < nn; k++)
-            vp_json_str(j, names[k]);
-        vp_json_end_array(j);
+        root_cause(j, in->callees[i].categories);
         vp_json_kv_uint(j, "samples", in->callees[i].samples);
         vp_json_end_object(j);
     }
