@@ -39,6 +39,28 @@ static void text(FILE *out, const char *s)
     }
 }
 
+/* A sentence in a Markdown list item (evidence, condition, growth): outside
+   `code spans` as text() and with `*`, `_` and `\` backslash-escaped, so
+   that a category (0*1?, [0|1]*) or a name (operator*) does not start
+   emphasis; inside them as it is, since a code span shows an entity such as
+   &gt; literally (a quoted `p->next` read `p-&gt;next` before 2026-11-23). */
+static void prose(FILE *out, const char *s)
+{
+    int code = 0;
+    for (; *s; s++) {
+        if (*s == '`')
+            code = !code;
+        if (code || *s == '`') {
+            fputc(*s, out);
+            continue;
+        }
+        if (*s == '*' || *s == '_' || *s == '\\')
+            fputc('\\', out);
+        char one[2] = {*s, 0};
+        text(out, one);
+    }
+}
+
 static void loc(FILE *out, const struct vp_loop_report *r, const char *file, unsigned line)
 {
     char rel[PATH_MAX];
@@ -178,11 +200,11 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
         if (l->rank_samples) {
             char t[512];
             fprintf(out, "- **vprof rank:** ");
-            text(out, vp_lr_anomaly_text(t, sizeof t, l, "`"));
+            prose(out, vp_lr_anomaly_text(t, sizeof t, l, "`"));
             fprintf(out, "\n");
         }
         fprintf(out, "- **Evidence:** ");
-        text(out, l->fix.evidence);
+        prose(out, l->fix.evidence);
         fprintf(out, "\n- **Fix:** ");
         if (!l->fix.nfixes)
             fprintf(out, "-");
@@ -192,12 +214,12 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
         fprintf(out, "\n");
         if (l->fix.condition[0]) {
             fprintf(out, "- **Condition:** ");
-            text(out, l->fix.condition);
+            prose(out, l->fix.condition);
             fprintf(out, "\n");
         }
         if (l->fix.growth[0]) {
             fprintf(out, "- **Growth:** ");
-            text(out, l->fix.growth);
+            prose(out, l->fix.growth);
             fprintf(out, "\n");
         }
         char inst[32], it[32], mx[32];
@@ -215,7 +237,7 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
             char sum[256];
             fprintf(out, "- **Compiler copy %zu of %zu** (%s): ", k + 2, l->ncopies + 1,
                     vp_lr_copy_kind(l, &l->copies[k]));
-            text(out, vp_lr_copy_summary(sum, sizeof sum, &l->copies[k]));
+            prose(out, vp_lr_copy_summary(sum, sizeof sum, &l->copies[k]));
             fprintf(out, "\n");
         }
         if (l->nsource) {

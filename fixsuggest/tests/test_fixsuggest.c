@@ -13,6 +13,7 @@
 #include "vprof/fixsuggest.h"
 #include "vprof/format.h"
 #include "vprof/loopcmd.h"
+#include "vprof/loopreport.h"
 
 static struct vp_fix_input ran(int cls, uint64_t inst, uint64_t it, uint64_t res, int ineff)
 {
@@ -196,6 +197,41 @@ static void test_callees(void **state)
     assert_null(strstr(r.evidence, "of its samples are in loops"));
 }
 
+/* The Markdown report's sentences: a category or a name with `*` does not
+   start emphasis, and quoted code keeps its `->` (a code span shows an
+   entity such as &gt; as it is). */
+static void test_md_prose(void **state)
+{
+    (void)state;
+    struct vp_lr_loop l;
+    memset(&l, 0, sizeof l);
+    l.function = "scan";
+    l.file = "/src/a.c";
+    l.line = 7;
+    l.end_line = 9;
+    l.depth = 1;
+    l.fix.categories = VP_FIX_CAT_ONE_STAR;
+    snprintf(l.fix.evidence, sizeof l.fix.evidence,
+             "It calls crc's loop at line 9 (0*1?, [0|1]*; 80%%) and a_b.");
+    snprintf(l.fix.condition, sizeof l.fix.condition,
+             "skip the loop when the side effect at line 8 cannot run: `p->n = a*b;` <now>");
+    struct vp_loop_report r;
+    memset(&r, 0, sizeof r);
+    r.loops = &l;
+    r.nloops = 1;
+    r.samples_from = "probe-run";
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    assert_non_null(f);
+    assert_int_equal(vp_lr_write(f, &r, VP_LR_MD, 0), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "- **Evidence:** It calls crc's loop at line 9 (0\\*1?, "
+                                "[0|1]\\*; 80%) and a\\_b."));
+    assert_non_null(strstr(buf, "cannot run: `p->n = a*b;` &lt;now&gt;"));
+    free(buf);
+}
+
 static void test_growth_ratio(void **state)
 {
     struct vp_fix_result r;
@@ -291,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_growth_time),
         cmocka_unit_test(test_redundancy),
         cmocka_unit_test(test_callees),
+        cmocka_unit_test(test_md_prose),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_split),
     };
