@@ -14,6 +14,8 @@ PKGS=(
   # bench/build/build-cost.sh: tclsh generates sqlite3.c, /usr/bin/time times
   # the compiles
   tcl time
+  # rt.valgrind: the runtime under valgrind; bench/redundancy/instr.sh
+  valgrind
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -341,14 +341,26 @@ static int vp_rt_traced(void)
     return t && strtol(t + 11, NULL, 10) != 0;
 }
 
+/* Is this process running under valgrind?  Its core is preloaded
+   (vgpreload_core-<arch>.so in LD_PRELOAD).  valgrind runs the program on
+   its own CPU emulation and cannot take a perf event's synchronous SIGTRAP:
+   it stops the program at the first sample ("Valgrind received a signal
+   5", valgrind 3.19; docs/runtime.md). */
+static int vp_rt_under_valgrind(void)
+{
+    const char *p = getenv("LD_PRELOAD");
+    return p && strstr(p, "vgpreload_core") != NULL;
+}
+
 static int vp_rt_first_timer = VP_RT_TIMER_PERF;
 
 /* Start-up, before the signal handlers are installed: reads the timer
    settings (VPROF_TIMER, VPROF_PERF_RING, VPROF_PERF_SIGTRAP) and decides
    whether perf events will signal with SIGTRAP, so that SIGTRAP is hooked
    before any event exists.  VPROF_PERF_SIGTRAP: unset = where the
-   kernel allows and no tracer is attached, 0 = never (fasync), 1 = even
-   under ptrace (testing). */
+   kernel allows, no tracer is attached and valgrind is not running the
+   program, 0 = never (fasync), 1 = even under ptrace or valgrind
+   (testing). */
 void vp_rt_timer_prepare(void)
 {
     const char *force = getenv("VPROF_TIMER");
@@ -368,7 +380,7 @@ void vp_rt_timer_prepare(void)
     if (trap && strcmp(trap, "0") == 0)
         want = 0;
     else if (!(trap && strcmp(trap, "1") == 0) && want)
-        want = !vp_rt_traced();
+        want = !vp_rt_traced() && !vp_rt_under_valgrind();
     vp_rt.perf_sigtrap = want;
 }
 
