@@ -707,47 +707,46 @@ static void count_one(void *arg, uint64_t wgt, const int *inner, const int *oute
             a->out[k] += wgt;
 }
 
-/* Adds the samples of profile `p` to the loops (to sel[k].samples, or to
-   out[k] when `out` is given), leaving out those in vprof's own code
-   (counted in *skipped when given); returns the samples counted. */
-static uint64_t count_samples(const struct vp_profile *p, struct sel_loop *sel, size_t nsel,
+/* Adds the samples of profile `p` to out[k] for each selected loop k,
+   leaving out those in vprof's own code (counted in *skipped when given);
+   returns the samples counted. */
+static uint64_t count_samples(const struct vp_profile *p, const struct sel_loop *sel, size_t nsel,
                               uint64_t *out, uint64_t *skipped)
 {
-    uint64_t *mine = out ? out : xcalloc(nsel ? nsel : 1, sizeof *mine);
-    struct count_arg a = {mine, nsel};
-    uint64_t total = walk_samples(p, sel, nsel, skipped, count_one, &a);
-    if (!out) {
-        for (size_t k = 0; k < nsel; k++)
-            sel[k].samples += mine[k];
-        free(mine);
-    }
-    return total;
+    struct count_arg a = {out, nsel};
+    return walk_samples(p, sel, nsel, skipped, count_one, &a);
 }
 
-/* ---- time in the loops a loop calls ---------------------------------------- */
+/* ---- shares, and the time in the loops a loop calls ------------------------- */
 
 static int informative(const struct vp_lr_loop *l);
 
-/* The selected loops with a root cause of their own ("roots"), each folded
-   with the compiler's copies of its source loop; for each selected loop L,
-   its samples (own), those with a root of another function in a frame
-   below L (any), and per root that share (pair[L * nroot + r]). */
-struct callee_arg {
-    const struct sel_loop *sel;
+/* The walk of the profiles the shares come from.  It adds each sample to
+   sel[k].samples of every loop k it is in, and, for the callee note
+   (docs/vprof-loop.md, "Time in the loops it calls"), to the loops' counts
+   of samples that have a "root" of another function in a deeper frame:
+   a diagnosed loop with an informative root cause, the compiler's copies
+   of a source loop folded into one root.  any[L]: such samples of loop L;
+   pair[L * nroot + r]: those in root r. */
+struct share_arg {
+    struct sel_loop *sel;
     size_t nsel, nroot, nrsel;
-    const long *root;       /* per sel: its root index, -1 when none        */
-    const size_t *rsel;     /* the selected loops that are roots (nrsel)    */
-    uint64_t *own, *any, *pair;
+    long *root;             /* per sel: its root index, -1 when none        */
+    size_t *rsel;           /* the selected loops that are roots (nrsel)    */
+    size_t *rep_of;         /* per root: a report loop of it                */
+    uint64_t *any, *pair;
     unsigned char *seen;    /* per root: scratch                            */
 };
 
-static void callee_one(void *arg, uint64_t wgt, const int *inner, const int *outer)
+static void share_one(void *arg, uint64_t wgt, const int *inner, const int *outer)
 {
-    struct callee_arg *a = arg;
+    struct share_arg *a = arg;
     for (size_t l = 0; l < a->nsel; l++) {
         if (outer[l] < 0)
             continue;
-        a->own[l] += wgt;
+        a->sel[l].samples += wgt;
+        if (!a->nroot)
+            continue;
         int any = 0;
         memset(a->seen, 0, a->nroot);
         for (size_t x = 0; x < a->nrsel; x++) {
@@ -767,6 +766,58 @@ static void callee_one(void *arg, uint64_t wgt, const int *inner, const int *out
     }
 }
 
+/* The roots among the diagnosed loops (repsel[i]: the selected loop of
+   report loop i), before the walk. */
+static void share_init(struct share_arg *a, const struct ctx *c, struct sel_loop *sel,
+                       size_t nsel, const size_t *repsel)
+{
+    memset(a, 0, sizeof *a);
+    a->sel = sel;
+    a->nsel = nsel;
+    a->root = xcalloc(nsel ? nsel : 1, sizeof *a->root);
+    a->rsel = xcalloc(nsel ? nsel : 1, sizeof *a->rsel);
+    a->rep_of = xcalloc(nsel ? nsel : 1, sizeof *a->rep_of);
+    for (size_t k = 0; k < nsel; k++)
+        a->root[k] = -1;
+    for (size_t i = 0; i < c->rep.nloops; i++) {
+        size_t k = repsel[i];
+        if (!informative(&c->rep.loops[i]))
+            continue;
+        long r = -1; /* a copy of a root already seen */
+        for (size_t q = 0; q < k && r < 0; q++)
+            if (a->root[q] >= 0 && sel[q].info->line == sel[k].info->line &&
+                sel[q].info->kind == sel[k].info->kind && same_function(sel[q].info, sel[k].info))
+                r = a->root[q];
+        if (r < 0) {
+            r = (long)a->nroot;
+            a->rep_of[a->nroot++] = i;
+        }
+        a->root[k] = r;
+        a->rsel[a->nrsel++] = k;
+    }
+    a->any = xcalloc(nsel ? nsel : 1, sizeof *a->any);
+    a->pair = xcalloc(nsel && a->nroot ? nsel * a->nroot : 1, sizeof *a->pair);
+    a->seen = xcalloc(a->nroot ? a->nroot : 1, 1);
+}
+
+/* Starts the counts again (a slow profile of the ranking could not be read). */
+static void share_reset(struct share_arg *a)
+{
+    for (size_t k = 0; k < a->nsel; k++)
+        a->sel[k].samples = a->any[k] = 0;
+    memset(a->pair, 0, (a->nsel && a->nroot ? a->nsel * a->nroot : 1) * sizeof *a->pair);
+}
+
+static void share_free(struct share_arg *a)
+{
+    free(a->root);
+    free(a->rsel);
+    free(a->rep_of);
+    free(a->any);
+    free(a->pair);
+    free(a->seen);
+}
+
 /* Whether root b's loop lies inside root a's (same function, lines within). */
 static int nested_in(const struct vp_loop_info *b, const struct vp_loop_info *a)
 {
@@ -774,100 +825,44 @@ static int nested_in(const struct vp_loop_info *b, const struct vp_loop_info *a)
     return same_function(a, b) && b->line >= a->line && b->line <= ae;
 }
 
-/* Fills each diagnosed loop's callees (vp_fix_input.callees) from the
-   profiles the shares come from, and re-derives its evidence; repsel[i] is
-   the selected loop of report loop i (docs/vprof-loop.md, "Time in the
-   loops it calls"). */
-static void find_callees(struct ctx *c, const struct vp_profile *slow, const struct sel_loop *sel,
-                         size_t nsel, const size_t *repsel)
+/* Report loop i's callees (vp_fix_input.callees) from the walk: the roots
+   below it, most samples first, when they hold at least
+   VP_FIX_CALLEE_MIN_SHARE of its samples. */
+static void take_callees(const struct ctx *c, const struct share_arg *a, const size_t *repsel,
+                         size_t i, size_t *order)
 {
-    long *root = xcalloc(nsel ? nsel : 1, sizeof *root);
-    size_t *rep_of = xcalloc(nsel ? nsel : 1, sizeof *rep_of); /* per root: a report loop */
-    size_t *rsel = xcalloc(nsel ? nsel : 1, sizeof *rsel);
-    size_t nroot = 0, nrsel = 0;
-    for (size_t k = 0; k < nsel; k++)
-        root[k] = -1;
-    for (size_t i = 0; i < c->rep.nloops; i++) {
-        size_t k = repsel[i];
-        if (!informative(&c->rep.loops[i]))
-            continue;
-        long r = -1; /* a copy of a root already seen */
-        for (size_t q = 0; q < k && r < 0; q++)
-            if (root[q] >= 0 && sel[q].info->line == sel[k].info->line &&
-                sel[q].info->kind == sel[k].info->kind && same_function(sel[q].info, sel[k].info))
-                r = root[q];
-        if (r < 0) {
-            r = (long)nroot;
-            rep_of[nroot++] = i;
-        }
-        root[k] = r;
-        rsel[nrsel++] = k;
-    }
-    if (!nroot) {
-        free(root);
-        free(rep_of);
-        free(rsel);
+    size_t k = repsel[i];
+    struct vp_fix_input *in = &c->rep.loops[i].in;
+    uint64_t own = a->sel[k].samples;
+    in->ncallees = 0;
+    if (!a->nroot || own < VP_FIX_CALLEE_MIN_SAMPLES ||
+        (double)a->any[k] < VP_FIX_CALLEE_MIN_SHARE * (double)own)
         return;
-    }
-    struct callee_arg a = {sel, nsel, nroot, nrsel, root, rsel, xcalloc(nsel, sizeof(uint64_t)),
-                           xcalloc(nsel, sizeof(uint64_t)),
-                           xcalloc(nsel * nroot, sizeof(uint64_t)), xcalloc(nroot, 1)};
-    char err[1024];
-    if (strcmp(c->rep.samples_from, "rank") == 0) {
-        for (size_t i = 0; i < c->nslow; i++) {
-            struct vp_profile *p;
-            if (vp_profile_open(c->slow_profiles[i], &p, err, sizeof err) != 0)
-                continue; /* read once already: the shares say why if not */
-            walk_samples(p, sel, nsel, NULL, callee_one, &a);
-            vp_profile_close(p);
+    const uint64_t *row = &a->pair[k * a->nroot];
+    size_t n = 0;
+    for (size_t r = 0; r < a->nroot; r++)
+        if (row[r])
+            order[n++] = r;
+    for (size_t x = 1; x < n; x++) /* most samples first, then table order */
+        for (size_t y = x; y > 0 && row[order[y]] > row[order[y - 1]]; y--) {
+            size_t t = order[y];
+            order[y] = order[y - 1];
+            order[y - 1] = t;
         }
-    } else {
-        walk_samples(slow, sel, nsel, NULL, callee_one, &a);
-    }
-    size_t *order = xcalloc(nroot, sizeof *order);
-    for (size_t i = 0; i < c->rep.nloops; i++) {
-        size_t k = repsel[i];
-        struct vp_lr_loop *L = &c->rep.loops[i];
-        if (a.own[k] < VP_FIX_CALLEE_MIN_SAMPLES ||
-            (double)a.any[k] < VP_FIX_CALLEE_MIN_SHARE * (double)a.own[k])
+    for (size_t x = 0; x < n && in->ncallees < VP_FIX_CALLEES_MAX; x++) {
+        const struct vp_lr_loop *C = &c->rep.loops[a->rep_of[order[x]]];
+        const struct vp_loop_info *ci = a->sel[repsel[a->rep_of[order[x]]]].info;
+        int inside = 0; /* an inner loop of one already listed */
+        for (size_t y = 0; y < x && !inside; y++)
+            inside = nested_in(ci, a->sel[repsel[a->rep_of[order[y]]]].info);
+        if (inside)
             continue;
-        const uint64_t *row = &a.pair[k * nroot];
-        size_t n = 0;
-        for (size_t r = 0; r < nroot; r++)
-            if (row[r])
-                order[n++] = r;
-        for (size_t x = 1; x < n; x++) /* most samples first, then table order */
-            for (size_t y = x; y > 0 && row[order[y]] > row[order[y - 1]]; y--) {
-                size_t t = order[y];
-                order[y] = order[y - 1];
-                order[y - 1] = t;
-            }
-        struct vp_fix_input *in = &L->in;
-        in->ncallees = 0;
-        for (size_t x = 0; x < n && in->ncallees < VP_FIX_CALLEES_MAX; x++) {
-            const struct vp_lr_loop *C = &c->rep.loops[rep_of[order[x]]];
-            const struct vp_loop_info *ci = sel[repsel[rep_of[order[x]]]].info;
-            int inside = 0; /* an inner loop of one already listed */
-            for (size_t y = 0; y < x && !inside; y++)
-                inside = nested_in(ci, sel[repsel[rep_of[order[y]]]].info);
-            if (inside)
-                continue;
-            in->callees[in->ncallees++] = (struct vp_fix_callee){
-                .function = C->function, .line = C->line, .categories = C->fix.categories,
-                .samples = row[order[x]]};
-        }
-        in->callee_samples = a.any[k];
-        in->loop_samples = a.own[k];
-        vp_fix_suggest(in, &L->fix);
+        in->callees[in->ncallees++] = (struct vp_fix_callee){
+            .function = C->function, .line = C->line, .categories = C->fix.categories,
+            .samples = row[order[x]]};
     }
-    free(order);
-    free(a.own);
-    free(a.any);
-    free(a.pair);
-    free(a.seen);
-    free(root);
-    free(rep_of);
-    free(rsel);
+    in->callee_samples = a->any[k];
+    in->loop_samples = own;
 }
 
 /* ---- source ----------------------------------------------------------------- */
@@ -1583,38 +1578,9 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     }
     c.rep.normal_counts = nres != NULL;
 
-    /* 5. shares of the slow run */
-    for (size_t i = 0; i < c.nslow; i++) {
-        struct vp_profile *p;
-        if (vp_profile_open(c.slow_profiles[i], &p, err, sizeof err) != 0) {
-            msg(&c, "cannot read the ranking's slow profile (%s): ordering by the probed run",
-                err);
-            for (size_t k = 0; k < nsel; k++)
-                sel[k].samples = 0;
-            c.rep.total_samples = 0;
-            free(c.rep.samples_from);
-            c.rep.samples_from = xstrdup("probe-run");
-            break;
-        }
-        c.rep.total_samples += count_samples(p, sel, nsel, NULL, &c.rep.probe_samples);
-        vp_profile_close(p);
-    }
-    if (strcmp(c.rep.samples_from, "probe-run") == 0)
-        c.rep.total_samples = count_samples(slow, sel, nsel, NULL, &c.rep.probe_samples);
-    /* the time in each loop in the probed runs, whose counts these are */
-    probe_samples = xcalloc(nsel ? nsel : 1, sizeof *probe_samples);
-    normal_samples = xcalloc(nsel ? nsel : 1, sizeof *normal_samples);
-    if (strcmp(c.rep.samples_from, "probe-run") == 0) /* counted just above */
-        for (size_t k = 0; k < nsel; k++)
-            probe_samples[k] = sel[k].samples;
-    else
-        count_samples(slow, sel, nsel, probe_samples, NULL);
-    if (normal)
-        count_samples(normal, sel, nsel, normal_samples, NULL);
-
     mark_anomaly(&c, sel, nsel);
 
-    /* 6. diagnose each loop that ran */
+    /* 5. diagnose each loop that ran */
     c.rep.loops = xcalloc(nsel, sizeof *c.rep.loops);
     repsel = xcalloc(nsel ? nsel : 1, sizeof *repsel);
     for (size_t k = 0; k < nsel; k++) {
@@ -1666,8 +1632,6 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             L->rank_total = sel[k].anom_total;
             L->rank_variable = xstrdup(sel[k].anom_variable ? sel[k].anom_variable : "");
         }
-        L->samples = sel[k].samples;
-        L->share = c.rep.total_samples ? (double)L->samples / (double)c.rep.total_samples : 0;
         L->resultless_rate = r->resultless_rate;
         L->verdict = r->verdict;
         struct vp_fix_input *in = &L->in;
@@ -1678,12 +1642,6 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         in->flags = l->flags;
         to_counts(r, &in->slow);
         to_counts(nres && nrec[ti] ? &nres[ti] : NULL, &in->normal);
-        in->slow.samples = probe_samples[k];
-        in->slow.seconds = (double)probe_samples[k] * (double)slow->hdr.period_ns / 1e9;
-        if (in->normal.ran) {
-            in->normal.samples = normal_samples[k];
-            in->normal.seconds = (double)normal_samples[k] * (double)normal->hdr.period_ns / 1e9;
-        }
         L->normal_recorded = nres && nrec[ti];
         in->inefficient = r->verdict == VP_LOOP_INEFFICIENT;
         in->resultless_rate = r->resultless_rate;
@@ -1697,10 +1655,63 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             take_redundancy(red, l->loop_id, &in->red);
         if (in->red.measured)
             c.rep.redundancy_measured = 1;
+        /* the categories, which the samples do not change: the roots of
+           the callee note (step 7 writes the sentences again) */
         vp_fix_suggest(in, &L->fix);
         L->source = read_lines(l->file, l->line, l->end_line, &L->nsource);
     }
-    find_callees(&c, slow, sel, nsel, repsel);
+
+    /* 6. shares of the slow run, and the time in the loops each loop calls */
+    struct share_arg shares;
+    share_init(&shares, &c, sel, nsel, repsel);
+    size_t *callee_order = xcalloc(shares.nroot ? shares.nroot : 1, sizeof *callee_order);
+    for (size_t i = 0; i < c.nslow; i++) {
+        struct vp_profile *p;
+        if (vp_profile_open(c.slow_profiles[i], &p, err, sizeof err) != 0) {
+            msg(&c, "cannot read the ranking's slow profile (%s): ordering by the probed run",
+                err);
+            share_reset(&shares);
+            c.rep.total_samples = c.rep.probe_samples = 0;
+            free(c.rep.samples_from);
+            c.rep.samples_from = xstrdup("probe-run");
+            break;
+        }
+        c.rep.total_samples +=
+            walk_samples(p, sel, nsel, &c.rep.probe_samples, share_one, &shares);
+        vp_profile_close(p);
+    }
+    if (strcmp(c.rep.samples_from, "probe-run") == 0)
+        c.rep.total_samples = walk_samples(slow, sel, nsel, &c.rep.probe_samples, share_one,
+                                           &shares);
+    /* the time in each loop in the probed runs, whose counts these are */
+    probe_samples = xcalloc(nsel ? nsel : 1, sizeof *probe_samples);
+    normal_samples = xcalloc(nsel ? nsel : 1, sizeof *normal_samples);
+    if (strcmp(c.rep.samples_from, "probe-run") == 0) /* counted just above */
+        for (size_t k = 0; k < nsel; k++)
+            probe_samples[k] = sel[k].samples;
+    else
+        count_samples(slow, sel, nsel, probe_samples, NULL);
+    if (normal)
+        count_samples(normal, sel, nsel, normal_samples, NULL);
+
+    /* 7. the samples into the diagnoses */
+    for (size_t i = 0; i < c.rep.nloops; i++) {
+        size_t k = repsel[i];
+        struct vp_lr_loop *L = &c.rep.loops[i];
+        struct vp_fix_input *in = &L->in;
+        L->samples = sel[k].samples;
+        L->share = c.rep.total_samples ? (double)L->samples / (double)c.rep.total_samples : 0;
+        in->slow.samples = probe_samples[k];
+        in->slow.seconds = (double)probe_samples[k] * (double)slow->hdr.period_ns / 1e9;
+        if (in->normal.ran) {
+            in->normal.samples = normal_samples[k];
+            in->normal.seconds = (double)normal_samples[k] * (double)normal->hdr.period_ns / 1e9;
+        }
+        take_callees(&c, &shares, repsel, i, callee_order);
+        vp_fix_suggest(in, &L->fix);
+    }
+    free(callee_order);
+    share_free(&shares);
     idle_messages(&c);
     qsort(c.rep.loops, c.rep.nloops, sizeof *c.rep.loops, cmp_loops);
     lift_informative(&c.rep);
