@@ -1024,30 +1024,8 @@ static Function *makeCalleeCopy(ProbeModule &PM, Function &G, ValueToValueMapTy 
   // The copy was made after loopclass gated G: without this, a G that is
   // itself selected would leave its copy for its probed clone at once and
   // send no value, and its callers' signatures would lose its reads.
-  if (GlobalVariable *Gate = findProbedClone(G).Gate) {
-    LoadInst *Ld = nullptr;
-    for (Instruction &I : C->getEntryBlock())
-      if (auto *L = dyn_cast<LoadInst>(&I); L && L->getPointerOperand() == Gate)
-        Ld = L;
-    if (Ld) {
-      // gate == 0: the test folds away, and the call of the probed clone
-      // with it.
-      SmallVector<Instruction *, 2> Users;
-      for (User *U : Ld->users())
-        if (auto *I = dyn_cast<Instruction>(U))
-          Users.push_back(I);
-      Ld->replaceAllUsesWith(ConstantInt::get(Ld->getType(), 0));
-      Ld->eraseFromParent();
-      const DataLayout &DL = G.getParent()->getDataLayout();
-      for (Instruction *I : Users)
-        if (Constant *K = ConstantFoldInstruction(I, DL)) {
-          I->replaceAllUsesWith(K);
-          I->eraseFromParent();
-        }
-      ConstantFoldTerminator(&C->getEntryBlock(), true);
-      removeUnreachableBlocks(*C);
-    }
-  }
+  if (GlobalVariable *Gate = findProbedClone(G).Gate)
+    foldClosedGate(*C, Gate);
   return C;
 }
 

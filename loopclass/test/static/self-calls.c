@@ -1,12 +1,14 @@
 // A function's gated clone calls the clone for its own recursive calls: the
 // clone runs only while the function's gate is set, so going through the
 // original would test the gate and forward the call again.  The redundancy
-// pass's recording copy of a sampled call (.vprec) does the same.  Calls in
-// the original still call the original; the callee-recording copy (entered
-// from recorded iterations, whatever the gate) calls itself, so that the
-// whole recorded call sends its sources, unless nothing wants them: then
-// it calls the original at its entry (docs/redundancy.md, "Callee
-// sources").
+// pass's recording copy of a sampled call (.vprec) does the same.  The
+// original's recursive calls call F.vprof_body, a copy of it without the
+// gate that calls itself: the gate is set before the recursion can start,
+// so a recursive call need not test it again.  The callee-recording copy
+// (entered from recorded iterations, whatever the gate) calls itself, so
+// that the whole recorded call sends its sources, unless nothing wants
+// them: then it calls the original at its entry (docs/redundancy.md,
+// "Callee sources").
 // RUN: %vprof-cc -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefixes=CHECK,O2
 // RUN: %vprof-cc -O0 -S -emit-llvm %s -o - | FileCheck %s
 struct node {
@@ -23,8 +25,12 @@ int sum(struct node *n) {
   return s;
 }
 // CHECK-LABEL: define {{.*}} @sum(
+// CHECK: load i8, i8* @__vprof_loop_gate.sum
 // CHECK: call {{.*}} @sum.vprof_probed(
-// CHECK: call {{.*}} @sum(
+// CHECK-NOT: call {{.*}} @sum(
+// CHECK: call {{.*}} @sum.vprof_body(
+// CHECK-NOT: call {{.*}} @sum(
+// CHECK: {{^}$}}
 // CHECK-LABEL: define {{.*}} @sum.vprof_probed(
 // CHECK-NOT: call {{.*}} @sum(
 // CHECK: call {{.*}} @sum.vprof_probed(
@@ -43,3 +49,10 @@ int sum(struct node *n) {
 // O2: call {{.*}} @sum.vprof_probed(
 // O2-NOT: call {{.*}} @sum(
 // O2: define
+// CHECK-LABEL: define internal {{.*}} @sum.vprof_body(
+// CHECK-NOT: __vprof_loop_gate
+// CHECK-NOT: call {{.*}} @sum(
+// CHECK: call {{.*}} @sum.vprof_body(
+// CHECK-NOT: call {{.*}} @sum(
+// CHECK-NOT: __vprof_loop_gate
+// CHECK: {{^}$}}

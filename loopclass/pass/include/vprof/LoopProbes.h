@@ -92,13 +92,21 @@ ProbedClone makeProbedClone(llvm::Function &F, llvm::ValueToValueMapTy &VMap);
 ///   probed: %r = call clone(args...); ret %r
 void insertGate(llvm::Function &F, const ProbedClone &PC);
 
+/// In `C`, a copy of a gated function made after insertGate, the gate is
+/// taken as closed: the test folds away, and the call of the probed clone
+/// with it.
+void foldClosedGate(llvm::Function &C, llvm::GlobalVariable *Gate);
+
 /// In every gated clone `F.vprof_probed`, and every copy made from it (its
 /// name extended: `.vprec`), direct calls of the original `F` call the clone
 /// instead: the clone runs only when F's gate is set, so the original would
 /// test the gate and forward the call again (a recursive function paid its
 /// whole prologue and the test on every recursive call: 14 % of gcc27733's
-/// time with synth_mult selected).  Run after every pass that analyses or
-/// copies the clones.  Returns whether anything changed.
+/// time with synth_mult selected).  Then a gated function that calls itself
+/// gets a copy without the test, `F.vprof_body`, which its recursive calls
+/// (in F and in the copy) call.  Run after
+/// every pass that analyses or copies the clones.  Returns whether anything
+/// changed.
 bool redirectGatedSelfCalls(llvm::Module &M);
 
 } // namespace vprof
