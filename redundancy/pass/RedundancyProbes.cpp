@@ -468,9 +468,9 @@ void FunctionInstrumenter::insertProbes(ArrayRef<BasicBlock *> Copy,
       IRBuilder<> Bld(Pos);
       Value *Rec = Bld.CreateLoad(
           PM.I32, Bld.CreateConstGEP1_32(PM.I32, PM.slot(Bld, Index), 3));
+      Value *Wanted = Bld.CreateAnd(Rec, Bits);
       Instruction *Then = SplitBlockAndInsertIfThen(
-          Bld.CreateICmpNE(Bld.CreateAnd(Rec, Bits), Bld.getInt32(0)), Pos,
-          false);
+          Bld.CreateICmpNE(Wanted, Bld.getInt32(0)), Pos, false);
       Bld.SetInsertPoint(Then);
       auto *ICall = dyn_cast<CallBase>(I);
       if (ICall && (ICall->getCalledFunction() || ICall->isInlineAsm() ||
@@ -488,11 +488,15 @@ void FunctionInstrumenter::insertProbes(ArrayRef<BasicBlock *> Copy,
         Bld.CreateCall(PM.RangeFn, {PM.desc(Bld), Bld.getInt32(Index),
                                     Bld.getInt32(T.Src), asI64(Bld, Ptr)});
       } else {
-        uint32_t Src = T.Src, Mode = T.Mode;
+        // A source of both kinds passes the kinds still recorded, not both:
+        // the runtime skips the frame search of a recorded instance's
+        // iteration that is not a cross-iteration sample.  (With one kind
+        // the test above makes it that kind.)
+        uint32_t Src = T.Src;
+        Value *Mode = isPowerOf2_32(T.Mode) ? Bld.getInt32(T.Mode) : Wanted;
         forEachWord(Bld, I, [&](Value *W) {
           Bld.CreateCall(PM.ValueFn, {PM.desc(Bld), Bld.getInt32(Index),
-                                      Bld.getInt32(Src), W,
-                                      Bld.getInt32(Mode)});
+                                      Bld.getInt32(Src), W, Mode});
         });
       }
     }

@@ -1000,7 +1000,25 @@ static void vp_red_append(struct vp_red_thread *t, struct vp_red_staging *in, ui
     e->value = v;
 }
 
-/* A source instruction's value in the recording copy of loop `idx`. */
+/* The value goes into loop g's innermost open frame, if it is a
+   cross-iteration sample.  Out of line: the hashing's registers would
+   otherwise be saved on every value of a recorded instance too. */
+static __attribute__((noinline)) void vp_red_value_ci(struct vp_red_thread *t, uint32_t g,
+                                                      uint32_t src, uint64_t v)
+{
+    uint32_t d = t->depth < VP_RED_STACK ? t->depth : VP_RED_STACK;
+    while (d > 0 && t->frames[d - 1].loop != g)
+        d--;
+    if (d > 0 && t->frames[d - 1].ci)
+        vp_red_hash(t, &t->frames[d - 1], src, v);
+}
+
+/* A source instruction's value in the recording copy of loop `idx`.  The
+   probes pass as `mode` the source's modes that the loop's slot still
+   records (slot.recording), so that a value of a recorded instance's
+   iteration that is not a cross-iteration sample skips the frame search;
+   modules built before passed all of the source's modes, which the frame
+   search then filters the same way. */
 static void vp_red_value_in(const struct vp_red_rt_module *m, uint32_t idx,
                             uint32_t src, uint64_t v, uint32_t mode)
 {
@@ -1008,13 +1026,8 @@ static void vp_red_value_in(const struct vp_red_rt_module *m, uint32_t idx,
     struct vp_red_thread *t = vp_red_tls.self;
     if (!t || g >= VP_RED_MAX_LOOPS)
         return;
-    if (mode & VP_RED_MODE_CI) {
-        uint32_t d = t->depth < VP_RED_STACK ? t->depth : VP_RED_STACK;
-        while (d > 0 && t->frames[d - 1].loop != g)
-            d--;
-        if (d > 0 && t->frames[d - 1].ci)
-            vp_red_hash(t, &t->frames[d - 1], src, v);
-    }
+    if (mode & VP_RED_MODE_CI)
+        vp_red_value_ci(t, g, src, v);
     if (mode & VP_RED_MODE_CL) {
         struct vp_red_staging *in = vp_red_instance(t, g);
         if (in)
@@ -1168,14 +1181,36 @@ VP_RED_EXPORT void __vprof_red_instance_end(const struct vp_red_rt_module *m,
     vp_red_leave();
 }
 
-VP_RED_EXPORT void __vprof_red_value(const struct vp_red_rt_module *m, uint32_t idx,
-                                     uint32_t src, uint64_t v, uint32_t mode)
+static __attribute__((noinline)) void vp_red_value_any(const struct vp_red_rt_module *m,
+                                                       uint32_t idx, uint32_t src,
+                                                       uint64_t v, uint32_t mode)
 {
     if (!vp_red_enter()) {
         vp_red_lost_value();
         return;
     }
     vp_red_value_in(m, idx, src, v, mode);
+    vp_red_leave();
+}
+
+/* Most values are a recorded instance's only (mode CL): that path calls
+   nothing, so it saves no register; the others go out of line. */
+VP_RED_EXPORT void __vprof_red_value(const struct vp_red_rt_module *m, uint32_t idx,
+                                     uint32_t src, uint64_t v, uint32_t mode)
+{
+    if (mode != VP_RED_MODE_CL) {
+        vp_red_value_any(m, idx, src, v, mode);
+        return;
+    }
+    if (!vp_red_enter()) {
+        vp_red_lost_value();
+        return;
+    }
+    uint32_t g = (uint32_t)m->slot_base + idx;
+    struct vp_red_thread *t = vp_red_tls.self;
+    struct vp_red_staging *in = t && g < VP_RED_MAX_LOOPS ? vp_red_instance(t, g) : NULL;
+    if (in)
+        vp_red_append(t, in, src, v);
     vp_red_leave();
 }
 
