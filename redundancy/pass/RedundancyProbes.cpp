@@ -150,7 +150,7 @@ struct ProbeModule {
   LLVMContext &Ctx;
   Type *I8, *I32, *I64, *I8Ptr, *I32Ptr, *Void;
   GlobalVariable *Desc = nullptr, *Slots = nullptr, *Active = nullptr;
-  FunctionCallee IterFn, IterEndFn, IterEndNFn, InstFn, InstEndFn, ValueFn, RangeFn,
+  FunctionCallee IterFn, IterEndFn, IterEndNFn, IterEndRunFn, InstFn, InstEndFn, ValueFn, RangeFn,
       CalleeFn, EffectFn, EffectCallFn;
   struct Entry {
     uint64_t Id;
@@ -191,6 +191,7 @@ ProbeModule::ProbeModule(Module &M) : M(M), Ctx(M.getContext()) {
   IterFn = weak(VP_RED_RT_ITER, I32, {I8Ptr, I32, I32Ptr});
   IterEndFn = weak(VP_RED_RT_ITER_END, Void, {I8Ptr, I32});
   IterEndNFn = weak(VP_RED_RT_ITER_END_N, Void, {I8Ptr, I32, I32});
+  IterEndRunFn = weak(VP_RED_RT_ITER_END_RUN, Void, {I8Ptr, I32, I32});
   InstFn = weak(VP_RED_RT_INSTANCE, Void, {I8Ptr, I32, I32Ptr});
   InstEndFn = weak(VP_RED_RT_INSTANCE_END, Void, {I8Ptr, I32, I32Ptr});
   ValueFn = weak(VP_RED_RT_VALUE, Void, {I8Ptr, I32, I32, I64, I32});
@@ -685,6 +686,23 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
     Iters = new AllocaInst(PM.I32, 0, "vprof.red.iters", AllocaPt);
     Allocas.push_back(Iters);
   }
+  // With cross-iteration sampling, a recorded instance runs the copy in
+  // runs: the iterations up to the next cross-iteration sample are one
+  // runtime frame (iter_sample answers 2 and puts the run's length in the
+  // countdown), the copy's back edges count them down in the countdown and
+  // stay in the copy, and the frame's end says how many ran
+  // (iter_end_run).  Before, each of them opened and ended a frame of its
+  // own, about 180 instructions of runtime an iteration (docs/redundancy.md,
+  // "Runs").
+  AllocaInst *CdVar = Countdown.lookup(Index);
+  AllocaInst *RunFlag = nullptr;
+  if (!NoCI && CdVar) {
+    Iters = new AllocaInst(PM.I32, 0, "vprof.red.iters", AllocaPt);
+    RunFlag = new AllocaInst(Type::getInt1Ty(Ctx), 0, "vprof.red.run", AllocaPt);
+    Allocas.push_back(Iters);
+    Allocas.push_back(RunFlag);
+    PM.Entries[Index].Flags |= VP_RED_RTF_RUNS;
+  }
   auto *CopyRest = cast<BasicBlock>(VMap[Rest]);
 
   // A block that ends the recorded iteration and goes on to `To`.
@@ -695,6 +713,9 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
     if (NoCI)
       B.CreateCall(PM.IterEndNFn, {PM.desc(B), B.getInt32(Index),
                                    B.CreateLoad(PM.I32, Iters)});
+    else if (RunFlag)
+      B.CreateCall(PM.IterEndRunFn, {PM.desc(B), B.getInt32(Index),
+                                     B.CreateLoad(PM.I32, Iters)});
     else
       B.CreateCall(PM.IterEndFn, {PM.desc(B), B.getInt32(Index)});
     B.CreateBr(To);
@@ -756,6 +777,30 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
         B.SetInsertPoint(End);
         B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I32, Iters), B.getInt32(1)), Iters);
         B.CreateBr(CopyRest);
+      } else if (!End && RunFlag && S == Header) {
+        //   runnext: if (!run) goto iterend
+        //            if (--cd == 0) { cd = 1; goto iterend }  (the header asks)
+        //            iters++; goto copy
+        //   iterend: active--; iter_end_run(iters); goto header
+        BasicBlock *Last = MakeEnd(Header);
+        BackEnds.push_back(Last);
+        End = BasicBlock::Create(Ctx, "vprof.red.runnext", &F);
+        BasicBlock *Stay = BasicBlock::Create(Ctx, "vprof.red.runstay", &F);
+        BasicBlock *More = BasicBlock::Create(Ctx, "vprof.red.runmore", &F);
+        BasicBlock *Done = BasicBlock::Create(Ctx, "vprof.red.rundone", &F);
+        B.SetInsertPoint(End);
+        B.CreateCondBr(B.CreateLoad(Type::getInt1Ty(Ctx), RunFlag), Stay, Last);
+        B.SetInsertPoint(Stay);
+        Value *Left = B.CreateSub(B.CreateLoad(PM.I32, CdVar), B.getInt32(1));
+        B.CreateStore(Left, CdVar);
+        B.CreateCondBr(runsOut(B, Left), Done, More,
+                       MDBuilder(Ctx).createBranchWeights(1, 64));
+        B.SetInsertPoint(More);
+        B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I32, Iters), B.getInt32(1)), Iters);
+        B.CreateBr(CopyRest);
+        B.SetInsertPoint(Done);
+        B.CreateStore(B.getInt32(1), CdVar);
+        B.CreateBr(Last);
       } else if (!End) {
         End = MakeEnd(S);
         if (S == Header)
@@ -781,7 +826,6 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
   insertProbes(Copy, Index);
 
   MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, 1u << 20);
-  AllocaInst *CdVar = Countdown.lookup(Index);
   // At the end of the current block: ask the runtime whether this iteration
   // is recorded; yes: the copy (active++), no: Else.
   auto AskRuntime = [&](Value *Slot, BasicBlock *Else) {
@@ -794,6 +838,8 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
     ActiveAdd(1);
     if (Iters)
       B.CreateStore(B.getInt32(1), Iters);
+    if (RunFlag)
+      B.CreateStore(B.CreateICmpEQ(Rec, B.getInt32(2)), RunFlag);
     B.CreateBr(CopyRest);
   };
   if (NoCI) {

@@ -105,6 +105,7 @@ struct vp_red_staging {
 
 struct vp_red_loop_state {
     int32_t ci_countdown;   /* saved while an instance forces every iteration */
+    int32_t run_len;        /* iterations of the run under way (0: none)      */
     uint8_t pair_second;    /* the next sampled instance closes a pair       */
     uint8_t staging;        /* index + 1 of the staging buffer, 0 if none    */
     uint8_t started;        /* the instance countdown got its random phase   */
@@ -417,6 +418,13 @@ static int vp_red_no_ci(uint32_t g)
     return !r->mod || (r->mod->loops[r->idx].flags & VP_RED_RTF_NO_CI);
 }
 
+/* Whether the copy of loop g takes runs (iter_sample's answer 2). */
+static int vp_red_runs(const struct vp_red_rt_module *m, uint32_t g)
+{
+    const struct vp_red_loop_ref *r = &vp_red.loops[g];
+    return m->version >= 7 && r->mod && (r->mod->loops[r->idx].flags & VP_RED_RTF_RUNS);
+}
+
 static struct vp_red_staging *vp_red_instance(struct vp_red_thread *t, uint32_t g)
 {
     uint8_t s = t->loops[g].staging;
@@ -555,10 +563,23 @@ static int32_t vp_red_iter_sample_in(const struct vp_red_rt_module *m,
             t->hash_dropped += (uint64_t)!ci;
             ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
         }
+        int32_t r = 1;
         slot->iter_countdown = 1;
+        if (!ci && !no_ci && vp_red_runs(m, g)) {
+            /* A run: this iteration and those before the next cross-
+               iteration sample are one frame; the copy counts them down
+               and stays in itself (vp_red_iter_end_run_in).  With the
+               verdict settled the run still ends where the sample was due,
+               which is then counted as dropped, as before. */
+            int32_t n = ls->ci_countdown;
+            ls->run_len = n;
+            ls->ci_countdown = 1;
+            slot->iter_countdown = n;
+            r = 2;
+        }
         vp_red_push_frame(t, g, ci, sp);
         vp_red_callees_on(m, t);
-        return 1;
+        return r;
     }
     if (no_ci) {
         slot->iter_countdown = INT32_MAX;
@@ -596,6 +617,25 @@ static void vp_red_iter_end_in(const struct vp_red_rt_module *m, uint32_t idx)
         vp_red_sync_active(m, vp_red_tls.self);
     else if (vp_red_tls.self)
         vp_red_callees_on(m, vp_red_tls.self);
+}
+
+/* End of a frame of a VP_RED_RTF_RUNS loop after `n` iterations: a run
+   cut short by the loop's exit leaves its iterations not run to the
+   countdown of the next cross-iteration sample. */
+static void vp_red_iter_end_run_in(const struct vp_red_rt_module *m, uint32_t idx,
+                                   uint32_t n)
+{
+    struct vp_red_thread *t = vp_red_tls.self;
+    uint32_t g = (uint32_t)m->slot_base + idx;
+    if (t && g < VP_RED_MAX_LOOPS && t->loops[g].run_len > 0) {
+        struct vp_red_loop_state *ls = &t->loops[g];
+        ls->ci_countdown = n < (uint32_t)ls->run_len ? ls->run_len - (int32_t)n + 1 : 1;
+        ls->run_len = 0;
+    }
+    if (vp_red_iter_end(m, idx, n ? n : 1))
+        vp_red_sync_active(m, t);
+    else if (t)
+        vp_red_callees_on(m, t);
 }
 
 /* End of `n` recorded iterations of a loop without cross-iteration sampling,
@@ -1146,6 +1186,15 @@ VP_RED_EXPORT void __vprof_red_iter_end(const struct vp_red_rt_module *m, uint32
     if (!vp_red_enter())
         return;
     vp_red_iter_end_in(m, idx);
+    vp_red_leave();
+}
+
+VP_RED_EXPORT void __vprof_red_iter_end_run(const struct vp_red_rt_module *m, uint32_t idx,
+                                            uint32_t n)
+{
+    if (!vp_red_enter())
+        return;
+    vp_red_iter_end_run_in(m, idx, n);
     vp_red_leave();
 }
 

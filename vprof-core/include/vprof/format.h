@@ -726,11 +726,13 @@ struct vp_redund_source {
  * then both probe sets run in the same clone).  Per thread and loop the probes
  * keep struct vp_red_rt_slot in a thread-local array of the TU.
  */
-#define VP_RED_RT_VERSION 6 /* 4: __vprof_red_iter_end_n ends the instance of
+#define VP_RED_RT_VERSION 7 /* 4: __vprof_red_iter_end_n ends the instance of
                                a loop without cross-iteration sampling;
                                5: side effects gated on VP_RED_MODE_SE;
                                6: a call through a pointer is a side effect
-                               only for an impure callee (VP_RED_RT_EFFECT_CALL) */
+                               only for an impure callee (VP_RED_RT_EFFECT_CALL);
+                               7: a recorded instance's iterations run in runs
+                               (VP_RED_RTF_RUNS, VP_RED_RT_ITER_END_RUN) */
 /* Bit of __vprof_red_active the runtime sets while every recorded frame
    open on the thread is full (its signature truncated, its instance's
    values at the cap): the callee probes send a value only when
@@ -739,11 +741,18 @@ struct vp_redund_source {
    frame opens or ends.  Modules that test `active != 0` still work. */
 #define VP_RED_ACTIVE_FULL 0x40000000
 #define VP_RED_RT_REGISTER "__vprof_red_register"        /* (module *)         */
-#define VP_RED_RT_ITER "__vprof_red_iter_sample"   /* (module *, u32 loop, slot *) -> i32 record */
+/* (module *, u32 loop, slot *) -> i32: 0 the original body, 1 the recording
+   copy for one iteration, 2 (a VP_RED_RTF_RUNS loop in a recorded instance)
+   the recording copy for a run of slot.iter_countdown iterations, which the
+   copy counts down itself */
+#define VP_RED_RT_ITER "__vprof_red_iter_sample"
 #define VP_RED_RT_ITER_END "__vprof_red_iter_end"  /* (module *, u32 loop)     */
 /* (module *, u32 loop, u32 n): end of n recorded iterations run as one frame
    (a loop without cross-iteration sampling: the whole recorded instance) */
 #define VP_RED_RT_ITER_END_N "__vprof_red_iter_end_n"
+/* (module *, u32 loop, u32 n): end of the recording copy's frame of a
+   VP_RED_RTF_RUNS loop, after n iterations (1 unless a run) */
+#define VP_RED_RT_ITER_END_RUN "__vprof_red_iter_end_run"
 #define VP_RED_RT_INSTANCE "__vprof_red_instance_sample" /* (module *, u32 loop, slot *) */
 #define VP_RED_RT_INSTANCE_END "__vprof_red_instance_end" /* (module *, u32 loop, slot *) */
 #define VP_RED_RT_VALUE "__vprof_red_value"   /* (module *, u32 loop, u32 src, u64 v, u32 mode) */
@@ -779,6 +788,8 @@ enum vp_red_rt_loop_flags {
     VP_RED_RTF_NO_ACTIVE = 1u << 1, /* a recorded frame of this unit does not raise
                                    __vprof_red_active (recursion: its calls
                                    decide for themselves)                      */
+    VP_RED_RTF_RUNS = 1u << 2,  /* its copy takes a run (iter_sample's 2) and
+                                   ends its frames with iter_end_run           */
 };
 
 struct vp_red_rt_loop {
