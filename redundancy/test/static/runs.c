@@ -7,8 +7,19 @@
 // (VP_RED_RTF_RUNS = 4), and the module is version 7.  A loop without
 // cross-iteration sampling (an induction-variable source) keeps its one
 // frame per recorded instance (iter_end_n) and no run flag.
+//
+// Which kinds a value is sent for (MODES).  A source of both kinds (cross-iteration
+// and cross-loop: the loads of n->v and n->next) is sent with the kinds its
+// loop's slot still records (slot.recording & 3), so that the runtime skips
+// the search for a cross-iteration frame on the values of a recorded
+// instance's other iterations; a source of one kind (the carried n: cross-
+// iteration only) is sent with that kind, which the test before the call
+// already requires.
 // RUN: clang -g -O2 -Xclang -disable-llvm-passes -c %s -emit-llvm -o %t.bc
-// RUN: opt -load %vprof-plugin -load-pass-plugin %vprof-plugin -passes='default<O2>,vprof-redundancy' %t.bc -S -o - | FileCheck %s
+// RUN: opt -load %vprof-plugin -load-pass-plugin %vprof-plugin -passes='default<O2>,vprof-redundancy' %t.bc -S -o %t.ll
+// RUN: FileCheck %s < %t.ll
+// RUN: FileCheck %s --check-prefix=MODES < %t.ll
+// RUN: opt -load %vprof-plugin -load-pass-plugin %vprof-plugin -passes='default<O2>,vprof-redundancy' -vprof-print-sources %t.bc -disable-output 2>&1 | FileCheck %s --check-prefix=SRC
 struct node {
   struct node *next;
   int v;
@@ -44,3 +55,19 @@ int total(const int *a, int n) {
 // CHECK: call void @__vprof_red_iter_end_n(
 // CHECK-NOT: call void @__vprof_red_iter_end_run(
 // CHECK: {{^}$}}
+//
+// SRC-LABEL: vprof-sources: sum runs.c:30:3
+// SRC: vprof-source: 31:13 carried-phi ci=record cl=-
+// SRC: vprof-source: 31:13 load ci=record cl=record
+// SRC: vprof-source: 32:12 load ci=record cl=record
+//
+// MODES-LABEL: define {{.*}} @sum.vprof_probed(
+// MODES: [[REC:%[0-9]+]] = load i32, {{.*}}@__vprof_red_slots, i32 0, i32 0, i32 3)
+// MODES-NEXT: [[CI:%[0-9]+]] = and i32 [[REC]], 1
+// MODES: call void @__vprof_red_value({{.*}}, i32 0, i64 {{%.*}}, i32 1)
+// MODES: [[REC2:%[0-9]+]] = load i32, {{.*}}@__vprof_red_slots, i32 0, i32 0, i32 3)
+// MODES-NEXT: [[BOTH:%[0-9]+]] = and i32 [[REC2]], 3
+// MODES-NEXT: icmp ne i32 [[BOTH]], 0
+// MODES: call void @__vprof_red_value({{.*}}, i32 1, i64 {{%.*}}, i32 [[BOTH]])
+// MODES: [[BOTH2:%[0-9]+]] = and i32 {{%[0-9]+}}, 3
+// MODES: call void @__vprof_red_value({{.*}}, i32 2, i64 {{%.*}}, i32 [[BOTH2]])
