@@ -439,6 +439,11 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
         l->cl_redundant = l->pairs_compared > 0 && l->cl_rate >= prm->cl_threshold;
         l->cl_writes = vp_red_writes(inst, ninst, l->loop_id, &l->side_effects_min,
                                      &l->side_effects_max);
+        for (size_t j = 0; j < ninst; j++)
+            if (inst[j]->loop_id == l->loop_id) {
+                l->instance_iterations += inst[j]->iterations;
+                l->instance_side_effects += inst[j]->side_effects;
+            }
         /* the writes go to locations fixed for the instance: their number
            is constant, however many writes (docs/redundancy.md) */
         if ((l->static_flags & VP_REDF_SE_FIXED) && l->cl_writes != VP_RED_WRITES_UNKNOWN)

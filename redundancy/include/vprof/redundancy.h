@@ -87,6 +87,8 @@ struct vp_red_loop_result {
     int cl_redundant;
     enum vp_red_writes cl_writes;
     uint64_t side_effects_min, side_effects_max; /* per sampled instance      */
+    /* over the sampled instances: their iterations and side effects */
+    uint64_t instance_iterations, instance_side_effects;
     enum vp_red_fix cl_fix;
 };
 

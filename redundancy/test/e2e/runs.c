@@ -9,9 +9,10 @@
 // 1,000 iterations, 600 instances, 300,900 iterations).  A run that forgot
 // the iterations it did not run would sample more; one that ignored the
 // early exit would sample fewer.  Each iteration writes its node once, so
-// the writes per instance follow the instance's length: constant for walk,
-// growing for find (the analysis correlates them with the instances'
-// iteration counts).  The range of the samples is about 4 standard
+// the recorded instances' iterations, which runs count in the copy and
+// report at their end, must equal their side effects, which the probes
+// count one by one; and the writes per instance follow the instance's
+// length: constant for walk, growing for find.  The range of the samples is about 4 standard
 // deviations either side (gaps uniform in [1, 199]); runs that gave the
 // early exit's iterations to the next sample counted 3,316 for find.
 // RUN: %vprof-cc -O2 %s -o %t
@@ -23,10 +24,10 @@
 // OUTF: iterations=300900
 // WALK-LABEL: loop walk:
 // WALK-NEXT: cross-iteration: {{.*}} sampled={{28[89][0-9]|29[0-9][0-9]|30[0-9][0-9]|31[0-3][0-9]}} distinct
-// WALK-NEXT: cross-loop: {{.*}} writes=constant(1000..1000)
+// WALK-NEXT: cross-loop: {{.*}} writes=constant(1000..1000) fix={{[a-z]+}} iterations=[[WI:[0-9]+]] side-effects=[[WI]]{{$}}
 // FIND-LABEL: loop find:
 // FIND-NEXT: cross-iteration: {{.*}} sampled={{28[89][0-9]|29[0-9][0-9]|30[0-9][0-9]|31[0-3][0-9]}} distinct
-// FIND-NEXT: cross-loop: {{.*}} writes=growing(
+// FIND-NEXT: cross-loop: {{.*}} writes=growing({{.*}} iterations=[[FI:[0-9]+]] side-effects=[[FI]]{{$}}
 #include <stdio.h>
 #include <string.h>
 
