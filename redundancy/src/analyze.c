@@ -323,17 +323,21 @@ static int vp_red_read_instances(const struct vp_profile *prof, const struct vp_
 }
 
 /* Writes per instance grow with its work when they vary and follow the
-   iteration count (Pearson r >= 0.5); otherwise they are constant. */
-static enum vp_red_writes vp_red_writes(const struct vp_instance **v, size_t n, uint64_t id,
-                                        uint64_t *mn, uint64_t *mx)
+   iteration count (Pearson r >= 0.5); otherwise they are constant.  Also
+   sets loop l's side-effect range and its instances' totals. */
+static enum vp_red_writes vp_red_writes(const struct vp_instance **v, size_t n,
+                                        struct vp_red_loop_result *l)
 {
     double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
     size_t k = 0;
+    uint64_t *mn = &l->side_effects_min, *mx = &l->side_effects_max;
     *mn = UINT64_MAX;
     *mx = 0;
     for (size_t i = 0; i < n; i++) {
-        if (v[i]->loop_id != id)
+        if (v[i]->loop_id != l->loop_id)
             continue;
+        l->instance_iterations += v[i]->iterations;
+        l->instance_side_effects += v[i]->side_effects;
         double x = (double)v[i]->iterations, y = (double)v[i]->side_effects;
         sx += x, sy += y, sxx += x * x, syy += y * y, sxy += x * y, k++;
         if (v[i]->side_effects < *mn)
@@ -437,13 +441,7 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
                                                                 : VP_RED_FIX_MEMOIZATION;
         l->cl_rate = l->pairs_compared ? (double)l->pairs_redundant / l->pairs_compared : 0;
         l->cl_redundant = l->pairs_compared > 0 && l->cl_rate >= prm->cl_threshold;
-        l->cl_writes = vp_red_writes(inst, ninst, l->loop_id, &l->side_effects_min,
-                                     &l->side_effects_max);
-        for (size_t j = 0; j < ninst; j++)
-            if (inst[j]->loop_id == l->loop_id) {
-                l->instance_iterations += inst[j]->iterations;
-                l->instance_side_effects += inst[j]->side_effects;
-            }
+        l->cl_writes = vp_red_writes(inst, ninst, l);
         /* the writes go to locations fixed for the instance: their number
            is constant, however many writes (docs/redundancy.md) */
         if ((l->static_flags & VP_REDF_SE_FIXED) && l->cl_writes != VP_RED_WRITES_UNKNOWN)
