@@ -19,6 +19,12 @@
 # ratios none/base and on/base (wall time), then their medians over the
 # cases.  Controls have no root cause and are skipped.
 #
+# OLD=BUILD_DIR (another build, e.g. of an earlier commit) adds a variant
+# interleaved with the others, for an A/B of two versions of the probes:
+#   old:  the case built with OLD's vprof-cc, its root-cause function
+#         selected, run with OLD's runtime
+# and a column old/base (the base stays this build's).
+#
 # All builds align loops to 64 bytes (ALIGN=64; ALIGN=0: as the compiler
 # places them).  On an AMD EPYC a hot loop that straddles a 64-byte line
 # costs up to 40 %: mysql27287's xml_parent_of loop, byte for byte the
@@ -40,6 +46,12 @@ aflag=()
 [ "$align" -gt 0 ] && aflag=("-falign-loops=$align")
 rt=$build/lib/libvprof-rt.so
 [ -x "$cc" ] && [ -f "$rt" ] || die "$build has no bin/vprof-cc and lib/libvprof-rt.so (build it first)"
+old=""
+if [ -n "${OLD:-}" ]; then
+  old=$(cd "$OLD" 2>/dev/null && pwd) || die "OLD: no build directory '$OLD'"
+  [ -x "$old/bin/vprof-cc" ] && [ -f "$old/lib/libvprof-rt.so" ] ||
+    die "OLD: $old has no bin/vprof-cc and lib/libvprof-rt.so (build it first)"
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -57,8 +69,8 @@ now() { date +%s.%N; }
 timeit() { local t0 t1; t0=$(now); "$@" >/dev/null 2>&1; t1=$(now); echo "$t1 - $t0" | bc -l; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
-printf "%-24s %-28s %8s %10s %8s\n" case function base_s none/base on/base
-: >"$work/all_none"; : >"$work/all_on"
+printf "%-24s %-28s %8s %10s %8s%s\n" case function base_s none/base on/base "${old:+  old/base}"
+: >"$work/all_none"; : >"$work/all_on"; : >"$work/all_old"
 for c in "${cases[@]}"; do
   dir=$root/bench/cases/$c
   read -r fn args < <(python3 - "$dir/truth.json" <<'EOF'
@@ -72,7 +84,9 @@ EOF
   "$cc" -O2 -std=gnu11 "${aflag[@]}" -mllvm -vprof-loop-probes=0 "$dir"/*.c -o "$work/$c" -lm
   "$cc" -O2 -std=gnu11 "${aflag[@]}" -mllvm -vprof-loop-probes=0 -mllvm -vprof-redundancy-probes=0 \
     "$dir"/*.c -o "$work/$c.base" -lm
-  : >"$work/base"; : >"$work/none"; : >"$work/on"
+  [ -n "$old" ] && "$old/bin/vprof-cc" -O2 -std=gnu11 "${aflag[@]}" -mllvm -vprof-loop-probes=0 \
+    "$dir"/*.c -o "$work/$c.old" -lm
+  : >"$work/base"; : >"$work/none"; : >"$work/on"; : >"$work/old"
   for ((i = 0; i < rounds; i++)); do
     # shellcheck disable=SC2086
     (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/base.vprof" "./$c.base" $args) >>"$work/base"
@@ -81,11 +95,22 @@ EOF
     # shellcheck disable=SC2086
     (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/on.vprof" VPROF_LOOP_FUNCTIONS="$fn" \
       "./$c" $args) >>"$work/on"
+    # shellcheck disable=SC2086
+    [ -z "$old" ] || (cd "$work" && timeit env LD_PRELOAD="$old/lib/libvprof-rt.so" \
+      VPROF_OUTPUT="$work/old.vprof" VPROF_LOOP_FUNCTIONS="$fn" "./$c.old" $args) >>"$work/old"
   done
   rn=$(paste "$work/none" "$work/base" | awk '{print $1/$2}' | median)
   ro=$(paste "$work/on" "$work/base" | awk '{print $1/$2}' | median)
   echo "$rn" >>"$work/all_none"; echo "$ro" >>"$work/all_on"
-  printf "%-24s %-28s %8.3f %10.4f %8.4f\n" "$c" "$fn" "$(median <"$work/base")" "$rn" "$ro"
+  rold=""
+  if [ -n "$old" ]; then
+    rold=$(paste "$work/old" "$work/base" | awk '{print $1/$2}' | median)
+    echo "$rold" >>"$work/all_old"
+    rold=$(printf "  %8.4f" "$rold")
+  fi
+  printf "%-24s %-28s %8.3f %10.4f %8.4f%s\n" "$c" "$fn" "$(median <"$work/base")" "$rn" "$ro" "$rold"
 done
-printf "%-24s %-28s %8s %10.4f %8.4f\n" "median" "" "" "$(median <"$work/all_none")" \
-  "$(median <"$work/all_on")"
+mold=""
+[ -n "$old" ] && mold=$(printf "  %8.4f" "$(median <"$work/all_old")")
+printf "%-24s %-28s %8s %10.4f %8.4f%s\n" "median" "" "" "$(median <"$work/all_none")" \
+  "$(median <"$work/all_on")" "$mold"
