@@ -25,6 +25,14 @@
 #         selected, run with OLD's runtime
 # and a column old/base (the base stays this build's).
 #
+# TABLE7=1 adds LDoctor's Table 7 columns, the effect of each optimisation:
+#   rate1:    the probed binary, the function selected, every iteration and
+#             every instance recorded (VPROF_RED_ITER_RATE=1
+#             VPROF_RED_INSTANCE_RATE=1): without sampling
+#   noprune:  the case built with -mllvm -vprof-redundancy-no-pruning, the
+#             function selected, default rates: without the static pruning
+# as rate1/base and noprune/base.
+#
 # All builds align loops to 64 bytes (ALIGN=64; ALIGN=0: as the compiler
 # places them).  On an AMD EPYC a hot loop that straddles a 64-byte line
 # costs up to 40 %: mysql27287's xml_parent_of loop, byte for byte the
@@ -52,6 +60,8 @@ if [ -n "${OLD:-}" ]; then
   [ -x "$old/bin/vprof-cc" ] && [ -f "$old/lib/libvprof-rt.so" ] ||
     die "OLD: $old has no bin/vprof-cc and lib/libvprof-rt.so (build it first)"
 fi
+t7=${TABLE7:-0}
+[[ $t7 =~ ^[01]$ ]] || die "TABLE7 must be 0 or 1, not '$t7'"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -69,8 +79,10 @@ now() { date +%s.%N; }
 timeit() { local t0 t1; t0=$(now); "$@" >/dev/null 2>&1; t1=$(now); echo "$t1 - $t0" | bc -l; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
-printf "%-24s %-28s %8s %10s %8s%s\n" case function base_s none/base on/base "${old:+  old/base}"
-: >"$work/all_none"; : >"$work/all_on"; : >"$work/all_old"
+t7h=""
+[ "$t7" = 1 ] && t7h=$(printf "  %10s %12s" rate1/base noprune/base)
+printf "%-24s %-28s %8s %10s %8s%s%s\n" case function base_s none/base on/base "${old:+  old/base}" "$t7h"
+: >"$work/all_none"; : >"$work/all_on"; : >"$work/all_old"; : >"$work/all_rate1"; : >"$work/all_noprune"
 for c in "${cases[@]}"; do
   dir=$root/bench/cases/$c
   read -r fn args < <(python3 - "$dir/truth.json" <<'EOF'
@@ -86,7 +98,9 @@ EOF
     "$dir"/*.c -o "$work/$c.base" -lm
   [ -n "$old" ] && "$old/bin/vprof-cc" -O2 -std=gnu11 "${aflag[@]}" -mllvm -vprof-loop-probes=0 \
     "$dir"/*.c -o "$work/$c.old" -lm
-  : >"$work/base"; : >"$work/none"; : >"$work/on"; : >"$work/old"
+  [ "$t7" = 1 ] && "$cc" -O2 -std=gnu11 "${aflag[@]}" -mllvm -vprof-loop-probes=0 \
+    -mllvm -vprof-redundancy-no-pruning "$dir"/*.c -o "$work/$c.noprune" -lm
+  : >"$work/base"; : >"$work/none"; : >"$work/on"; : >"$work/old"; : >"$work/rate1"; : >"$work/noprune"
   for ((i = 0; i < rounds; i++)); do
     # shellcheck disable=SC2086
     (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/base.vprof" "./$c.base" $args) >>"$work/base"
@@ -98,6 +112,14 @@ EOF
     # shellcheck disable=SC2086
     [ -z "$old" ] || (cd "$work" && timeit env LD_PRELOAD="$old/lib/libvprof-rt.so" \
       VPROF_OUTPUT="$work/old.vprof" VPROF_LOOP_FUNCTIONS="$fn" "./$c.old" $args) >>"$work/old"
+    if [ "$t7" = 1 ]; then
+      # shellcheck disable=SC2086
+      (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/rate1.vprof" VPROF_LOOP_FUNCTIONS="$fn" \
+        VPROF_RED_ITER_RATE=1 VPROF_RED_INSTANCE_RATE=1 "./$c" $args) >>"$work/rate1"
+      # shellcheck disable=SC2086
+      (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/noprune.vprof" VPROF_LOOP_FUNCTIONS="$fn" \
+        "./$c.noprune" $args) >>"$work/noprune"
+    fi
   done
   rn=$(paste "$work/none" "$work/base" | awk '{print $1/$2}' | median)
   ro=$(paste "$work/on" "$work/base" | awk '{print $1/$2}' | median)
@@ -108,9 +130,18 @@ EOF
     echo "$rold" >>"$work/all_old"
     rold=$(printf "  %8.4f" "$rold")
   fi
-  printf "%-24s %-28s %8.3f %10.4f %8.4f%s\n" "$c" "$fn" "$(median <"$work/base")" "$rn" "$ro" "$rold"
+  r7=""
+  if [ "$t7" = 1 ]; then
+    r1=$(paste "$work/rate1" "$work/base" | awk '{print $1/$2}' | median)
+    rp=$(paste "$work/noprune" "$work/base" | awk '{print $1/$2}' | median)
+    echo "$r1" >>"$work/all_rate1"; echo "$rp" >>"$work/all_noprune"
+    r7=$(printf "  %10.4f %12.4f" "$r1" "$rp")
+  fi
+  printf "%-24s %-28s %8.3f %10.4f %8.4f%s%s\n" "$c" "$fn" "$(median <"$work/base")" "$rn" "$ro" "$rold" "$r7"
 done
 mold=""
 [ -n "$old" ] && mold=$(printf "  %8.4f" "$(median <"$work/all_old")")
-printf "%-24s %-28s %8s %10.4f %8.4f%s\n" "median" "" "" "$(median <"$work/all_none")" \
-  "$(median <"$work/all_on")" "$mold"
+m7=""
+[ "$t7" = 1 ] && m7=$(printf "  %10.4f %12.4f" "$(median <"$work/all_rate1")" "$(median <"$work/all_noprune")")
+printf "%-24s %-28s %8s %10.4f %8.4f%s%s\n" "median" "" "" "$(median <"$work/all_none")" \
+  "$(median <"$work/all_on")" "$mold" "$m7"
