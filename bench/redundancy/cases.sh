@@ -78,6 +78,8 @@ fi
 now() { date +%s.%N; }
 timeit() { local t0 t1; t0=$(now); "$@" >/dev/null 2>&1; t1=$(now); echo "$t1 - $t0" | bc -l; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# the median over the rounds of a variant's time over the base's
+ratio() { paste "$work/$1" "$work/base" | awk '{print $1/$2}' | median; }
 
 t7h=""
 [ "$t7" = 1 ] && t7h=$(printf "  %10s %12s" rate1/base noprune/base)
@@ -121,19 +123,19 @@ EOF
         "./$c.noprune" $args) >>"$work/noprune"
     fi
   done
-  rn=$(paste "$work/none" "$work/base" | awk '{print $1/$2}' | median)
-  ro=$(paste "$work/on" "$work/base" | awk '{print $1/$2}' | median)
+  rn=$(ratio none)
+  ro=$(ratio on)
   echo "$rn" >>"$work/all_none"; echo "$ro" >>"$work/all_on"
   rold=""
   if [ -n "$old" ]; then
-    rold=$(paste "$work/old" "$work/base" | awk '{print $1/$2}' | median)
+    rold=$(ratio old)
     echo "$rold" >>"$work/all_old"
     rold=$(printf "  %8.4f" "$rold")
   fi
   r7=""
   if [ "$t7" = 1 ]; then
-    r1=$(paste "$work/rate1" "$work/base" | awk '{print $1/$2}' | median)
-    rp=$(paste "$work/noprune" "$work/base" | awk '{print $1/$2}' | median)
+    r1=$(ratio rate1)
+    rp=$(ratio noprune)
     echo "$r1" >>"$work/all_rate1"; echo "$rp" >>"$work/all_noprune"
     r7=$(printf "  %10.4f %12.4f" "$r1" "$rp")
   fi
