@@ -33,6 +33,13 @@ struct rank_anom {
     char *function, *file, *variable;
     int loop_line;
     uint64_t samples;
+    int top_line;              /* its line holding the most samples          */
+    uint64_t top_samples;
+    struct rank_constraint {   /* the function's missing constraint, when the
+                                  pattern variable is the localised one    */
+        int missing, values_anomalous;
+        uint64_t normal_run, slow_run;
+    } pat;
 };
 
 struct ctx {
@@ -141,7 +148,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 }
 
 static void add_anom(struct ctx *c, const char *func, const char *file, const char *var,
-                     int loop_line, uint64_t samples)
+                     int loop_line, int line, uint64_t samples, const struct rank_constraint *pat)
 {
     if (loop_line <= 0 || !samples)
         return;
@@ -150,6 +157,10 @@ static void add_anom(struct ctx *c, const char *func, const char *file, const ch
         if (a->loop_line == loop_line && strcmp(a->function, func) == 0 &&
             strcmp(a->file, file) == 0) {
             a->samples = sat_add(a->samples, samples);
+            if (samples > a->top_samples) {
+                a->top_line = line;
+                a->top_samples = samples;
+            }
             return;
         }
     }
@@ -159,7 +170,8 @@ static void add_anom(struct ctx *c, const char *func, const char *file, const ch
     c->anoms = v;
     v[c->nanoms++] = (struct rank_anom){.function = xstrdup(func), .file = xstrdup(file),
                                         .variable = xstrdup(var ? var : ""),
-                                        .loop_line = loop_line, .samples = samples};
+                                        .loop_line = loop_line, .samples = samples,
+                                        .top_line = line, .top_samples = samples, .pat = *pat};
 }
 
 /* The ranking's anomalous samples in loop `l`; the file matches exactly or,
@@ -179,6 +191,44 @@ static const struct rank_anom *anom_of(const struct ctx *c, const struct vp_loop
             return a;
     }
     return NULL;
+}
+
+/* A ranking file's missing constraint for function `f` (docs/vprof-loop.md,
+   "A constraint the loop is missing"): pattern missing-constraint decided
+   by the variable the anomalous lines are of, of a basic type (its entry
+   in variables[] says so), with its processing-cost medians when the file
+   has them; its values are anomalous when rejected with a discount below
+   the ranking's DefaultDiscount. */
+static void json_constraint(const struct vp_jr *f, const char *loc_var, double default_discount,
+                            struct rank_constraint *pat)
+{
+    memset(pat, 0, sizeof *pat);
+    const char *pattern = vp_jr_str(f, "pattern", NULL), *pv = vp_jr_str(f, "pattern_variable", NULL);
+    if (!pattern || strcmp(pattern, "missing-constraint") != 0 || !pv || !loc_var ||
+        strcmp(pv, loc_var) != 0)
+        return;
+    const struct vp_jr *vars = vp_jr_get(f, "variables");
+    for (size_t i = 0; vars && vars->type == VP_JR_ARRAY && i < vars->count; i++) {
+        const char *name = vp_jr_str(&vars->items[i], "name", NULL);
+        if (!name || strcmp(name, pv) != 0)
+            continue;
+        /* a loop counter or a condition's scalar: an aggregate or a pointer
+           to one "stays the same" as a whole, which no check in the loop
+           tests */
+        const char *kind = vp_jr_str(&vars->items[i], "kind", "");
+        if (strcmp(kind, "sint") != 0 && strcmp(kind, "uint") != 0 &&
+            strcmp(kind, "float") != 0 && strcmp(kind, "ptr-basic") != 0)
+            return;
+        const struct vp_jr *dims = vp_jr_get(&vars->items[i], "dimensions");
+        const struct vp_jr *d = vp_jr_get(dims, "processing-cost"), *val = vp_jr_get(dims, "values"),
+                           *rej = vp_jr_get(val, "rejected");
+        pat->missing = 1;
+        pat->values_anomalous = rej && rej->type == VP_JR_BOOL && rej->number != 0 &&
+                                vp_jr_num(val, "discount", 0) < default_discount;
+        pat->normal_run = (uint64_t)vp_jr_int(d, "normal_median_run", 0, LLONG_MAX, 0);
+        pat->slow_run = (uint64_t)vp_jr_int(d, "slow_median_run", 0, LLONG_MAX, 0);
+        return;
+    }
 }
 
 /* Rows shown: the top N, at least 5 when there are that many. */
@@ -244,6 +294,7 @@ static int load_rank_json(struct ctx *c)
         free(full);
     }
     const struct vp_jr *funcs = vp_jr_get(j, "functions");
+    double default_discount = vp_jr_num(vp_jr_get(j, "parameters"), "default_discount", 0.8);
     if (!funcs || funcs->type != VP_JR_ARRAY) {
         msg(c, "%s: no functions[] array", path);
         vp_jr_free(j);
@@ -261,10 +312,13 @@ static int load_rank_json(struct ctx *c)
             push_str(&c->rank_names, &c->nrank_names, name);
             const struct vp_jr *lines = vp_jr_get(f, "anomalous_lines");
             const char *var = vp_jr_str(f, "anomalous_variable", NULL);
+            struct rank_constraint pat;
+            json_constraint(f, var, default_discount, &pat);
             for (size_t k = 0; lines && lines->type == VP_JR_ARRAY && k < lines->count; k++)
                 add_anom(c, name, vp_jr_str(&lines->items[k], "file", ""), var,
                          (int)vp_jr_int(&lines->items[k], "loop_line", 0, INT_MAX, 0),
-                         (uint64_t)vp_jr_int(&lines->items[k], "samples", 0, LLONG_MAX, 0));
+                         (int)vp_jr_int(&lines->items[k], "line", 0, INT_MAX, 0),
+                         (uint64_t)vp_jr_int(&lines->items[k], "samples", 0, LLONG_MAX, 0), &pat);
         }
         if (i < rows_shown(c->o->top, funcs->count))
             add_rank_row(c, (size_t)vp_jr_int(f, "rank", 1, INT_MAX, (long long)(i + 1)), shown,
@@ -283,10 +337,24 @@ static void take_rank_result(struct ctx *c, const struct vp_rank_result *res)
         const struct vp_rank_func_result *f = &res->funcs[i];
         if (i < c->o->top) {
             push_str(&c->rank_names, &c->nrank_names, f->name);
+            struct rank_constraint pat = {0};
+            if (f->pattern == VP_RANK_PAT_MISSING_CONSTRAINT && f->pattern_var >= 0 &&
+                f->pattern_var == f->loc_var && res->vars[f->pattern_var].basic) {
+                const struct vp_rank_var_result *v = &res->vars[f->pattern_var];
+                const struct vp_rank_dim_result *d = &v->dims[VP_RANK_DIM_PROC];
+                pat.missing = 1;
+                pat.values_anomalous = v->dims[VP_RANK_DIM_VALUES].rejected &&
+                                       v->dims[VP_RANK_DIM_VALUES].discount <
+                                           res->params.default_discount;
+                if (d->available) {
+                    pat.normal_run = d->normal_median;
+                    pat.slow_run = d->slow_median;
+                }
+            }
             for (size_t k = 0; k < f->nlines; k++)
                 add_anom(c, f->name, f->lines[k].file,
                          f->loc_var >= 0 ? res->vars[f->loc_var].name : NULL,
-                         f->lines[k].loop_line, f->lines[k].count);
+                         f->lines[k].loop_line, f->lines[k].line, f->lines[k].count, &pat);
         }
         if (i < rows_shown(c->o->top, res->nfuncs))
             add_rank_row(c, f->rank, vp_rank_func_name(f), f->file, f->line, f->raw_cost_ns / 1e9,
@@ -526,6 +594,8 @@ struct sel_loop {
     uint64_t anom_total;     /* ... in any loop of its function                */
     int anom_marked;         /* the loop the anomaly points to (mark_anomaly)  */
     const char *anom_variable;
+    const struct rank_anom *anom_top; /* marked: of the anomalies in it or in
+                                loops inside it, the one with the top line */
 };
 
 /* Whether sel[k] and sel[j] are loops of the same function (and file). */
@@ -605,6 +675,23 @@ static void mark_anomaly(const struct ctx *c, struct sel_loop *sel, size_t nsel)
                 best = q;
         }
         sel[best].anom_marked = 1;
+    }
+    /* the marked loop's top line: the line holding most samples among the
+       anomalies of the loops it holds (itself included) */
+    for (size_t b = 0; b < nsel; b++) {
+        sel[b].anom_top = NULL;
+        if (!sel[b].anom_marked)
+            continue;
+        for (size_t k = 0; k < nsel; k++) {
+            const struct rank_anom *a = sel[k].anom_own ? anom_of(c, sel[k].info) : NULL;
+            if (!a || (sel[b].anom_top && a->top_samples <= sel[b].anom_top->top_samples))
+                continue;
+            long j = (long)k;
+            for (size_t steps = 0; j >= 0 && steps < nsel && (size_t)j != b; steps++)
+                j = enclosing(sel, nsel, (size_t)j);
+            if (j == (long)b)
+                sel[b].anom_top = a;
+        }
     }
 }
 
@@ -1035,6 +1122,12 @@ static void fold_copies(struct vp_loop_report *rep)
             prim->rank_variable = l->rank_variable;
             l->rank_samples = l->rank_total = 0;
             l->rank_variable = NULL;
+            if (l->in.constraint.missing) { /* and the fix it brings */
+                prim->in.constraint = l->in.constraint;
+                memset(&l->in.constraint, 0, sizeof l->in.constraint);
+                vp_fix_suggest(&prim->in, &prim->fix);
+                vp_fix_suggest(&l->in, &l->fix);
+            }
         }
         struct vp_lr_loop *v = realloc(prim->copies, (prim->ncopies + 1) * sizeof *v);
         if (!v)
@@ -1632,6 +1725,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             L->rank_total = sel[k].anom_total;
             L->rank_variable = xstrdup(sel[k].anom_variable ? sel[k].anom_variable : "");
         }
+        const struct rank_anom *top = sel[k].anom_marked ? sel[k].anom_top : NULL;
         L->resultless_rate = r->resultless_rate;
         L->verdict = r->verdict;
         struct vp_fix_input *in = &L->in;
@@ -1651,6 +1745,16 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
                 in->site_text = trimmed_line(l->file, l->sites[s].line);
                 break;
             }
+        if (top && top->pat.missing) {
+            in->constraint.missing = 1;
+            in->constraint.variable = L->rank_variable;
+            in->constraint.values_anomalous = top->pat.values_anomalous;
+            in->constraint.normal_run = top->pat.normal_run;
+            in->constraint.slow_run = top->pat.slow_run;
+            in->constraint.line = top->top_line > 0 ? (uint32_t)top->top_line : 0;
+            in->constraint.text = in->constraint.line ? trimmed_line(l->file, in->constraint.line)
+                                                      : NULL;
+        }
         if (red)
             take_redundancy(red, l->loop_id, &in->red);
         if (in->red.measured)

@@ -293,6 +293,46 @@ static void evidence_callees(const struct vp_fix_input *in, struct vp_fix_result
     cat(r->evidence, sizeof r->evidence, ".");
 }
 
+/* vprof rank's missing constraint, marked on this loop: every iteration
+   does the work alike where a condition would skip the iterations that do
+   not need it (vProf 5.2, the HTTPD-54852 fix), which is LDoctor's
+   skip-loop strategy applied to iterations (docs/vprof-loop.md, "A
+   constraint the loop is missing").  It holds when the variable visits the
+   values it visits in the normal run (not a scalability sign) and its
+   iterations, shorter than a sample interval there (a median run of 1),
+   take several in the slow run: cheap iterations that became expensive,
+   not a driver loop whose long iterations grew longer. */
+static int constraint_holds(const struct vp_fix_constraint *k)
+{
+    return k->missing && !k->values_anomalous && k->normal_run == 1 && k->slow_run >= 2;
+}
+
+static void missing_constraint(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    const struct vp_fix_constraint *k = &in->constraint;
+    char a[32];
+    add_fix(r, VP_FIX_SKIP_LOOP);
+    vp_fix_commas(a, sizeof a, k->slow_run);
+    cat(r->evidence, sizeof r->evidence,
+        "%sthe ranking (vprof rank) finds a missing constraint here: `%s` takes the same values "
+        "as in the normal run, where it changed at every sample, but stays the same for %s "
+        "sample intervals in the slow run, so each %s takes far longer doing what every %s "
+        "does alike.",
+        r->evidence[0] ? " " : "", k->variable && *k->variable ? k->variable : "?", a,
+        unit(in->kind, 0), unit(in->kind, 0));
+    if (r->condition[0])
+        return; /* [0|1]*: the side effect that rarely runs says more */
+    if (k->line && k->text && *k->text)
+        cat(r->condition, sizeof r->condition,
+            "add the check the loop is missing: skip the %s that do not need the work at line "
+            "%u: `%s`",
+            unit(in->kind, 1), k->line, k->text);
+    else if (k->line)
+        cat(r->condition, sizeof r->condition,
+            "add the check the loop is missing: skip the %s that do not need the work at line %u",
+            unit(in->kind, 1), k->line);
+}
+
 /* A growth factor as a person reads it: "1,765x", "12x", "1.5x", "0.055x"
    (never "1.76e+03x"). */
 static void fmt_ratio(char *buf, size_t n, double x)
@@ -461,12 +501,16 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
     }
 
     /* 1* only when nothing more informative holds. */
+    int constraint = constraint_holds(&in->constraint);
     if (!r->categories && in->static_class == VP_CLASS_ONE_STAR) {
         r->categories = VP_FIX_CAT_ONE_STAR;
-        add_fix(r, VP_FIX_NONE);
+        if (!constraint)
+            add_fix(r, VP_FIX_NONE);
     }
     if (!r->evidence[0])
         evidence_efficient(in, r);
+    if (constraint)
+        missing_constraint(in, r);
     evidence_callees(in, r);
     growth(in, r);
     sentence_case(r->evidence);

@@ -33,14 +33,16 @@ def main():
     if r.returncode != 0:
         raise SystemExit("vprof-cc failed:\n" + r.stderr[-3000:])
 
-    def rank(name, lines):
-        """lines: function -> [(source line, loop line, samples)]"""
+    def rank(name, lines, extra=None, full=False):
+        """lines: function -> [(source line, loop line, samples)]; extra:
+        function -> more fields of its entry; full: return the loops"""
         funcs = []
         for k, fn in enumerate(("scan", "pair", "walk")):
             funcs.append({"rank": k + 1, "name": fn, "file": "prog.c", "line": 1,
                           "anomalous_variable": "v_" + fn,
                           "anomalous_lines": [{"file": prog_c, "line": sl, "loop_line": ll,
                                                "samples": n} for sl, ll, n in lines.get(fn, [])]})
+            funcs[-1].update((extra or {}).get(fn, {}))
         path = os.path.join(work, name + ".rank.json")
         json.dump({"schema": "vprof-rank/1", "inputs": [], "functions": funcs}, open(path, "w"))
         out = os.path.join(work, name + ".json")
@@ -50,7 +52,10 @@ def main():
         if r.returncode != 0 or not os.path.exists(out):
             ok(False, name, "exit %d; stderr:\n%s" % (r.returncode, r.stderr[-2000:]))
             return {}
-        return {(l["function"], l["line"]): l["rank_anomaly"] for l in json.load(open(out))["loops"]}
+        loops = json.load(open(out))["loops"]
+        if full:
+            return {(l["function"], l["line"]): l for l in loops}
+        return {(l["function"], l["line"]): l["rank_anomaly"] for l in loops}
 
     O, I, OO = line["OUTER"], line["INNER"], line["OUTER-ONLY"]
     F, S, IR = line["FIRST"], line["SECOND"], line["IN-RECURSION"]
@@ -82,6 +87,42 @@ def main():
     marked = {k: v for k, v in got.items() if v}
     ok(marked.get(("scan", O), {}).get("samples") == 2 ** 64 - 1 and ("scan", I) not in marked,
        "huge counts in the ranking: sums saturate", str(marked))
+
+    # A missing constraint (docs/vprof-loop.md, "A constraint the loop is
+    # missing"): the ranking's rule 1 on the variable its anomalous lines are
+    # of marks the loop, which gets skip-loop with the check at the line
+    # holding most of them; the loops it does not mark keep their fix.
+    def constraint(pattern, pv, runs=(1, 9), kind="sint", values=(False, 0.8)):
+        var = {"name": pv, "kind": kind, "dimensions": {
+            "values": {"rejected": values[0], "discount": values[1]},
+            "processing-cost": ({"normal_median_run": runs[0], "slow_median_run": runs[1]}
+                                if runs else {})}}
+        return {"scan": {"pattern": pattern, "pattern_variable": pv, "variables": [var]}}
+    lines = {"scan": [(I + 1, I, 60), (OO, O, 40)]}
+    # values told apart, but no more than DefaultDiscount discounts (H 0.12)
+    got = rank("constraint", lines, constraint("missing-constraint", "v_scan",
+                                               values=(True, 0.88)), full=True)
+    outer, inner = got.get(("scan", O), {}), got.get(("scan", I), {})
+    ok(outer.get("root_cause") == ["1*"] and outer.get("fix") == ["skip-loop"] and
+       "the work at line %d: `s += a[i] * r;`" % (I + 1) in outer.get("condition", "") and
+       "`v_scan` takes the same values as in the normal run, where it changed at every "
+       "sample, but stays the same for 9 sample intervals in the slow run" in
+       outer.get("evidence", ""),
+       "missing constraint: the marked loop gets skip-loop, the check at its top line",
+       json.dumps({k: outer.get(k) for k in ("fix", "condition", "evidence")}))
+    ok(inner.get("fix") == ["none"], "missing constraint: the unmarked loop keeps none",
+       str(inner.get("fix")))
+    MC = "missing-constraint"
+    for nm, c in (("another variable's", constraint(MC, "v_other")),
+                  ("scalability's", constraint("scalability", "v_scan")),
+                  ("an aggregate's", constraint(MC, "v_scan", kind="aggregate")),
+                  ("a pointer to a struct's", constraint(MC, "v_scan", kind="ptr-other")),
+                  ("values of another range", constraint(MC, "v_scan", values=(True, 0.73))),
+                  ("iterations long in the normal run too", constraint(MC, "v_scan", runs=(5, 18))),
+                  ("no run lengths in the file", constraint(MC, "v_scan", runs=None))):
+        got = rank("constraint-no", lines, c, full=True)
+        ok(got.get(("scan", O), {}).get("fix") == ["none"],
+           "missing constraint, %s: no skip-loop" % nm, str(got.get(("scan", O), {}).get("fix")))
     sys.exit(finish())
 
 

@@ -94,6 +94,73 @@ static void test_resultless(void **state)
     assert_int_not_equal(r.categories, 0);
 }
 
+/* vprof rank's missing constraint on the loop (docs/vprof-loop.md, "A
+   constraint the loop is missing"): skip-loop in place of none, the check
+   at the anomalous line, when the variable takes its normal values and its
+   iterations went from under a sample interval to several; a more specific
+   condition stays. */
+static void test_missing_constraint(void **state)
+{
+    (void)state;
+    struct vp_fix_result r;
+    struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 1, 256, 256, 0);
+    in.constraint = (struct vp_fix_constraint){1, "i", 0, 1, 6, 97, "rv = signal(pod, i);"};
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_SKIP_LOOP}, 1);
+    assert_non_null(strstr(r.evidence, " The ranking (vprof rank) finds a missing constraint here: "
+                                       "`i` takes the same values as in the normal run, where it "
+                                       "changed at every sample, but stays the same for 6 sample "
+                                       "intervals in the slow run"));
+    assert_non_null(strstr(r.condition, "skip the iterations that do not need the work at line "
+                                        "97: `rv = signal(pod, i);`"));
+    /* without the source line */
+    in.constraint.text = NULL;
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.condition, "the work at line 97"));
+    assert_null(strstr(r.condition, "`"));
+    /* a recursion: its calls */
+    in.kind = VP_LOOP_RECURSION;
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.condition, "skip the recursive calls that"));
+    in.kind = VP_LOOP_NATURAL;
+
+    /* no skip: values of another range (scalability), iterations already
+       long in the normal run (a driver loop), no longer in the slow run,
+       run lengths unknown (an older ranking file) */
+    static const struct vp_fix_constraint no[] = {
+        {1, "i", 1, 1, 6, 97, NULL},  {1, "r", 0, 5, 18, 97, NULL},
+        {1, "g", 0, 3, 1489, 97, NULL}, {1, "i", 0, 1, 1, 97, NULL},
+        {1, "i", 0, 0, 0, 97, NULL},
+    };
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
+        in.constraint = no[i];
+        vp_fix_suggest(&in, &r);
+        expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+        assert_null(strstr(r.evidence, "missing constraint"));
+    }
+
+    /* a [0|1]* loop keeps its own condition, the side effect that rarely runs */
+    in = ran(VP_CLASS_ZERO_OR_ONE, 3, 30000, 2, 1);
+    in.site_line = 86;
+    in.site_text = "tmp2->writer = add->writer;";
+    in.constraint = (struct vp_fix_constraint){1, "k", 0, 1, 40, 90, "x = f(k);"};
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_OR_ONE, (int[]){VP_FIX_SKIP_LOOP}, 1);
+    assert_non_null(strstr(r.condition, "line 86"));
+    assert_non_null(strstr(r.evidence, "`k` takes the same values"));
+
+    /* a redundant loop: the redundancy fix first, then skip-loop */
+    in = ran(VP_CLASS_ONE_STAR, 400, 40000, 40000, 0);
+    in.red.measured = in.red.cross_loop = 1;
+    in.red.constant_writes = 1;
+    in.red.cross_loop_rate = in.red.repeated_per_instance = 0.9;
+    in.red.sampled_instances = 40;
+    in.constraint = (struct vp_fix_constraint){1, "n", 0, 1, 3, 0, NULL};
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_LOOP, (int[]){VP_FIX_MEMOIZATION, VP_FIX_SKIP_LOOP}, 2);
+    assert_string_equal(r.condition, "");
+}
+
 static void test_redundancy(void **state)
 {
     (void)state;
@@ -326,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_growth_ratio),
         cmocka_unit_test(test_growth_time),
         cmocka_unit_test(test_redundancy),
+        cmocka_unit_test(test_missing_constraint),
         cmocka_unit_test(test_callees),
         cmocka_unit_test(test_md_prose),
         cmocka_unit_test(test_names),

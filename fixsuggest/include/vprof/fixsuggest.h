@@ -121,6 +121,24 @@ struct vp_fix_callee {
 #define VP_FIX_CALLEE_MIN_SHARE 0.5
 #define VP_FIX_CALLEE_MIN_SAMPLES 10
 
+/* The constraint `vprof rank` finds missing in this loop (docs/vprof-loop.md,
+   "A constraint the loop is missing"): the ranking calls the loop's function
+   a missing-constraint bug (vProf's rule 1: a loop or condition variable
+   stays the same for abnormally long) on `variable`, and that variable's
+   anomalous samples mark this loop. */
+struct vp_fix_constraint {
+    int missing;                /* 0: no such finding                         */
+    const char *variable;
+    int values_anomalous;       /* its values differ between the runs (the
+                                   A-D test rejected, and the discount is
+                                   below DefaultDiscount): a scalability sign */
+    uint64_t normal_run, slow_run; /* the median sample's run length, in sample
+                                   intervals, in each run; 0 unknown          */
+    uint32_t line;              /* the anomalous line with most of its samples;
+                                   0 unknown                                  */
+    const char *text;           /* that line, trimmed; NULL unknown           */
+};
+
 struct vp_fix_input {
     const char *function;
     int kind;                   /* enum vp_loop_kind                           */
@@ -144,6 +162,7 @@ struct vp_fix_input {
     size_t ncallees;
     uint64_t callee_samples;    /* this loop's samples in any of them       */
     uint64_t loop_samples;      /* this loop's samples                      */
+    struct vp_fix_constraint constraint;
 };
 
 struct vp_fix_result {

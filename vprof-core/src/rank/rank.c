@@ -643,14 +643,18 @@ oom:
  * the dimension used in calculating its discount): the rejected dimension
  * with the lowest discount; ValidDiscount clamps distant ones to 0, so ties
  * go to the larger Hellinger distance (the unclamped anomaly), then to the
- * order values, deltas, processing cost.  VP_RANK_DIM_SLOW_ONLY for a
- * slow-only variable, VP_RANK_DIM_NONE if nothing was rejected. */
+ * order of the rules that read them: processing cost (rule 1), values,
+ * deltas.  VP_RANK_DIM_SLOW_ONLY for a slow-only variable,
+ * VP_RANK_DIM_NONE if nothing was rejected. */
 static int pattern_dim_of(const struct vp_rank_var_result *v)
 {
+    static const int order[VP_RANK_DIM_COUNT] = {VP_RANK_DIM_PROC, VP_RANK_DIM_VALUES,
+                                                 VP_RANK_DIM_DELTAS};
     if (v->dim == VP_RANK_DIM_SLOW_ONLY)
         return VP_RANK_DIM_SLOW_ONLY;
     int best = VP_RANK_DIM_NONE;
-    for (int d = 0; d < VP_RANK_DIM_COUNT; d++) {
+    for (int i = 0; i < VP_RANK_DIM_COUNT; i++) {
+        int d = order[i];
         const struct vp_rank_dim_result *x = &v->dims[d];
         if (!x->available || !x->rejected)
             continue;

@@ -76,11 +76,18 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static void json_dim(struct vp_json *j, const struct vp_rank_dim_result *d)
+static void json_dim(struct vp_json *j, const struct vp_rank_dim_result *d, int dim)
 {
     vp_json_begin_object(j);
     vp_json_kv_uint(j, "normal_n", d->n_normal);
     vp_json_kv_uint(j, "slow_n", d->n_slow);
+    /* run lengths in sample intervals: the run the median sample is in
+       (what rule 1 compares, docs/rank.md); values and deltas are order
+       keys, not shown */
+    if (dim == VP_RANK_DIM_PROC) {
+        vp_json_kv_uint(j, "normal_median_run", d->normal_median);
+        vp_json_kv_uint(j, "slow_median_run", d->slow_median);
+    }
     vp_json_kv_bool(j, "tested", d->tested);
     if (d->tested) {
         vp_json_kv_double(j, "statistic", d->statistic);
@@ -130,7 +137,7 @@ static void json_var(struct vp_json *j, const struct vp_rank_var_result *v)
     for (int d = v->basic ? 0 : VP_RANK_DIM_PROC; d < VP_RANK_DIM_COUNT; d++)
         if (v->dims[d].available) {
             vp_json_key(j, vp_rank_dim_name(d));
-            json_dim(j, &v->dims[d]);
+            json_dim(j, &v->dims[d], d);
         }
     vp_json_end_object(j);
     vp_json_end_object(j);
