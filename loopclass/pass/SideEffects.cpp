@@ -192,10 +192,12 @@ uint8_t ModRefSummary::computeDeclaration(const Function &F) const {
   return F.onlyAccessesArgMemory() ? WE_ArgMem : WE_Other;
 }
 
+static uint64_t argBit(unsigned ArgNo) { return uint64_t(1) << (ArgNo < 63 ? ArgNo : 63); }
+
 /// Effect, in the frame of `F`, of writing through `Ptr`: the function's own
 /// allocas (and byval copies) die with its frame; a pointer argument is
-/// caller memory; anything else is global.
-static uint8_t pointerEffectInFunction(const Value *Ptr) {
+/// caller memory (its bit goes into `Args`); anything else is global.
+uint8_t ModRefSummary::pointerEffect(const Value *Ptr, uint64_t &Args) const {
   SmallVector<const Value *, 4> Objs;
   getUnderlyingObjects(Ptr, Objs, nullptr, 0);
   uint8_t E = WE_None;
@@ -203,8 +205,10 @@ static uint8_t pointerEffectInFunction(const Value *Ptr) {
     if (isa<AllocaInst>(O))
       continue;
     if (const auto *A = dyn_cast<Argument>(O)) {
-      if (!A->hasByValAttr())
+      if (!A->hasByValAttr()) {
         E |= WE_ArgMem;
+        Args |= argBit(A->getArgNo());
+      }
       continue;
     }
     E |= WE_Other;
@@ -212,7 +216,18 @@ static uint8_t pointerEffectInFunction(const Value *Ptr) {
   return E;
 }
 
-uint8_t ModRefSummary::computeDefinition(const Function &F) const {
+bool ModRefSummary::mayWriteArg(const Function &F, unsigned ArgNo) const {
+  auto It = WrittenArgs.find(&F);
+  if (It != WrittenArgs.end())
+    return It->second & argBit(ArgNo);
+  if (F.isDeclaration() && ArgNo < F.arg_size()) {
+    const Argument *A = F.getArg(ArgNo);
+    return !(A->onlyReadsMemory() || A->hasAttribute(Attribute::ReadNone));
+  }
+  return true;
+}
+
+uint8_t ModRefSummary::computeDefinition(const Function &F, uint64_t &Args) const {
   if (F.onlyReadsMemory())
     return WE_None;
   uint8_t E = WE_None;
@@ -227,13 +242,13 @@ uint8_t ModRefSummary::computeDefinition(const Function &F) const {
     if (!CB) {
       const Value *Ptr;
       if (writtenPointer(I, Ptr))
-        E |= pointerEffectInFunction(Ptr);
+        E |= pointerEffect(Ptr, Args);
       continue;
     }
     if (isNoEffectIntrinsic(*CB) || CB->onlyReadsMemory())
       continue;
     if (const auto *MI = dyn_cast<AnyMemIntrinsic>(CB)) {
-      E |= pointerEffectInFunction(MI->getRawDest());
+      E |= pointerEffect(MI->getRawDest(), Args);
       continue;
     }
     const Function *Callee = calledFunction(*CB);
@@ -249,9 +264,18 @@ uint8_t ModRefSummary::computeDefinition(const Function &F) const {
       continue;
     }
     if (CE & WE_ArgMem)
-      for (const Value *Arg : CB->args())
-        if (Arg->getType()->isPointerTy())
-          E |= pointerEffectInFunction(Arg);
+      for (unsigned K = 0; K < CB->arg_size(); K++) {
+        const Value *Arg = CB->getArgOperand(K);
+        if (!Arg->getType()->isPointerTy() || CB->onlyReadsMemory(K))
+          continue;
+        // a callee of this SCC not computed yet has no bits: the fixed
+        // point adds them
+        if (Callee && !Callee->isDeclaration() && !WrittenArgs.count(Callee))
+          continue;
+        if (Callee && K < Callee->arg_size() && !mayWriteArg(*Callee, K))
+          continue;
+        E |= pointerEffect(Arg, Args);
+      }
   }
   return E;
 }
@@ -270,15 +294,19 @@ ModRefSummary::ModRefSummary(Module &M) {
       if (const Function *F = N->getFunction())
         if (!F->isDeclaration())
           SCC.push_back(F);
-    for (const Function *F : SCC)
+    for (const Function *F : SCC) {
       Effects[F] = WE_None;
+      WrittenArgs[F] = 0;
+    }
     bool Changed = true;
     while (Changed) {
       Changed = false;
       for (const Function *F : SCC) {
-        uint8_t E = computeDefinition(*F) | Effects[F];
-        if (E != Effects[F]) {
+        uint64_t Args = WrittenArgs[F];
+        uint8_t E = computeDefinition(*F, Args) | Effects[F];
+        if (E != Effects[F] || Args != WrittenArgs[F]) {
           Effects[F] = E;
+          WrittenArgs[F] = Args;
           Changed = true;
         }
       }
@@ -619,10 +647,12 @@ void SideEffectFinder::visitCall(CallBase &CB, bool InBody) {
   SiteKind K = Callee->isDeclaration() ? SiteKind::External : SiteKind::Call;
   if (E & WE_Other)
     return addSite(&CB, K, InBody, Callee->getName());
-  // Writes only through its pointer arguments: a side effect when one of
-  // them points to memory visible after the loop.
-  for (Value *Arg : CB.args()) {
-    if (!Arg->getType()->isPointerTy())
+  // Writes only through its pointer arguments: a side effect when one it
+  // may write through points to memory visible after the loop.
+  for (unsigned ArgNo = 0; ArgNo < CB.arg_size(); ArgNo++) {
+    Value *Arg = CB.getArgOperand(ArgNo);
+    if (!Arg->getType()->isPointerTy() || CB.onlyReadsMemory(ArgNo) ||
+        (ArgNo < Callee->arg_size() && !S.mayWriteArg(*Callee, ArgNo)))
       continue;
     const AllocaInst *Cursor = nullptr;
     bool AllReturn;

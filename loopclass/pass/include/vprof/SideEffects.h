@@ -34,6 +34,7 @@ class LoopInfo;
 class Module;
 class PostDominatorTree;
 class ScalarEvolution;
+class Value;
 } // namespace llvm
 
 namespace vprof {
@@ -55,6 +56,12 @@ public:
   /// The write effect of calling `F` (declarations included).
   uint8_t effectOf(const llvm::Function &F) const;
 
+  /// For a WE_ArgMem function: whether it may write through its pointer
+  /// argument `ArgNo` (a pointer it only reads through, or only passes to
+  /// callees that read through it, is not written).  Declarations: unless
+  /// the parameter is `readonly`/`readnone`.  True when unknown.
+  bool mayWriteArg(const llvm::Function &F, unsigned ArgNo) const;
+
   /// True if `Name` is a C library function on the known-pure list: it
   /// writes no memory (docs/loopclass.md lists them; math functions that set
   /// errno are on the list: errno writes are ignored).
@@ -65,8 +72,12 @@ public:
 
 private:
   uint8_t computeDeclaration(const llvm::Function &F) const;
-  uint8_t computeDefinition(const llvm::Function &F) const;
+  uint8_t computeDefinition(const llvm::Function &F, uint64_t &Args) const;
+  uint8_t pointerEffect(const llvm::Value *Ptr, uint64_t &Args) const;
   llvm::DenseMap<const llvm::Function *, uint8_t> Effects;
+  /// Bit i: may write through argument i; bit 63 stands for every argument
+  /// from 63 on.  Definitions only (absent: every argument).
+  llvm::DenseMap<const llvm::Function *, uint64_t> WrittenArgs;
 };
 
 /// Same values as enum vp_site_kind in vprof/format.h.
