@@ -79,7 +79,6 @@ NOINLINE void os_file_read_page(const fil_space_t *space, uint32_t page_no, uint
     }
     uint32_t crc = buf_calc_page_crc32(buf);
     memcpy(buf + FIL_PAGE_CHECKSUM, &crc, 4);    /* written by the server that created it */
-    sys.n_pages_read++;
 }
 
 static void ib_report_corrupt(fil_space_t *space, uint32_t page_no)
@@ -112,9 +111,11 @@ NOINLINE fil_space_t *fil_ibd_open(uint32_t id, const char *name, uint32_t n_pag
     snprintf(space->name, sizeof space->name, "%s", name);
     uint8_t hdr[PAGE_SIZE];
     os_file_read_page(space, 0, hdr);              /* FSP header: flags and size */
+    sys.n_pages_read++;
     space->flags = hdr[8] | (uint32_t)hdr[9] << 8;
     space->size = 64 + hdr[10];
     fil_space_verify_pages(space, n_pages, validate);
+    sys.n_pages_read += n_pages;                   /* the I/O statistics, per file */
     uint32_t h = id % sys.space_hash_size;
     space->hash_next = sys.space_hash[h];
     sys.space_hash[h] = space;
