@@ -1,8 +1,8 @@
 //===- LoopProbes.cpp - gated per-loop iteration/result counters ---------===//
 //
 // Instruments every classified loop with LDoctor's dynamic monitoring
-// (section 3.1.2): per instance, iterations and iterations whose HasResult
-// flag was set by a side-effect block.  The probes live in a clone of the
+// (section 3.1.2): per instance, iterations and iterations in which a
+// side-effect block ran.  The probes live in a clone of the
 // function; the original starts with one load + well-predicted branch on the
 // function's gate byte, which the runtime sets only for selected functions.
 //
@@ -227,7 +227,7 @@ void ProbeModule::finish() {
 
 /// True if every path from `B` to the end of the iteration (the back edge to
 /// the header, or a loop exit) passes another block of `Marked`: then `B`
-/// needs no HasResult store (LDoctor only instruments the post-dominating
+/// needs no result count (LDoctor only instruments the post-dominating
 /// block of a pair; this is the same test, restricted to one iteration).
 static bool coveredByOthers(const Loop &L, BasicBlock *B,
                             const SmallPtrSetImpl<BasicBlock *> &Marked) {
@@ -312,11 +312,14 @@ private:
 };
 } // namespace
 
-/// Per instance: Iters = Results = HasResult = 0 in the preheader; per
-/// iteration, in the header: Results += HasResult, HasResult = 0, Iters++;
-/// HasResult = 1 in the side-effect blocks; on every exit: Results +=
-/// HasResult, counted inline (countInstance).  Loops without side-effect
-/// blocks keep only Iters.
+/// Per instance: Iters = Results = LastResult = 0 in the preheader; per
+/// iteration, in the header: Iters++; in the side-effect blocks: Results +=
+/// (LastResult != Iters), LastResult = Iters, so an iteration with results
+/// counts once; on every exit the counts go out inline (countInstance).
+/// Loops without side-effect blocks keep only Iters.  The header pays only
+/// for Iters: an iteration without a result (the hot path of the loops
+/// LDoctor diagnoses) pays nothing for Results (docs/loopclass.md,
+/// "Probes").
 bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
                                ArrayRef<BasicBlock *> Body, const CondBlocks &Cond) {
   Loop *L = LI.getLoopFor(Header);
@@ -327,10 +330,10 @@ bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
     return false;
   uint32_t Index = PM.addLoop(R, Gate);
 
-  // Which blocks set HasResult: LDoctor's post-dominance pruning,
+  // Which blocks count a result: LDoctor's post-dominance pruning,
   // restricted to one iteration.  A loop without any (0*, 0*1?) counts no
   // results at all: its rate needs only instances and iterations.
-  // A block whose only effects are calls through pointers sets HasResult
+  // A block whose only effects are calls through pointers counts one
   // only for an impure callee, so it covers no other block.
   DenseMap<BasicBlock *, const std::vector<CallBase *> *> CondOf;
   for (const auto &[BB, Calls] : Cond)
@@ -351,8 +354,8 @@ bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
 
   AllocaInst *Iters = local(PM.I64, "vprof.iters");
   AllocaInst *Results = CountResults ? local(PM.I64, "vprof.results") : nullptr;
-  AllocaInst *HasResult =
-      CountResults ? local(PM.I64, "vprof.hasresult") : nullptr;
+  AllocaInst *LastResult =
+      CountResults ? local(PM.I64, "vprof.lastresult") : nullptr;
   Constant *Zero = ConstantInt::get(PM.I64, 0);
   Constant *One = ConstantInt::get(PM.I64, 1);
 
@@ -360,28 +363,34 @@ bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
   B.CreateStore(Zero, Iters);
   if (CountResults) {
     B.CreateStore(Zero, Results);
-    B.CreateStore(Zero, HasResult);
+    B.CreateStore(Zero, LastResult);
   }
 
   B.SetInsertPoint(&*Header->getFirstInsertionPt());
-  if (CountResults) {
-    B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I64, Results),
-                              B.CreateLoad(PM.I64, HasResult)),
-                  Results);
-    B.CreateStore(Zero, HasResult);
-  }
   B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I64, Iters), One), Iters);
 
+  // The iteration has a result (when `Any`, for a block of calls through
+  // pointers): count it unless this iteration counted one already.
+  auto CountResult = [&](Value *Any) {
+    Value *Cur = B.CreateLoad(PM.I64, Iters);
+    Value *Last = B.CreateLoad(PM.I64, LastResult);
+    Value *New = B.CreateICmpNE(Cur, Last);
+    if (Any)
+      New = B.CreateAnd(Any, New);
+    B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I64, Results), B.CreateZExt(New, PM.I64)),
+                  Results);
+    B.CreateStore(Any ? B.CreateSelect(Any, Cur, Last) : Cur, LastResult);
+  };
   for (BasicBlock *BB : Body) {
     if (!Marked.count(BB))
       continue;
     auto It = CondOf.find(BB);
     if (It == CondOf.end()) {
       B.SetInsertPoint(BB->getTerminator());
-      B.CreateStore(One, HasResult);
+      CountResult(nullptr);
       continue;
     }
-    // HasResult |= some callee of the block's calls through pointers is not
+    // A result when some callee of the block's calls through pointers is not
     // known to write nothing (docs/loopclass.md, "Calls through pointers").
     // Per call site, inline: the callee against the site's last pure and
     // last impure callee; only on a miss the runtime (through the stub).
@@ -424,7 +433,7 @@ bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
     if (!Last)
       continue;
     B.SetInsertPoint(Last->getParent()->getTerminator());
-    B.CreateStore(B.CreateSelect(Any, One, B.CreateLoad(PM.I64, HasResult)), HasResult);
+    CountResult(Any);
   }
 
   // A nested loop sums its instances in registers while its outermost loop
@@ -457,10 +466,7 @@ bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
     Instruction *At = &*E->getFirstInsertionPt();
     B.SetInsertPoint(At);
     Value *It = B.CreateLoad(PM.I64, Iters);
-    Value *Res = CountResults
-                     ? B.CreateAdd(B.CreateLoad(PM.I64, Results),
-                                   B.CreateLoad(PM.I64, HasResult))
-                     : nullptr;
+    Value *Res = CountResults ? B.CreateLoad(PM.I64, Results) : nullptr;
     if (Outer == L || !Outer->contains(E)) {
       addCounts(At, Index, One, It, Res, It);
       continue;

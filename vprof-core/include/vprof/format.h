@@ -547,7 +547,7 @@ struct vp_prof_thread {
 struct vp_loop_rt_counter {
     uint64_t instances;
     uint64_t iterations;
-    uint64_t results;          /* iterations whose HasResult flag was set      */
+    uint64_t results;          /* iterations in which a side-effect block ran  */
     uint64_t max_iterations;
     uint64_t current;          /* recursion: calls in the running instance    */
     uint64_t depth;            /* recursion: current depth                    */
@@ -609,7 +609,7 @@ struct vp_loop_count {
     uint16_t reserved;
     uint64_t instances;        /* loop instances (outermost calls for recursion) */
     uint64_t iterations;       /* header executions (calls for recursion)      */
-    uint64_t result_iterations;/* iterations whose HasResult flag was set      */
+    uint64_t result_iterations;/* iterations in which a side-effect block ran  */
     uint64_t max_iterations;   /* most iterations of one instance              */
 };
 
