@@ -8,6 +8,7 @@
 
 #include "report_internal.h"
 #include "vprof/loopclass.h"
+#include "vprof/redundancy.h"
 
 struct style {
     const char *bold, *red, *yellow, *green, *dim, *off;
@@ -179,6 +180,11 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
                 if (d->over_budget)
                     fputs(", cross-loop not measured (its recording copy would take its "
                           "function past vprof-cc's code-size budget)", out);
+                else if (vp_fix_cl_measured(d) && d->pairs_compared < VP_RED_CL_MIN_PAIRS)
+                    fprintf(out, ", cross-loop %.0f%% of %llu compared pair%s, too few for a "
+                                 "verdict (%d needed)",
+                            d->cross_loop_rate * 100.0, (unsigned long long)d->pairs_compared,
+                            d->pairs_compared == 1 ? "" : "s", VP_RED_CL_MIN_PAIRS);
                 else if (vp_fix_cl_measured(d))
                     fprintf(out, ", cross-loop %.0f%%", d->cross_loop_rate * 100.0);
                 else if (d->sampled_instances < 2)

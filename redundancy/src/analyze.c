@@ -440,7 +440,7 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
                     : (l->static_flags & VP_REDF_IO_EVERY_ITER) ? VP_RED_FIX_BATCHING
                                                                 : VP_RED_FIX_MEMOIZATION;
         l->cl_rate = l->pairs_compared ? (double)l->pairs_redundant / l->pairs_compared : 0;
-        l->cl_redundant = l->pairs_compared > 0 && l->cl_rate >= prm->cl_threshold;
+        l->cl_redundant = l->pairs_compared >= VP_RED_CL_MIN_PAIRS && l->cl_rate >= prm->cl_threshold;
         l->cl_writes = vp_red_writes(inst, ninst, l);
         /* the writes go to locations fixed for the instance: their number
            is constant, however many writes (docs/redundancy.md) */

@@ -55,6 +55,11 @@ enum vp_red_writes {
    flag it: two calls that happen to agree say little. */
 #define VP_RED_CALL_MIN_SAMPLES 10
 
+/* A cross-loop verdict needs this many compared pairs: the fewest for which
+   all of them coming out redundant would be unlikely (0.5^5 < 0.05) if at
+   most half the loop's pairs were (docs/redundancy.md, "Pair rule"). */
+#define VP_RED_CL_MIN_PAIRS 5
+
 struct vp_red_loop_result {
     uint64_t loop_id;
     const char *function;       /* from .vprof.redund (owned by the result)  */

@@ -62,5 +62,5 @@ int main(void) {
 // added to it); the next two calls make a pair that reads the same values.
 // REP-LABEL: loop scan:
 // REP-NEXT: cross-iteration: no (IV source, static)
-// REP-NEXT: cross-loop: yes rate=1.00 pairs=1 redundant=1 {{.*}} instances=2 writes=constant(112..112)
+// REP-NEXT: cross-loop: no rate=1.00 pairs=1 redundant=1 {{.*}} instances=2 writes=constant(112..112)
 // REP: loss: iterations-dropped=0 iterations-truncated=0 instances-dropped=1
