@@ -47,7 +47,8 @@ static const struct {
     {"change-data-structure",
      "change the data structure so the element is found without a linear scan "
      "(index, hash table, back pointer)"},
-    {"skip-loop", "skip the loop in the context where its side effect cannot happen"},
+    {"skip-loop", "skip the loop, or its iterations, in the context where their work "
+                  "cannot matter"},
     {"memoization", "cache the result of the repeated computation and reuse it"},
     {"batching", "batch the repeated operations into one"},
     {"none", "no automatic suggestion: every iteration produces a result"},
