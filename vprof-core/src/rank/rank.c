@@ -678,10 +678,15 @@ static int pattern_evidence(const struct vp_rank_var_result *v)
 
 /* Evidence rules 1-3 can read: a `loop` or `cond` variable.  An untagged
  * one (a statistics counter, an argument) decides no rule (docs/rank.md,
- * "Tagged candidates"). */
-static int rule_evidence(const struct vp_rank_var_result *v)
+ * "Tagged candidates").  Nor does one whose rejection is weaker than no
+ * rejection at all: a discount of at least DefaultDiscount (Hellinger at
+ * most 0.2 with the defaults) calibrates its function's cost as a variable
+ * with the normal run's distributions does, or less (docs/rank.md, "Weak
+ * rejections"). */
+static int rule_evidence(const struct vp_rank_var_result *v, double default_discount)
 {
-    return pattern_evidence(v) && (v->tags & (VP_TAG_LOOP | VP_TAG_COND));
+    return pattern_evidence(v) && (v->tags & (VP_TAG_LOOP | VP_TAG_COND)) &&
+           v->discount < default_discount;
 }
 
 /* vProf's four rules, in order, applied to the function's most anomalous
@@ -703,7 +708,7 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
     double lowest = 2;
     for (size_t i = 0; i < f->nvars; i++) {
         const struct vp_rank_var_result *v = &res->vars[order[i]];
-        if (rule_evidence(v) && v->discount < lowest)
+        if (rule_evidence(v, default_discount) && v->discount < lowest)
             lowest = v->discount;
     }
     /* Basic-type candidates first (pass 0), then the others: a pointer to a
@@ -714,7 +719,7 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
         for (int rule = 1; rule <= 3; rule++)
             for (size_t i = 0; i < f->nvars; i++) {
                 const struct vp_rank_var_result *v = &res->vars[order[i]];
-                if (!rule_evidence(v) || v->discount != lowest ||
+                if (!rule_evidence(v, default_discount) || v->discount != lowest ||
                     (pass == 0) != (v->basic != 0))
                     continue;
                 int d = pattern_dim_of(v);
@@ -752,7 +757,7 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
         int evidence = 0, basic = 0;
         for (size_t i = 0; i < f->nvars; i++) {
             basic |= res->vars[f->var_idx[i]].basic;
-            evidence |= rule_evidence(&res->vars[f->var_idx[i]]);
+            evidence |= rule_evidence(&res->vars[f->var_idx[i]], default_discount);
         }
         /* With basic-type variables, the rule also holds when none of them
            is anomalous (rules 1-3 found nothing, and nothing else is
