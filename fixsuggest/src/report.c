@@ -189,7 +189,7 @@ const char *vp_lr_copy_kind(const struct vp_lr_loop *l, const struct vp_lr_loop 
         return "the outer of two loops the compiler split this source loop into";
     if (c->parent_id == l->loop_id)
         return "the inner of two loops the compiler split this source loop into";
-    return "vectorizer remainder, versioned or unswitched copy";
+    return "vectorizer remainder, unrolled outer loop, versioned or unswitched copy";
 }
 
 char *vp_lr_copy_summary(char *buf, size_t n, const struct vp_lr_loop *c)
