@@ -146,6 +146,8 @@ const char *vp_lr_loop_label(const struct vp_lr_loop *l)
         return "tail-call loop";
     if (l->kind == VP_LOOP_NATURAL && (l->flags & VP_LOOPF_VECTOR))
         return "vectorized loop";
+    if (l->kind == VP_LOOP_NATURAL && (l->flags & VP_LOOPF_UNROLLED))
+        return "unrolled loop";
     return vp_lr_kind_name(l->kind);
 }
 

@@ -22,9 +22,10 @@ int vp_lr_relpath(const struct vp_loop_report *r, const char *file, char *buf, s
 void vp_lr_categories(unsigned cats, const char **names, size_t *n);
 const char *vp_lr_kind_name(int kind);
 /* What the reports call a loop: "recursion", "loop", "tail-call loop"
- * for the loop the compiler made of a recursive function's tail call, or
- * "vectorized loop" for the vectorizer's body (each of its iterations
- * covers several of the source loop's). */
+ * for the loop the compiler made of a recursive function's tail call,
+ * "vectorized loop" for the vectorizer's body or "unrolled loop" for the
+ * unroller's (each of their iterations covers several of the source
+ * loop's). */
 const char *vp_lr_loop_label(const struct vp_lr_loop *l);
 /* Whether a loop of `function` (inlined into `inlined_into`, or NULL) is a
    loop of the selected function `selected`. */

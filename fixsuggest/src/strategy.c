@@ -436,7 +436,7 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
        as in other instances (a type tag in an interpreter's call path),
        which is the cost of the calls of its function, not of a loop
        (docs/vprof-loop.md, "Loops that never went round"). */
-    if (in->kind == VP_LOOP_NATURAL && !(in->flags & VP_LOOPF_VECTOR) &&
+    if (in->kind == VP_LOOP_NATURAL && !(in->flags & (VP_LOOPF_VECTOR | VP_LOOPF_UNROLLED)) &&
         in->slow.max_iterations <= 1) {
         char inst[32];
         vp_fix_commas(inst, sizeof inst, in->slow.instances);

@@ -82,14 +82,17 @@ static void test_resultless(void **state)
     vp_fix_suggest(&in, &r);
     expect(&r, 0, NULL, 0);
     assert_non_null(strstr(r.evidence, "Each of its 5,000 instances ran a single iteration"));
-    /* ... but a recursion's outermost calls and a vectorized body's
-       iterations are not single source iterations */
+    /* ... but a recursion's outermost calls and a vectorized or unrolled
+       body's iterations are not single source iterations */
     in.kind = VP_LOOP_RECURSION;
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_CROSS_LOOP | VP_FIX_CAT_CROSS_ITERATION,
            (int[]){VP_FIX_BATCHING, VP_FIX_MEMOIZATION}, 2);
     in.kind = VP_LOOP_NATURAL;
     in.flags = VP_LOOPF_VECTOR;
+    vp_fix_suggest(&in, &r);
+    assert_int_not_equal(r.categories, 0);
+    in.flags = VP_LOOPF_UNROLLED;
     vp_fix_suggest(&in, &r);
     assert_int_not_equal(r.categories, 0);
 }

@@ -16,9 +16,11 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 
@@ -260,6 +262,98 @@ static void markVectorBodies(ArrayRef<Loop *> Loops, MutableArrayRef<LoopRecord>
   }
 }
 
+/// Whether the loop unroller made \p L's body out of several copies of the
+/// source loop's body, so that one iteration of it covers several source
+/// iterations.  The evidence is the unroller's copies of one induction
+/// update: the values a source variable is bound to (llvm.dbg.value) in the
+/// loop's own blocks are affine in L with one constant step S, their
+/// offsets from each other fall on k >= 2 evenly spaced residues modulo S,
+/// and every one of them that is not the header phi is computed at one
+/// source location (the copies of one `i++`).  A source loop that bumps its
+/// counter twice per iteration (`a = p[i++]; b = p[i++];`) has its updates
+/// at two locations and stays unmarked; so does a loop whose bindings the
+/// optimiser dropped (docs/loopclass.md, "Unrolled loops").
+static bool isUnrolledBody(const Loop &L, const LoopInfo &LI, ScalarEvolution &SE) {
+  struct Binding {
+    const SCEVAddRecExpr *AR;
+    const Value *V;
+  };
+  MapVector<std::pair<const DILocalVariable *, const DILocation *>, SmallVector<Binding, 8>>
+      Vars;
+  for (BasicBlock *B : L.blocks()) {
+    if (LI.getLoopFor(B) != &L)
+      continue;
+    for (Instruction &I : *B) {
+      auto *DVI = dyn_cast<DbgValueInst>(&I);
+      if (!DVI || DVI->hasArgList() || DVI->getExpression()->getNumElements() != 0)
+        continue;
+      Value *V = DVI->getVariableLocationOp(0);
+      if (!V || !SE.isSCEVable(V->getType()))
+        continue;
+      auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(V));
+      if (!AR || AR->getLoop() != &L || !AR->isAffine() ||
+          !isa<SCEVConstant>(AR->getStepRecurrence(SE)))
+        continue;
+      Vars[{DVI->getVariable(), DVI->getDebugLoc().getInlinedAt()}].push_back({AR, V});
+    }
+  }
+  for (auto &KV : Vars) {
+    const SmallVectorImpl<Binding> &Bs = KV.second;
+    const APInt &Step = cast<SCEVConstant>(Bs[0].AR->getStepRecurrence(SE))->getAPInt();
+    if (Step.getMinSignedBits() > 32)
+      continue;
+    int64_t S = std::abs(Step.getSExtValue());
+    if (S < 2)
+      continue;
+    // Residues of the values computed in the loop (not its phis): the
+    // unroller's copies of one update give all k of them, the last copy
+    // (i + S) the residue of the phi.  A loop that updates its counter at
+    // two places may have a phi at one residue and its one computed value
+    // at the other (clang keeps `i + 1` as a phi of its own): that is not
+    // k copies of anything.
+    SmallVector<int64_t, 8> Residues;
+    const DILocation *UpdateLoc = nullptr;
+    bool Ok = true;
+    for (const Binding &Bn : Bs) {
+      if (Bn.V->getType() != Bs[0].V->getType() ||
+          cast<SCEVConstant>(Bn.AR->getStepRecurrence(SE))->getAPInt() != Step) {
+        Ok = false;
+        break;
+      }
+      if (isa<PHINode>(Bn.V))
+        continue;
+      auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(Bn.AR->getStart(), Bs[0].AR->getStart()));
+      const auto *Def = dyn_cast<Instruction>(Bn.V);
+      const DILocation *Loc = Def ? Def->getDebugLoc().get() : nullptr;
+      if (!D || D->getAPInt().getMinSignedBits() > 32 || !Loc) {
+        Ok = false;
+        break;
+      }
+      if (!UpdateLoc)
+        UpdateLoc = Loc;
+      else if (Loc->getLine() != UpdateLoc->getLine() ||
+               Loc->getColumn() != UpdateLoc->getColumn() ||
+               Loc->getScope() != UpdateLoc->getScope() ||
+               Loc->getInlinedAt() != UpdateLoc->getInlinedAt()) {
+        Ok = false;
+        break;
+      }
+      int64_t R = ((D->getAPInt().getSExtValue() % S) + S) % S;
+      if (!is_contained(Residues, R))
+        Residues.push_back(R);
+    }
+    int64_t K = (int64_t)Residues.size();
+    if (!Ok || K < 2 || S % K != 0)
+      continue;
+    bool Even = true;
+    for (int64_t R : Residues)
+      Even &= (R - Residues[0]) % (S / K) == 0;
+    if (Even)
+      return true;
+  }
+  return false;
+}
+
 /// Fills function, file and position of `Rec` and gives it its id
 /// (vprof/LoopIds.h).  Records must come in table order.
 static void setSource(LoopRecord &Rec, const DILocation *Loc, Function &F,
@@ -330,6 +424,11 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       ++NumLoops;
     }
     markVectorBodies(Order, MutableArrayRef<LoopRecord>(Info.Loops).slice(First), LI);
+    for (size_t i = 0; i != Order.size(); ++i) {
+      LoopRecord &Rec = Info.Loops[First + i];
+      if (!(Rec.Flags & VP_LOOPF_VECTOR) && isUnrolledBody(*Order[i], LI, SE))
+        Rec.Flags |= VP_LOOPF_UNROLLED;
+    }
   }
   Info.PureFunctions = pureFunctions(M, Summary);
   for (const LoopRecord &R : Info.Loops) {

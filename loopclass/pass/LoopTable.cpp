@@ -105,6 +105,8 @@ static void printLoops(const std::vector<LoopRecord> &Loops) {
       OS << " tail-calls";
     if (R.Flags & VP_LOOPF_VECTOR)
       OS << " vector";
+    if (R.Flags & VP_LOOPF_UNROLLED)
+      OS << " unrolled";
     if (R.Flags & VP_LOOPF_INDIRECT)
       OS << " indirect(direct-class=" << loopClassName(R.DirectClass) << ")";
     if (R.Flags & VP_LOOPF_PROBED)

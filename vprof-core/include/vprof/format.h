@@ -195,6 +195,10 @@ enum vp_loop_flags {
                                       1 + the class without those blocks
                                       (docs/loopclass.md, "Calls through
                                       pointers")                            */
+    VP_LOOPF_UNROLLED = 1u << 6,   /* the loop unroller's body (copies of one
+                                      induction update): an iteration covers
+                                      several source iterations (docs/
+                                      loopclass.md, "Unrolled loops")       */
 };
 
 enum vp_site_kind {
