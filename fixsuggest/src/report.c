@@ -140,14 +140,16 @@ int vp_lr_in_function(const char *function, const char *inlined_into, const char
            (inlined_into && names_function(inlined_into, selected));
 }
 
-const char *vp_lr_loop_label(const struct vp_lr_loop *l)
+const char *vp_lr_loop_label(const struct vp_lr_loop *l, char *buf, size_t n)
 {
     if (l->kind == VP_LOOP_NATURAL && (l->flags & VP_LOOPF_TAIL_CALLS))
         return "tail-call loop";
     if (l->kind == VP_LOOP_NATURAL && (l->flags & VP_LOOPF_VECTOR))
         return "vectorized loop";
-    if (l->kind == VP_LOOP_NATURAL && (l->flags & VP_LOOPF_UNROLLED))
-        return "unrolled loop";
+    if (l->kind == VP_LOOP_NATURAL && (l->flags & VP_LOOPF_UNROLLED)) {
+        snprintf(buf, n, "loop unrolled x%u", l->unroll_factor);
+        return buf;
+    }
     return vp_lr_kind_name(l->kind);
 }
 

@@ -200,7 +200,8 @@ static void loop_section(FILE *out, const struct vp_loop_report *r, size_t i)
     fprintf(out, " &middot; verdict ");
     vp_html_badge(out, NULL, vp_loop_verdict_name(l->verdict));
     fputs(" &middot; ", out);
-    vp_html_escape(out, vp_lr_loop_label(l));
+    char label[32];
+    vp_html_escape(out, vp_lr_loop_label(l, label, sizeof label));
     fputs(" at ", out);
     loc(out, r, l->file, l->line);
     fprintf(out, ", %.1f%% of the slow run</p>\n", l->share * 100.0);

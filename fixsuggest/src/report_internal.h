@@ -23,10 +23,11 @@ void vp_lr_categories(unsigned cats, const char **names, size_t *n);
 const char *vp_lr_kind_name(int kind);
 /* What the reports call a loop: "recursion", "loop", "tail-call loop"
  * for the loop the compiler made of a recursive function's tail call,
- * "vectorized loop" for the vectorizer's body or "unrolled loop" for the
+ * "vectorized loop" for the vectorizer's body or "loop unrolled x4" for the
  * unroller's (each of their iterations covers several of the source
- * loop's). */
-const char *vp_lr_loop_label(const struct vp_lr_loop *l);
+ * loop's), written into `buf` (32 bytes are enough) when it is not a
+ * constant. */
+const char *vp_lr_loop_label(const struct vp_lr_loop *l, char *buf, size_t n);
 /* Whether a loop of `function` (inlined into `inlined_into`, or NULL) is a
    loop of the selected function `selected`. */
 int vp_lr_in_function(const char *function, const char *inlined_into, const char *selected);

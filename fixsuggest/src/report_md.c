@@ -160,7 +160,9 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
         cell(out, l->function);
         fprintf(out, "` | ");
         loc(out, r, l->file, l->line);
-        fprintf(out, " | %s | %.1f%% | ", vp_lr_loop_label(l), l->share * 100.0);
+        char label[32];
+        fprintf(out, " | %s | %.1f%% | ", vp_lr_loop_label(l, label, sizeof label),
+                l->share * 100.0);
         cats(out, l->fix.categories);
         fprintf(out, " | ");
         fixes(out, &l->fix);

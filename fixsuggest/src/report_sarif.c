@@ -150,8 +150,9 @@ int vp_lr_write_sarif(FILE *out, const struct vp_loop_report *r)
             unsigned c = vp_fix_category_order[k];
             if (!(l->fix.categories & c))
                 continue;
-            char msg[2048], fp[32], line[16];
-            int w = snprintf(msg, sizeof msg, "%s %s in %s: %s. Fix: ", vp_lr_loop_label(l),
+            char msg[2048], fp[32], line[16], label[32];
+            int w = snprintf(msg, sizeof msg, "%s %s in %s: %s. Fix: ",
+                             vp_lr_loop_label(l, label, sizeof label),
                              vp_fix_category_name(c), l->function,
                              c == VP_FIX_CAT_ONE_STAR ? "every iteration produces a result"
                                                       : "inefficient");

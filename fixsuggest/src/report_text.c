@@ -120,7 +120,8 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         fprintf(out, "\n%s#%zu %s%s", s->bold, i + 1, l->function, s->off);
         if (l->inlined_into)
             fprintf(out, " (inlined into %s)", l->inlined_into);
-        fprintf(out, "  %s:%u  %s", rel, l->line, vp_lr_loop_label(l));
+        char label[32];
+        fprintf(out, "  %s:%u  %s", rel, l->line, vp_lr_loop_label(l, label, sizeof label));
         if (l->kind == VP_LOOP_NATURAL) {
             fprintf(out, ", depth %d", l->depth);
             if (l->parent_line == l->line && l->parent_column == l->column)

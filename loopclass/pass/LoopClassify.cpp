@@ -262,9 +262,9 @@ static void markVectorBodies(ArrayRef<Loop *> Loops, MutableArrayRef<LoopRecord>
   }
 }
 
-/// Whether the loop unroller made \p L's body out of several copies of the
-/// source loop's body, so that one iteration of it covers several source
-/// iterations.  The evidence is the unroller's copies of one induction
+/// How many copies of the source loop's body the loop unroller made \p L's
+/// body of (one of its iterations covers that many source iterations), or
+/// 0 when it is not an unrolled body.  The evidence is the unroller's copies of one induction
 /// update: the values a source variable is bound to (llvm.dbg.value) in the
 /// loop's own blocks are affine in L with one constant step S, their
 /// offsets from each other fall on k >= 2 evenly spaced residues modulo S,
@@ -273,7 +273,7 @@ static void markVectorBodies(ArrayRef<Loop *> Loops, MutableArrayRef<LoopRecord>
 /// counter twice per iteration (`a = p[i++]; b = p[i++];`) has its updates
 /// at two locations and stays unmarked; so does a loop whose bindings the
 /// optimiser dropped (docs/loopclass.md, "Unrolled loops").
-static bool isUnrolledBody(const Loop &L, const LoopInfo &LI, ScalarEvolution &SE) {
+static unsigned unrollFactor(const Loop &L, const LoopInfo &LI, ScalarEvolution &SE) {
   struct Binding {
     const SCEVAddRecExpr *AR;
     const Value *V;
@@ -349,9 +349,9 @@ static bool isUnrolledBody(const Loop &L, const LoopInfo &LI, ScalarEvolution &S
     for (int64_t R : Residues)
       Even &= (R - Residues[0]) % (S / K) == 0;
     if (Even)
-      return true;
+      return (unsigned)std::min<int64_t>(K, 255);
   }
-  return false;
+  return 0;
 }
 
 /// Fills function, file and position of `Rec` and gives it its id
@@ -426,8 +426,12 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
     markVectorBodies(Order, MutableArrayRef<LoopRecord>(Info.Loops).slice(First), LI);
     for (size_t i = 0; i != Order.size(); ++i) {
       LoopRecord &Rec = Info.Loops[First + i];
-      if (!(Rec.Flags & VP_LOOPF_VECTOR) && isUnrolledBody(*Order[i], LI, SE))
+      if (Rec.Flags & VP_LOOPF_VECTOR)
+        continue;
+      if (unsigned K = unrollFactor(*Order[i], LI, SE)) {
         Rec.Flags |= VP_LOOPF_UNROLLED;
+        Rec.UnrollFactor = K;
+      }
     }
   }
   Info.PureFunctions = pureFunctions(M, Summary);

@@ -55,6 +55,8 @@ static std::string buildBlob(const std::vector<LoopRecord> &Loops) {
     E.end_line = R.EndLine;
     if (R.Flags & VP_LOOPF_INDIRECT)
       E.reserved = 1u + R.DirectClass;
+    if (R.Flags & VP_LOOPF_UNROLLED)
+      E.reserved |= R.UnrollFactor << 8;
     appendRecord(Entries, E);
     for (const SiteRecord &S : R.Sites) {
       vp_loop_site VS;
@@ -106,7 +108,7 @@ static void printLoops(const std::vector<LoopRecord> &Loops) {
     if (R.Flags & VP_LOOPF_VECTOR)
       OS << " vector";
     if (R.Flags & VP_LOOPF_UNROLLED)
-      OS << " unrolled";
+      OS << " unrolled(x" << R.UnrollFactor << ")";
     if (R.Flags & VP_LOOPF_INDIRECT)
       OS << " indirect(direct-class=" << loopClassName(R.DirectClass) << ")";
     if (R.Flags & VP_LOOPF_PROBED)

@@ -46,6 +46,8 @@ struct LoopRecord {
   uint16_t Flags = 0;
   /// VP_LOOPF_INDIRECT: the class without the indirect-only blocks.
   vp_loop_class DirectClass = VP_CLASS_ZERO_STAR;
+  /// VP_LOOPF_UNROLLED: source iterations per iteration (2..255).
+  unsigned UnrollFactor = 0;
   std::vector<SiteRecord> Sites;
 
   /// For instrumentation; valid until the function is modified.

@@ -1,9 +1,10 @@
 // The loop unroller makes one iteration of a loop out of several of the
 // source loop's and marks only its remainder loop, if any.  The table marks
-// the body `unrolled` (VP_LOOPF_UNROLLED) from the unroller's copies of one
-// induction update, so the reports call it an "unrolled loop" and its
-// counts are not read as source iterations (docs/loopclass.md, "Unrolled
-// loops").  A loop whose counter is bumped twice per source iteration, at
+// the body `unrolled` (VP_LOOPF_UNROLLED) with its factor, from the
+// unroller's copies of one induction update, so the reports call it a "loop
+// unrolled x4" and its counts are not read as source iterations
+// (docs/loopclass.md, "Unrolled loops"; fixsuggest.golden checks the factor
+// against the counts of a run).  A loop whose counter is bumped twice per source iteration, at
 // two places, is not marked, nor a loop kept rolled.
 // RUN: %vprof-cc -O2 -c %s -o %t.o -mllvm -vprof-print-loops 2>&1 | FileCheck %s
 unsigned long hash_n(const unsigned char *s, unsigned long n) {
@@ -13,7 +14,7 @@ unsigned long hash_n(const unsigned char *s, unsigned long n) {
   return h;
 }
 // Runtime unrolling: the body and the remainder loop, at one position.
-// CHECK: vprof-loop: hash_n unrolled.c:[[#HASH:@LINE-5]]:3 kind=loop depth=1 class=1* {{.*}}unrolled{{.*}}
+// CHECK: vprof-loop: hash_n unrolled.c:[[#HASH:@LINE-5]]:3 kind=loop depth=1 class=1* {{.*}}unrolled(x4){{.*}}
 // CHECK-NOT: vprof-loop: hash_n unrolled.c:[[#HASH]]:3 {{.*}}unrolled
 // CHECK: vprof-loop: hash_n unrolled.c:[[#HASH]]:3 kind=loop depth=1 class=1* probed sites=1
 
@@ -24,7 +25,7 @@ unsigned long hash_64(const unsigned char *s) {
   return h;
 }
 // A constant trip count: unrolled without a remainder, nothing marks it.
-// CHECK: vprof-loop: hash_64 unrolled.c:[[#@LINE-5]]:3 kind=loop depth=1 class=1* {{.*}}unrolled{{.*}}
+// CHECK: vprof-loop: hash_64 unrolled.c:[[#@LINE-5]]:3 kind=loop depth=1 class=1* {{.*}}unrolled(x{{[2-9]|[1-9][0-9]}}){{.*}}
 
 unsigned long hash_rolled(const unsigned char *s, unsigned long n) {
   unsigned long h = 5381;

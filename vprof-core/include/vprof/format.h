@@ -175,7 +175,9 @@ struct vp_loop_entry {
     uint32_t site_count;
     uint32_t end_line;      /* last source line of the loop body (quoting)    */
     uint32_t reserved;      /* VP_LOOPF_INDIRECT: low byte = 1 + the class
-                               without the indirect-only side-effect blocks  */
+                               without the indirect-only side-effect blocks;
+                               VP_LOOPF_UNROLLED: bits 8-15 = the unroll
+                               factor (source iterations per iteration)      */
 };
 
 enum vp_loop_flags {

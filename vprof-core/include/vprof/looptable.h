@@ -39,6 +39,8 @@ struct vp_loop_info {
     uint8_t static_class;  /* enum vp_loop_class                               */
     uint8_t direct_class;  /* VP_LOOPF_INDIRECT: the class without the blocks
                               whose only effects are calls through pointers  */
+    uint8_t unroll_factor; /* VP_LOOPF_UNROLLED: source iterations per
+                              iteration (2-255); 0 otherwise                 */
     const struct vp_loop_site_info *sites;
     size_t site_count;
 };

@@ -182,6 +182,10 @@ int vp_loop_table_parse(const char *name, const void *data, size_t size,
                 li->direct_class = (uint8_t)((e.reserved & 0xff) - 1);
             else
                 li->flags &= (uint16_t)~VP_LOOPF_INDIRECT; /* no usable class */
+            if ((e.flags & VP_LOOPF_UNROLLED) && ((e.reserved >> 8) & 0xff) >= 2)
+                li->unroll_factor = (uint8_t)((e.reserved >> 8) & 0xff);
+            else
+                li->flags &= (uint16_t)~VP_LOOPF_UNROLLED; /* no usable factor */
             li->sites = &t->sites_[site_base + e.first_site];
             li->site_count = e.site_count;
         }
