@@ -226,6 +226,19 @@ static void var_pair(struct vp_rank_run *n, struct vp_rank_run *s, const char *f
     fill(vp_rank_add_var(s, fn, "f.c", var, type, line, tags, kind, size), ns, gs, pc);
 }
 
+/* A model with a normal run `n` and a slow run `s` in which function f
+ * (f.c:10) has `nn` and `ns` PC samples. */
+static struct vp_rank_model *model_f(size_t nn, size_t ns, struct vp_rank_run **n,
+                                     struct vp_rank_run **s)
+{
+    struct vp_rank_model *m = vp_rank_model_new();
+    *n = vp_rank_add_run(m, "n", 0, P);
+    *s = vp_rank_add_run(m, "s", 1, P);
+    vp_rank_add_func(*n, "f", "f.c", 10, nn, nn);
+    vp_rank_add_func(*s, "f", "f.c", 10, ns, ns);
+    return m;
+}
+
 static void test_same_distribution_default(void **state)
 {
     (void)state;
@@ -393,11 +406,8 @@ static void test_basic_before_aggregate(void **state)
     (void)state;
     for (int with_basic = 0; with_basic < 2; with_basic++) {
         rng = 9;
-        struct vp_rank_model *m = vp_rank_model_new();
-        struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
-        struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
-        vp_rank_add_func(n, "f", "f.c", 10, 600, 600);
-        vp_rank_add_func(s, "f", "f.c", 10, 1700, 1700);
+        struct vp_rank_run *n, *s;
+        struct vp_rank_model *m = model_f(600, 1700, &n, &s);
         var_pair(n, s, "f", "sys", "struct recv_sys", 11, VP_TAG_COND, VP_TYPE_AGGREGATE, 8, 600,
                  g_mostly_new, 1700, g_const7, 0x1000);
         if (with_basic)
@@ -433,11 +443,8 @@ static void test_untagged_counter_skipped(void **state)
 {
     (void)state;
     rng = 17;
-    struct vp_rank_model *m = vp_rank_model_new();
-    struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
-    struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
-    vp_rank_add_func(n, "f", "f.c", 10, 800, 800);
-    vp_rank_add_func(s, "f", "f.c", 10, 2000, 2000);
+    struct vp_rank_run *n, *s;
+    struct vp_rank_model *m = model_f(800, 2000, &n, &s);
     var_pair(n, s, "f", "calls", "unsigned", 3, VP_TAG_ARGS | VP_TAG_GLOBAL, VP_TYPE_UINT, 4, 800,
              g_uniform100, 2000, g_uniform100_hi, 0x1000);
     var_pair(n, s, "f", "t", "int", 11, VP_TAG_COND, VP_TYPE_SINT, 4, 800, g_uniform100, 2000,
@@ -662,11 +669,8 @@ static void test_weak_rejection_no_rule(void **state)
     (void)state;
     for (int strong = 0; strong < 2; strong++) {
         rng = 23;
-        struct vp_rank_model *m = vp_rank_model_new();
-        struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
-        struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
-        vp_rank_add_func(n, "f", "f.c", 10, 1000, 1000);
-        vp_rank_add_func(s, "f", "f.c", 10, 5000, 5000);
+        struct vp_rank_run *n, *s;
+        struct vp_rank_model *m = model_f(1000, 5000, &n, &s);
         g_repeat_pct = 0;
         fill(vp_rank_add_var(n, "f", "f.c", "t", "struct node *", 11, VP_TAG_COND,
                              VP_TYPE_PTR_OTHER, 8),
