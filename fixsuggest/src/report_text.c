@@ -150,9 +150,17 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         const struct vp_fix_counts *c = &l->in.slow;
         const char *unit = l->kind == VP_LOOP_RECURSION ? "outermost call" : "instance";
         const char *iters = l->kind == VP_LOOP_RECURSION ? "recursive calls" : "iterations";
-        fprintf(out, "   slow run: %s %s%s, %s %s, %s per %s (max %s); resultless %.2f%%\n",
+        /* an unrolled body's iterations are `unroll_factor` source
+           iterations each (docs/loopclass.md, "Unrolled loops") */
+        char src[64] = "";
+        if ((l->flags & VP_LOOPF_UNROLLED) && l->unroll_factor >= 2) {
+            char n[32];
+            snprintf(src, sizeof src, " (%s source iterations)",
+                     vp_fix_commas(n, sizeof n, c->iterations * l->unroll_factor));
+        }
+        fprintf(out, "   slow run: %s %s%s, %s %s%s, %s per %s (max %s); resultless %.2f%%\n",
                 vp_fix_commas(inst, sizeof inst, c->instances), unit, c->instances == 1 ? "" : "s",
-                vp_fix_commas(it, sizeof it, c->iterations), iters,
+                vp_fix_commas(it, sizeof it, c->iterations), iters, src,
                 vp_lr_avg(avg, sizeof avg, c->avg_iterations), unit,
                 vp_fix_commas(mx, sizeof mx, c->max_iterations), l->resultless_rate * 100.0);
         if (l->in.normal.ran) {
