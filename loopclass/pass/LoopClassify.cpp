@@ -287,8 +287,10 @@ static unsigned unrollFactor(const Loop &L, const LoopInfo &LI, ScalarEvolution 
       auto *DVI = dyn_cast<DbgValueInst>(&I);
       if (!DVI || DVI->hasArgList() || DVI->getExpression()->getNumElements() != 0)
         continue;
+      // Integer variables only: differences of pointer SCEVs need a common
+      // base, and a pointer IV's loop has its index or counter bound too.
       Value *V = DVI->getVariableLocationOp(0);
-      if (!V || !SE.isSCEVable(V->getType()))
+      if (!V || !V->getType()->isIntegerTy() || !SE.isSCEVable(V->getType()))
         continue;
       auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(V));
       if (!AR || AR->getLoop() != &L || !AR->isAffine() ||
