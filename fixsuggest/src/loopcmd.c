@@ -1076,17 +1076,25 @@ static void idle_messages(struct ctx *c)
 /* Nested loops whose time is almost all in the inner one have almost the
    same share: tinyxml2's attribute parse loop (99.4 %) and the duplicate
    search inlined into it (99.3 %), whose cross-loop verdict is the finding.
-   A loop with an informative root cause moves above each loop without one
-   just before it whose share is less than 2 % (relative) larger. */
+   A loop moves above the loop just before it when its share is less than
+   2 % (relative) smaller and it says more: an informative root cause where
+   the other has none, or, when both diagnoses say as much, a function the
+   ranking puts higher (a callee's loop above the driver loop that calls
+   it; fixsuggest.order). */
 #define LIFT_SHARE 0.98
-static void lift_informative(struct vp_loop_report *rep)
+static int lifts_above(const struct vp_lr_loop *l, const struct vp_lr_loop *prev)
+{
+    if ((double)l->samples < LIFT_SHARE * (double)prev->samples)
+        return 0;
+    if (informative(l) != informative(prev))
+        return informative(l);
+    return l->function_rank && prev->function_rank && l->function_rank < prev->function_rank;
+}
+
+static void lift_loops(struct vp_loop_report *rep)
 {
     for (size_t i = 1; i < rep->nloops; i++)
-        for (size_t j = i; j > 0 && informative(&rep->loops[j]) &&
-                           !informative(&rep->loops[j - 1]) &&
-                           (double)rep->loops[j].samples >=
-                               LIFT_SHARE * (double)rep->loops[j - 1].samples;
-             j--) {
+        for (size_t j = i; j > 0 && lifts_above(&rep->loops[j], &rep->loops[j - 1]); j--) {
             struct vp_lr_loop t = rep->loops[j];
             rep->loops[j] = rep->loops[j - 1];
             rep->loops[j - 1] = t;
@@ -1819,7 +1827,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     share_free(&shares);
     idle_messages(&c);
     qsort(c.rep.loops, c.rep.nloops, sizeof *c.rep.loops, cmp_loops);
-    lift_informative(&c.rep);
+    lift_loops(&c.rep);
     fold_copies(&c.rep);
     /* in->function points into the loop itself: fix it after sorting */
     for (size_t i = 0; i < c.rep.nloops; i++) {

@@ -1,0 +1,64 @@
+#!/usr/bin/python3
+"""fixsuggest.order: among loops with nearly the same share (nested through
+a call) whose diagnoses say as much, the loop of the function the ranking
+puts higher comes first (docs/vprof-loop.md, "Report order").  Before, the
+caller's loop, which holds every sample of the callee's, came first
+whatever the ranking said: a driver loop headed the report.
+
+usage: order.py BINDIR TESTSRCDIR WORKDIR
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import build, finish, marker_lines, ok, run  # noqa: E402
+
+
+def rank_json(path, first, second, lines):
+    funcs = []
+    for r, name in enumerate((first, second), 1):
+        funcs.append({"rank": r, "name": name, "file": "", "line": lines[name],
+                      "raw_cost": 2.0 / r, "calibrated_cost": 2.0 / r, "discount": 0,
+                      "pattern": "scalability"})
+    json.dump({"schema": "vprof-rank/1", "inputs": [], "function_count": 2,
+               "functions": funcs}, open(path, "w"))
+
+
+def main():
+    bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
+    os.makedirs(work, exist_ok=True)
+    prog_c = os.path.join(src, "order", "prog.c")
+    line = marker_lines(prog_c, ("INNER-LOOP", "OUTER-LOOP"))
+    prog = os.path.join(work, "prog")
+    build(bindir, [prog_c], prog)
+    for first, second in (("inner", "outer"), ("outer", "inner")):
+        rank = os.path.join(work, "rank-%s.json" % first)
+        rank_json(rank, first, second, {"inner": line["INNER-LOOP"] - 3,
+                                        "outer": line["OUTER-LOOP"] - 3})
+        out = os.path.join(work, "loop-%s.json" % first)
+        if os.path.exists(out):
+            os.unlink(out)
+        r = run([os.path.join(bindir, "vprof-loop"), "--top", "2", "--rank", rank,
+                 "--format", "json", "-o", out, "--", prog, "200000", "20", "150"], work)
+        loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+        names = [(l["function"], l["line"], l["root_cause"], round(l["share"], 4)) for l in loops]
+        two = [l for l in loops if (l["function"], l["line"]) in
+               (("inner", line["INNER-LOOP"]), ("outer", line["OUTER-LOOP"]))]
+        ok(r.returncode == 0 and len(two) == 2, "both loops are diagnosed (%s first)" % first,
+           r.stderr + " " + repr(names))
+        if len(two) != 2:
+            continue
+        inn = next(l for l in two if l["function"] == "inner")
+        out_ = next(l for l in two if l["function"] == "outer")
+        ok(all(l["root_cause"] == ["1*"] for l in two),
+           "neither loop has a root cause beyond 1*", repr(names))
+        ok(inn["share"] < out_["share"] and inn["share"] >= 0.98 * out_["share"],
+           "the caller's loop has a little more of the run, within 2 %", repr(names))
+        ok(two[0]["function"] == first,
+           "the loop of %s, ranked first, comes first" % first, repr(names))
+    finish()
+
+
+if __name__ == "__main__":
+    main()
