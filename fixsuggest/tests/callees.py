@@ -13,18 +13,14 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build, finish, marker_lines, ok, run  # noqa: E402
+from common import build_case, finish, ok, run  # noqa: E402
 
 SENTENCE = "of its samples are in loops of the functions it calls that have a root cause"
 
 
 def main():
-    bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
-    os.makedirs(work, exist_ok=True)
-    prog_c = os.path.join(src, "callees", "prog.c")
-    line = marker_lines(prog_c, ("FIND-LOOP", "RECEIVE-LOOP", "MIX-LOOP", "BLOCKS-LOOP"))
-    prog = os.path.join(work, "prog")
-    build(bindir, [prog_c], prog)
+    bindir, src, work, prog, line = build_case(
+        "callees", ("FIND-LOOP", "RECEIVE-LOOP", "MIX-LOOP", "BLOCKS-LOOP"))
     out = os.path.join(work, "loop.json")
     if os.path.exists(out):
         os.unlink(out)

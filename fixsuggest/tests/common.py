@@ -18,6 +18,21 @@ def marker_lines(path, markers):
     return {m: next(i + 1 for i, t in enumerate(text) if "/* %s */" % m in t) for m in markers}
 
 
+def build_case(case, markers):
+    """The prologue of a test of one program, TESTSRCDIR/case/prog.c, from
+    the command line BINDIR TESTSRCDIR WORKDIR: creates WORKDIR, builds the
+    program there (vprof-cc -O2 -g) and returns (bindir, src, work, prog,
+    {marker: line} of prog.c)."""
+    import sys
+    bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
+    os.makedirs(work, exist_ok=True)
+    prog_c = os.path.join(src, case, "prog.c")
+    line = marker_lines(prog_c, markers)
+    prog = os.path.join(work, "prog")
+    build(bindir, [prog_c], prog)
+    return bindir, src, work, prog, line
+
+
 def run(cmd, cwd):
     """Runs cmd in cwd, output captured as text."""
     return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)

@@ -14,16 +14,12 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build, finish, marker_lines, ok, record_rank, run  # noqa: E402
+from common import build, build_case, finish, marker_lines, ok, record_rank, run  # noqa: E402
 
 
 def main():
-    bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
-    os.makedirs(work, exist_ok=True)
+    bindir, src, work, prog, line = build_case("inline", ("LOOKUP-LOOP", "LOOKUP-CALL"))
     prog_c = os.path.join(src, "inline", "prog.c")
-    line = marker_lines(prog_c, ("LOOKUP-LOOP", "LOOKUP-CALL"))
-    prog = os.path.join(work, "prog")
-    build(bindir, [prog_c], prog)
 
     # vprof-loop: the loop's share counts the inlined comparison.
     out = os.path.join(work, "loop.json")

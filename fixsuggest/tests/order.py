@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build, finish, marker_lines, ok, run  # noqa: E402
+from common import build_case, finish, ok, run  # noqa: E402
 
 
 def rank_json(path, first, second, lines):
@@ -26,12 +26,7 @@ def rank_json(path, first, second, lines):
 
 
 def main():
-    bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
-    os.makedirs(work, exist_ok=True)
-    prog_c = os.path.join(src, "order", "prog.c")
-    line = marker_lines(prog_c, ("INNER-LOOP", "OUTER-LOOP"))
-    prog = os.path.join(work, "prog")
-    build(bindir, [prog_c], prog)
+    bindir, src, work, prog, line = build_case("order", ("INNER-LOOP", "OUTER-LOOP"))
     for first, second in (("inner", "outer"), ("outer", "inner")):
         rank = os.path.join(work, "rank-%s.json" % first)
         rank_json(rank, first, second, {"inner": line["INNER-LOOP"] - 3,
