@@ -264,15 +264,14 @@ static void markVectorBodies(ArrayRef<Loop *> Loops, MutableArrayRef<LoopRecord>
 
 /// How many copies of the source loop's body the loop unroller made \p L's
 /// body of (one of its iterations covers that many source iterations), or
-/// 0 when it is not an unrolled body.  The evidence is the unroller's copies of one induction
-/// update: the values a source variable is bound to (llvm.dbg.value) in the
-/// loop's own blocks are affine in L with one constant step S, their
-/// offsets from each other fall on k >= 2 evenly spaced residues modulo S,
-/// and every one of them that is not the header phi is computed at one
-/// source location (the copies of one `i++`).  A source loop that bumps its
-/// counter twice per iteration (`a = p[i++]; b = p[i++];`) has its updates
-/// at two locations and stays unmarked; so does a loop whose bindings the
-/// optimiser dropped (docs/loopclass.md, "Unrolled loops").
+/// 0 when it is not an unrolled body.  The evidence is the unroller's copies
+/// of one induction update: an integer source variable is bound
+/// (llvm.dbg.value) in the loop's own blocks to values affine in L with one
+/// constant step S, and those of them computed in the loop (not phis) come
+/// from one source location and fall on k >= 2 evenly spaced residues
+/// modulo S.  A source loop that bumps its counter twice per iteration
+/// (`a = p[i++]; b = p[i++];`) stays unmarked, and so does a loop whose
+/// bindings the optimiser dropped (docs/loopclass.md, "Unrolled loops").
 static unsigned unrollFactor(const Loop &L, const LoopInfo &LI, ScalarEvolution &SE) {
   struct Binding {
     const SCEVAddRecExpr *AR;

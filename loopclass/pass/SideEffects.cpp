@@ -268,10 +268,6 @@ uint8_t ModRefSummary::computeDefinition(const Function &F, uint64_t &Args) cons
         const Value *Arg = CB->getArgOperand(K);
         if (!Arg->getType()->isPointerTy() || CB->onlyReadsMemory(K))
           continue;
-        // a callee of this SCC not computed yet has no bits: the fixed
-        // point adds them
-        if (Callee && !Callee->isDeclaration() && !WrittenArgs.count(Callee))
-          continue;
         if (Callee && K < Callee->arg_size() && !mayWriteArg(*Callee, K))
           continue;
         E |= pointerEffect(Arg, Args);
