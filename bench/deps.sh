@@ -4,7 +4,7 @@
 # against `perf record` (linux-perf) and gperftools' CPU profiler; run.sh
 # skips either one with a note when it is missing.  bench/redundancy/*.sh and
 # bench/loopclass/overhead.sh time runs with bc; bench/redundancy/instr.sh
-# counts instructions with valgrind's callgrind.
+# and bench/loopclass/instr.sh count instructions with valgrind's callgrind.
 set -eu
 PKGS="linux-perf google-perftools libgoogle-perftools-dev bc valgrind"
 missing=""

@@ -153,7 +153,7 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         /* an unrolled body's iterations are `unroll_factor` source
            iterations each (docs/loopclass.md, "Unrolled loops") */
         char src[64] = "";
-        if ((l->flags & VP_LOOPF_UNROLLED) && l->unroll_factor >= 2) {
+        if (l->flags & VP_LOOPF_UNROLLED) { /* the table reader keeps it with a factor >= 2 */
             char n[32];
             snprintf(src, sizeof src, " (%s source iterations)",
                      vp_fix_commas(n, sizeof n, c->iterations * l->unroll_factor));

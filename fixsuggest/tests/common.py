@@ -2,6 +2,7 @@
 import json
 import os
 import subprocess
+import sys
 
 
 def build(bindir, srcs, out, extra=(), cc="vprof-cc", opt="-O2"):
@@ -23,7 +24,6 @@ def build_case(case, markers):
     the command line BINDIR TESTSRCDIR WORKDIR: creates WORKDIR, builds the
     program there (vprof-cc -O2 -g) and returns (bindir, src, work, prog,
     {marker: line} of prog.c)."""
-    import sys
     bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
     os.makedirs(work, exist_ok=True)
     prog_c = os.path.join(src, case, "prog.c")
