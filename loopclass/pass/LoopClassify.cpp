@@ -193,21 +193,98 @@ static std::pair<unsigned, unsigned> siteLocation(Instruction *I) {
   return {0, 0};
 }
 
-static void addSites(LoopRecord &Rec, const LoopSideEffects &E) {
+namespace {
+/// Whether a call always does I/O: its callee is a C library I/O function
+/// (ModRefSummary::isIOFunction), or a function of the module in which
+/// every path from the entry to a return passes such a call (a `write`
+/// whose failure aborts still counts: that path does not return).  Calls
+/// through pointers, recursion and chains deeper than MaxDepth do not.
+class AlwaysIO {
+  static constexpr unsigned MaxDepth = 8;
+  DenseMap<const Function *, bool> Memo;
+
+public:
+  bool call(const CallBase &CB, unsigned Depth = 0) {
+    const Function *F = CB.getCalledFunction();
+    return F && function(*F, Depth);
+  }
+
+  bool function(const Function &F, unsigned Depth) {
+    if (F.isDeclaration())
+      return ModRefSummary::isIOFunction(F.getName());
+    if (auto It = Memo.find(&F); It != Memo.end())
+      return It->second;
+    if (Depth >= MaxDepth)
+      return false;
+    Memo[&F] = false; // a cycle does not count
+    SmallPtrSet<const BasicBlock *, 16> IOBlocks;
+    for (const BasicBlock &B : F)
+      for (const Instruction &I : B)
+        if (auto *CB = dyn_cast<CallBase>(&I); CB && call(*CB, Depth + 1)) {
+          IOBlocks.insert(&B);
+          break;
+        }
+    bool Always = !IOBlocks.empty();
+    SmallPtrSet<const BasicBlock *, 32> Seen;
+    SmallVector<const BasicBlock *, 16> Work;
+    if (Always && !IOBlocks.count(&F.getEntryBlock())) {
+      Seen.insert(&F.getEntryBlock());
+      Work.push_back(&F.getEntryBlock());
+    }
+    while (Always && !Work.empty()) {
+      const BasicBlock *B = Work.pop_back_val();
+      if (isa<ReturnInst>(B->getTerminator()))
+        Always = false;
+      for (const BasicBlock *S : successors(B))
+        if (!IOBlocks.count(S) && Seen.insert(S).second)
+          Work.push_back(S);
+    }
+    return Memo[&F] = Always;
+  }
+};
+} // namespace
+
+/// Marks the in-body calls that do I/O on every call and run in every
+/// iteration: their block dominates every latch (LDoctor 3.2.6, "the same
+/// statement is executed in every loop iteration").
+static void markIOEveryIteration(std::vector<SiteRecord> &Out, const LoopSideEffects &E,
+                                 Loop &L, DominatorTree &DT, AlwaysIO &IO) {
+  SmallVector<BasicBlock *, 4> Latches;
+  L.getLoopLatches(Latches);
+  for (size_t i = 0; i != E.Sites.size(); ++i) {
+    const SideEffectSite &S = E.Sites[i];
+    auto *CB = dyn_cast<CallBase>(S.Inst);
+    if (!S.InBody || !CB || Latches.empty() || !IO.call(*CB))
+      continue;
+    Out[i].IOEveryIteration = llvm::all_of(
+        Latches, [&](BasicBlock *Latch) { return DT.dominates(CB->getParent(), Latch); });
+  }
+}
+
+static void addSites(LoopRecord &Rec, const LoopSideEffects &E, Loop *L = nullptr,
+                     DominatorTree *DT = nullptr, AlwaysIO *IO = nullptr) {
+  std::vector<SiteRecord> New;
   for (const SideEffectSite &S : E.Sites) {
     SiteRecord SR;
     std::tie(SR.Line, SR.Column) = siteLocation(S.Inst);
     SR.Kind = S.Kind;
     SR.InBody = S.InBody;
     SR.Callee = S.Callee.str();
-    Rec.Sites.push_back(std::move(SR));
+    New.push_back(std::move(SR));
   }
+  if (L && DT && IO)
+    markIOEveryIteration(New, E, *L, *DT, *IO);
+  for (SiteRecord &SR : New)
+    Rec.Sites.push_back(std::move(SR));
   auto Key = [](const SiteRecord &S) {
-    return std::make_tuple(!S.InBody, S.Line, S.Column, (int)S.Kind, S.Callee);
+    return std::make_tuple(!S.InBody, S.Line, S.Column, (int)S.Kind, S.Callee,
+                           !S.IOEveryIteration);
   };
+  // a flagged site first among equal ones, so that unique keeps it
   std::sort(Rec.Sites.begin(), Rec.Sites.end(),
             [&](const SiteRecord &A, const SiteRecord &B) {
-              return Key(A) < Key(B);
+              return std::make_pair(Key(A), !A.IOEveryIteration) <
+                     std::make_pair(Key(B), !B.IOEveryIteration);
             });
   Rec.Sites.erase(std::unique(Rec.Sites.begin(), Rec.Sites.end(),
                               [&](const SiteRecord &A, const SiteRecord &B) {
@@ -372,6 +449,7 @@ static void setSource(LoopRecord &Rec, const DILocation *Loc, Function &F,
 LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
   LoopClassInfo Info;
   ModRefSummary Summary(M);
+  AlwaysIO IO;
   LoopIdAssigner Ids;
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
 
@@ -412,7 +490,7 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       Rec.Class = classifyLoop(*L, E);
       Rec.F = &F;
       Rec.Header = L->getHeader();
-      addSites(Rec, E);
+      addSites(Rec, E, L, &DT, &IO);
       splitIndirect(Rec, *L, E);
       if (Recursive && isTailRecursionLoop(*L, F))
         Rec.Flags |= VP_LOOPF_TAIL_CALLS;

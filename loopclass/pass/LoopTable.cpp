@@ -66,6 +66,8 @@ static std::string buildBlob(const std::vector<LoopRecord> &Loops) {
       VS.kind = static_cast<uint8_t>(S.Kind);
       VS.in_body = S.InBody;
       VS.callee = Strings.add(S.Callee);
+      if (S.IOEveryIteration)
+        VS.reserved = VP_SITEF_IO_EVERY_ITER;
       appendRecord(Sites, VS);
       ++SiteCount;
     }
@@ -119,6 +121,8 @@ static void printLoops(const std::vector<LoopRecord> &Loops) {
          << siteKindName(S.Kind) << " " << (S.InBody ? "body" : "exit");
       if (!S.Callee.empty())
         OS << " " << S.Callee;
+      if (S.IOEveryIteration)
+        OS << " io-every-iteration";
       OS << "\n";
     }
   }

@@ -31,6 +31,9 @@ struct SiteRecord {
   SiteKind Kind = SiteKind::Store;
   bool InBody = true;
   std::string Callee;
+  /// A call that does I/O on every call and runs in every iteration
+  /// (VP_SITEF_IO_EVERY_ITER).
+  bool IOEveryIteration = false;
 };
 
 /// One loop (or recursive function) of the module.

@@ -218,7 +218,18 @@ struct vp_loop_site {
     uint8_t kind;            /* enum vp_site_kind                               */
     uint8_t in_body;         /* 1 inside the loop body, 0 on the exit path      */
     uint32_t callee;         /* string: callee name for calls, else 0           */
-    uint32_t reserved;
+    uint32_t reserved;       /* VP_SITEF_* bits                                 */
+};
+
+enum vp_site_flags {
+    VP_SITEF_IO_EVERY_ITER = 1u << 0, /* an in-body call that does I/O on every
+                                         call (a C library output function, or
+                                         a function of the module that calls
+                                         one on every path to its return) and
+                                         runs in every iteration: its block
+                                         dominates every latch (docs/
+                                         loopclass.md, "I/O in every
+                                         iteration")                         */
 };
 
 /* ------------------------------------------------------------------------ */
