@@ -204,6 +204,15 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
             vp_json_null(j);
         }
         vp_json_kv_bool(j, "io_only", (l->flags & VP_LOOPF_IO_ONLY) != 0);
+        vp_json_key(j, "io_call"); /* an I/O call in every iteration */
+        if (l->in.io_line) {
+            vp_json_begin_object(j);
+            vp_json_kv_str(j, "callee", l->in.io_callee ? l->in.io_callee : "");
+            vp_json_kv_uint(j, "line", l->in.io_line);
+            vp_json_end_object(j);
+        } else {
+            vp_json_null(j);
+        }
         vp_json_kv_bool(j, "tail_calls", (l->flags & VP_LOOPF_TAIL_CALLS) != 0);
         vp_json_kv_bool(j, "vectorized", (l->flags & VP_LOOPF_VECTOR) != 0);
         vp_json_kv_bool(j, "unrolled", (l->flags & VP_LOOPF_UNROLLED) != 0);

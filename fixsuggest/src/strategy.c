@@ -294,6 +294,43 @@ static void evidence_callees(const struct vp_fix_input *in, struct vp_fix_result
     cat(r->evidence, sizeof r->evidence, ".");
 }
 
+/* The samples of the loop in called loops that redo their previous
+   instance's work (cross-loop) and run at most once per iteration of this
+   loop, so that consecutive instances are the work of different
+   iterations: the repeated work around the loop's I/O (docs/vprof-loop.md,
+   "Repeated work around I/O").  0 unless the rule holds. */
+static uint64_t io_repeated_samples(const struct vp_fix_input *in)
+{
+    if (in->kind != VP_LOOP_NATURAL || !in->io_line || !in->ncallees ||
+        in->loop_samples < VP_FIX_CALLEE_MIN_SAMPLES)
+        return 0;
+    uint64_t iters = in->slow.iterations;
+    if (in->unroll_factor > 1 && iters <= UINT64_MAX / in->unroll_factor)
+        iters *= in->unroll_factor;
+    uint64_t rep = 0;
+    for (size_t i = 0; i < in->ncallees && i < VP_FIX_CALLEES_MAX; i++) {
+        const struct vp_fix_callee *c = &in->callees[i];
+        if ((c->categories & VP_FIX_CAT_CROSS_LOOP) && c->instances && c->instances <= iters)
+            rep += c->samples;
+    }
+    if (rep > in->callee_samples) /* a listed loop calling another */
+        rep = in->callee_samples;
+    return (double)rep >= VP_FIX_CALLEE_MIN_SHARE * (double)in->loop_samples ? rep : 0;
+}
+
+static void evidence_io(const struct vp_fix_input *in, struct vp_fix_result *r, uint64_t rep)
+{
+    char pct[32], it[32];
+    fmt_pct(pct, sizeof pct, (double)rep / (double)in->loop_samples);
+    vp_fix_commas(it, sizeof it, in->slow.iterations);
+    cat(r->evidence, sizeof r->evidence,
+        "%severy one of its %s iterations does I/O (the call of %s at line %u), and %s of its "
+        "samples are in called loops that redo their previous instance's work and run at most "
+        "once per iteration: each iteration repeats the previous one's work around its I/O.",
+        r->evidence[0] ? " " : "", it, in->io_callee && *in->io_callee ? in->io_callee : "a function",
+        in->io_line, pct);
+}
+
 /* vprof rank's missing constraint, marked on this loop: every iteration
    does the work alike where a condition would skip the iterations that do
    not need it (vProf 5.2, the HTTPD-54852 fix), which is LDoctor's
@@ -499,6 +536,16 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
             add_fix(r, in->red.io_every_iteration ? VP_FIX_BATCHING : VP_FIX_MEMOIZATION);
         }
         evidence_redundancy(in, r);
+    }
+    /* LDoctor's I/O-related cross-iteration redundancy, measured in the
+       loops the iterations call (docs/vprof-loop.md). */
+    if (!(r->categories & (VP_FIX_CAT_ZERO_STAR | VP_FIX_CAT_CROSS_ITERATION))) {
+        uint64_t rep = io_repeated_samples(in);
+        if (rep) {
+            r->categories |= VP_FIX_CAT_CROSS_ITERATION;
+            add_fix(r, VP_FIX_BATCHING);
+            evidence_io(in, r, rep);
+        }
     }
 
     /* 1* only when nothing more informative holds. */

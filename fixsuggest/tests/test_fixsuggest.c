@@ -231,9 +231,10 @@ static void test_callees(void **state)
     struct vp_fix_result r;
     struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 20, 60000, 60000, 0);
     in.red.measured = 1;
-    in.callees[0] = (struct vp_fix_callee){"page_checksum", 72, VP_FIX_CAT_CROSS_LOOP, 1419};
+    in.callees[0] = (struct vp_fix_callee){"page_checksum", 72, VP_FIX_CAT_CROSS_LOOP, 1419, 60000};
     in.callees[1] = (struct vp_fix_callee){"db_serialize_header", 94,
-                                           VP_FIX_CAT_CROSS_LOOP | VP_FIX_CAT_ZERO_STAR_ONE, 188};
+                                           VP_FIX_CAT_CROSS_LOOP | VP_FIX_CAT_ZERO_STAR_ONE, 188,
+                                           60000};
     in.ncallees = 2;
     in.callee_samples = 1607;
     in.loop_samples = 1729;
@@ -250,7 +251,7 @@ static void test_callees(void **state)
     in.red.sampled_iterations = 100;
     in.red.distinct_iterations = 10;
     in.red.cross_iteration_rate = 10;
-    in.callees[2] = (struct vp_fix_callee){"crc", 9, VP_FIX_CAT_ZERO_OR_ONE, 1};
+    in.callees[2] = (struct vp_fix_callee){"crc", 9, VP_FIX_CAT_ZERO_OR_ONE, 1, 60000};
     in.ncallees = 3;
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_MEMOIZATION}, 1);
@@ -265,6 +266,78 @@ static void test_callees(void **state)
     vp_fix_suggest(&in, &r);
     assert_non_null(strstr(r.evidence, "no repeated work was found."));
     assert_null(strstr(r.evidence, "of its samples are in loops"));
+}
+
+/* LDoctor's I/O-related cross-iteration redundancy, measured in the loops
+   the iterations call (docs/vprof-loop.md, "Repeated work around I/O"):
+   an I/O call in every iteration, and at least half of the samples in
+   called cross-loop loops that run at most once per iteration. */
+static void test_io_repeated(void **state)
+{
+    (void)state;
+    struct vp_fix_result r;
+    struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 20, 60000, 60000, 0);
+    in.red.measured = 1;
+    in.red.ci_ruled_out = 1;
+    in.callees[0] = (struct vp_fix_callee){"page_checksum", 72, VP_FIX_CAT_CROSS_LOOP, 1419, 60000};
+    in.callees[1] = (struct vp_fix_callee){"crc", 9, VP_FIX_CAT_ZERO_OR_ONE, 200, 60000};
+    in.ncallees = 2;
+    in.callee_samples = 1619;
+    in.loop_samples = 1729;
+    in.io_line = 149;
+    in.io_callee = "create_item_do";
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_BATCHING}, 1);
+    assert_non_null(strstr(r.evidence, "Every one of its 60,000 iterations does I/O (the call of "
+                                       "create_item_do at line 149), and 82.1% of its samples are "
+                                       "in called loops that redo their previous instance's work "
+                                       "and run at most once per iteration"));
+
+    /* without the I/O call: a note only (the waste is the called loop's) */
+    in.io_line = 0;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+
+    /* the called loop runs twice per iteration: its pairs may be the two
+       runs of one iteration, which batching iterations would not remove */
+    in.io_line = 149;
+    in.callees[0].instances = 120000;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+    /* unless the loop was unrolled x2: 120,000 source iterations */
+    in.unroll_factor = 2;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_BATCHING}, 1);
+    in.unroll_factor = 0;
+    in.callees[0].instances = 60000;
+
+    /* under half of the samples in repeating loops */
+    in.callees[0].samples = 800;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+    in.callees[0].samples = 1419;
+
+    /* instances unknown (0): no claim */
+    in.callees[0].instances = 0;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+    in.callees[0].instances = 60000;
+
+    /* a recursion's "iterations" are calls: not this rule */
+    in.kind = VP_LOOP_RECURSION;
+    vp_fix_suggest(&in, &r);
+    assert_false(r.categories & VP_FIX_CAT_CROSS_ITERATION);
+    in.kind = VP_LOOP_NATURAL;
+
+    /* a cross-iteration verdict of its own keeps its fix and sentence */
+    in.red.ci_ruled_out = 0;
+    in.red.cross_iteration = 1;
+    in.red.sampled_iterations = 100;
+    in.red.distinct_iterations = 10;
+    in.red.cross_iteration_rate = 10;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_MEMOIZATION}, 1);
+    assert_null(strstr(r.evidence, "does I/O"));
 }
 
 /* The Markdown report's sentences: a category or a name with `*` does not
@@ -398,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_redundancy),
         cmocka_unit_test(test_missing_constraint),
         cmocka_unit_test(test_callees),
+        cmocka_unit_test(test_io_repeated),
         cmocka_unit_test(test_md_prose),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_split),

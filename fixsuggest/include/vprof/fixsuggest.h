@@ -114,6 +114,7 @@ struct vp_fix_callee {
     uint32_t line;
     unsigned categories;        /* its enum vp_fix_category bits            */
     uint64_t samples;           /* of the calling loop's samples, those in it */
+    uint64_t instances;         /* its instances in the slow run (0 unknown) */
 };
 
 /* A loop with at least this many samples, this share of them in such
@@ -162,6 +163,16 @@ struct vp_fix_input {
     size_t ncallees;
     uint64_t callee_samples;    /* this loop's samples in any of them       */
     uint64_t loop_samples;      /* this loop's samples                      */
+    /* A call in the body that does I/O on every call and runs in every
+       iteration (loop table VP_SITEF_IO_EVERY_ITER); io_line 0 when none.
+       With most of the time in called loops that redo their previous
+       instance's work at most once per iteration, the loop is
+       cross-iteration redundant around its I/O: batching
+       (docs/vprof-loop.md, "Repeated work around I/O"). */
+    uint32_t io_line;
+    const char *io_callee;
+    unsigned unroll_factor;     /* VP_LOOPF_UNROLLED: source iterations per
+                                   iteration; 0 or 1 otherwise               */
     struct vp_fix_constraint constraint;
 };
 
@@ -186,11 +197,17 @@ void vp_fix_input_init(struct vp_fix_input *in);
  *   cross-loop                 -> memoization when each instance updates a
  *                                 constant number of locations, else batching
  *   1* with nothing else       -> 1*,      none
+ *   I/O call in every iteration,
+ *   most of the time in called
+ *   loops that repeat their
+ *   previous instance, at most
+ *   one instance per iteration -> cross-iteration, batching
  * Redundancy is not reported for a 0* loop (deleting it removes the
  * repeated work too).
  * A 0*1? or [0|1]* loop whose results are frequent gets no category (it is
  * not inefficient).  Callees (in->ncallees) add a sentence to the evidence,
- * never a category: the waste is theirs.  Can't fail. */
+ * and a category only in the I/O rule above: otherwise the waste is
+ * theirs.  Can't fail. */
 void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *out);
 
 /* "0*", "0*1?", "[0|1]*", "1*", "cross-iteration", "cross-loop"; NULL for a

@@ -1,0 +1,63 @@
+#!/usr/bin/python3
+"""fixsuggest.iobatch: a loop whose every iteration does I/O, and whose
+time is in called loops that redo their previous instance's work once per
+iteration, is cross-iteration redundant around its I/O: batching
+(docs/vprof-loop.md, "Repeated work around I/O"; LDoctor's I/O-related
+cross-iteration redundancy, Mozilla 490742).  A loop that does I/O in
+every iteration over work that does not repeat gets no such category.
+
+usage: iobatch.py BINDIR TESTSRCDIR WORKDIR
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import build_case, finish, ok, run  # noqa: E402
+
+
+def main():
+    bindir, src, work, prog, line = build_case(
+        "iobatch", ("SUM-LOOP", "SAVE-LOOP", "HEX-LOOP", "LOG-LOOP"))
+    out = os.path.join(work, "loop.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    cmd = [os.path.join(bindir, "vprof-loop"), "--function", "save_all,checksum,log_all,hexfmt"]
+    r = run(cmd + ["--format", "json", "-o", out, "--", prog, "60000"], work)
+    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    by = {(l["function"], l["line"]): l for l in loops}
+    save = by.get(("save_all", line["SAVE-LOOP"]))
+    csum = by.get(("checksum", line["SUM-LOOP"]))
+    log = by.get(("log_all", line["LOG-LOOP"]))
+    ok(r.returncode == 0 and save and csum and log, "the loops are diagnosed",
+       "exit %d, loops %s\n%s" % (r.returncode, sorted(by), r.stderr[-1500:]))
+    if not (save and csum and log):
+        return finish()
+    ok("cross-loop" in csum["root_cause"] and csum["counts"]["instances"] == 60000,
+       "checksum's loop is cross-loop redundant, once per save",
+       "%s %s" % (csum["root_cause"], csum["counts"]))
+    ok(save["io_call"] == {"callee": "save", "line": line["SAVE-LOOP"] + 2},
+       "save_all's call of save does I/O in every iteration", str(save["io_call"]))
+    ok("cross-iteration" in save["root_cause"] and save["fix"][0] == "batching"
+       and save["cross_iteration_rate"] is None,
+       "save_all's loop is cross-iteration redundant around its I/O: batching "
+       "(its own signatures were ruled out by the index)",
+       "%s %s %s" % (save["root_cause"], save["fix"], save["evidence"]))
+    ok("does I/O (the call of save at line %d)" % (line["SAVE-LOOP"] + 2) in save["evidence"]
+       and "checksum's loop at line %d (cross-loop" % line["SUM-LOOP"] in save["evidence"],
+       "its evidence names the I/O call and the repeated loop", save["evidence"])
+    ok(log["io_call"] is not None and log["root_cause"] == ["1*"] and log["fix"] == ["none"]
+       and "does I/O" not in log["evidence"],
+       "log_all's loop does I/O in every iteration, but nothing repeats: 1*",
+       "%s %s %s %s" % (log["io_call"], log["root_cause"], log["fix"], log["evidence"]))
+
+    # The text report says it too.
+    r = run(cmd + ["--no-color", "--", prog, "30000"], work)
+    text = " ".join(r.stdout.split())
+    ok(r.returncode == 0 and "repeats the previous one's work around its I/O" in text,
+       "the text report says it", r.stdout[-2000:] + r.stderr[-500:])
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
