@@ -185,6 +185,9 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
             if (d->call_sampled)
                 fprintf(out, ", repeated calls of %s (line %u) %.2fx",
                         d->call_callee ? d->call_callee : "?", d->call_line, d->call_rate);
+            if ((l->fix.categories & VP_FIX_CAT_CROSS_ITERATION) && !d->cross_iteration &&
+                !d->call_redundant) /* the I/O rule: the evidence says why */
+                fputs(", repeated work around its I/O in the loops it calls", out);
             if (l->kind != VP_LOOP_RECURSION) {
                 if (d->over_budget)
                     fputs(", cross-loop not measured (its recording copy would take its "
