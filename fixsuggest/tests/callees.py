@@ -8,12 +8,11 @@ cross-loop redundant search.
 
 usage: callees.py BINDIR TESTSRCDIR WORKDIR
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build_case, finish, ok, run  # noqa: E402
+from common import build_case, finish, loop_json, ok, run  # noqa: E402
 
 SENTENCE = "of its samples are in loops of the functions it calls that have a root cause"
 
@@ -21,12 +20,8 @@ SENTENCE = "of its samples are in loops of the functions it calls that have a ro
 def main():
     bindir, src, work, prog, line = build_case(
         "callees", ("FIND-LOOP", "RECEIVE-LOOP", "MIX-LOOP", "BLOCKS-LOOP"))
-    out = os.path.join(work, "loop.json")
-    if os.path.exists(out):
-        os.unlink(out)
+    r, loops = loop_json(bindir, work, "receive,find,blocks,mix", [prog, "30000", "1500"])
     cmd = [os.path.join(bindir, "vprof-loop"), "--function", "receive,find,blocks,mix"]
-    r = run(cmd + ["--format", "json", "-o", out, "--", prog, "30000", "1500"], work)
-    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
     by = {(l["function"], l["line"]): l for l in loops}
     rec = by.get(("receive", line["RECEIVE-LOOP"]))
     fnd = by.get(("find", line["FIND-LOOP"]))

@@ -38,6 +38,18 @@ def run(cmd, cwd):
     return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
 
 
+def loop_json(bindir, work, functions, argv):
+    """vprof-loop --function FUNCTIONS --format json -o WORK/loop.json --
+    ARGV (a stale report removed first): (its CompletedProcess, the report's
+    loops, [] when it wrote none)."""
+    out = os.path.join(work, "loop.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = run([os.path.join(bindir, "vprof-loop"), "--function", functions, "--format", "json",
+             "-o", out, "--"] + list(argv), work)
+    return r, (json.load(open(out))["loops"] if os.path.exists(out) else [])
+
+
 def record_rank(bindir, work, normal, slow, prefix=""):
     """vprof record of the argv lists `normal` and `slow` (PREFIXn.vprof,
     PREFIXb.vprof in work), then vprof rank --format json into

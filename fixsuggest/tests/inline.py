@@ -14,7 +14,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build, build_case, finish, marker_lines, ok, record_rank, run  # noqa: E402
+from common import (build, build_case, finish, loop_json, marker_lines, ok,  # noqa: E402
+                    record_rank, run)
 
 
 def main():
@@ -22,12 +23,7 @@ def main():
     prog_c = os.path.join(src, "inline", "prog.c")
 
     # vprof-loop: the loop's share counts the inlined comparison.
-    out = os.path.join(work, "loop.json")
-    if os.path.exists(out):
-        os.unlink(out)
-    r = run([os.path.join(bindir, "vprof-loop"), "--function", "lookup", "--format", "json",
-             "-o", out, "--", prog, "28000", "6000"], work)
-    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    r, loops = loop_json(bindir, work, "lookup", [prog, "28000", "6000"])
     lk = [l for l in loops if l["function"] == "lookup" and l["line"] == line["LOOKUP-LOOP"]]
     ok(r.returncode == 0 and lk and lk[0]["share"] >= 0.6,
        "lookup's loop holds the samples of the comparison inlined into it",

@@ -8,23 +8,18 @@ every iteration over work that does not repeat gets no such category.
 
 usage: iobatch.py BINDIR TESTSRCDIR WORKDIR
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build_case, finish, ok, run  # noqa: E402
+from common import build_case, finish, loop_json, ok, run  # noqa: E402
 
 
 def main():
     bindir, src, work, prog, line = build_case(
         "iobatch", ("SUM-LOOP", "SAVE-LOOP", "HEX-LOOP", "LOG-LOOP"))
-    out = os.path.join(work, "loop.json")
-    if os.path.exists(out):
-        os.unlink(out)
-    cmd = [os.path.join(bindir, "vprof-loop"), "--function", "save_all,checksum,log_all,hexfmt"]
-    r = run(cmd + ["--format", "json", "-o", out, "--", prog, "60000"], work)
-    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    funcs = "save_all,checksum,log_all,hexfmt"
+    r, loops = loop_json(bindir, work, funcs, [prog, "60000"])
     by = {(l["function"], l["line"]): l for l in loops}
     save = by.get(("save_all", line["SAVE-LOOP"]))
     csum = by.get(("checksum", line["SUM-LOOP"]))
@@ -52,7 +47,8 @@ def main():
        "%s %s %s %s" % (log["io_call"], log["root_cause"], log["fix"], log["evidence"]))
 
     # The text report says it too.
-    r = run(cmd + ["--no-color", "--", prog, "30000"], work)
+    r = run([os.path.join(bindir, "vprof-loop"), "--function", funcs, "--no-color", "--", prog,
+             "30000"], work)
     text = " ".join(r.stdout.split())
     ok(r.returncode == 0 and "repeats the previous one's work around its I/O" in text
        and "ruled out for whole iterations (an induction variable among its sources), "
