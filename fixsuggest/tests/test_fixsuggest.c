@@ -308,6 +308,7 @@ static void test_io_repeated(void **state)
     in.unroll_factor = 2;
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_BATCHING}, 1);
+    assert_non_null(strstr(r.evidence, "Every one of its 120,000 iterations does I/O"));
     in.unroll_factor = 0;
     in.callees[0].instances = 60000;
 
