@@ -74,6 +74,12 @@ static const char *const IONames[] = {
     "send", "sendto", "sendmsg", "fflush", "fputs_unlocked", "fwrite_unlocked",
     "putc_unlocked", "putchar_unlocked", "fputc_unlocked", "__printf_chk",
     "__fprintf_chk", "perror", "syslog",
+    // output that forces data out, or goes out by other calls: fsync per
+    // record is the textbook case for batching (LDoctor 3.2.6)
+    "fsync", "fdatasync", "sync_file_range", "msync", "pwrite64", "pwritev",
+    "pwritev2", "sendfile", "sendmmsg", "vdprintf", "__vfprintf_chk",
+    "__vprintf_chk", "__dprintf_chk", "fputws", "fputwc", "putwc", "putwchar",
+    "fwprintf", "wprintf", "vfwprintf",
 };
 
 static bool inList(const StringSet<> &Set, StringRef Name) {

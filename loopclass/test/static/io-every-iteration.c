@@ -43,6 +43,16 @@ void direct(int n) {
 // CHECK: vprof-loop: direct io-every-iteration.c:[[#@LINE-3]]:3 kind=loop
 // CHECK-NEXT: vprof-loop-site: [[#@LINE-3]]:5 external body {{fputs|fputc}} io-every-iteration
 
+void synced(int n) {
+  for (int i = 0; i < n; i++) {
+    counter += i;
+    fsync(fd);
+  }
+}
+// CHECK: vprof-loop: synced io-every-iteration.c:[[#@LINE-5]]:3 kind=loop
+// CHECK-NEXT: vprof-loop-site: [[#@LINE-5]]:13 store body{{$}}
+// CHECK-NEXT: vprof-loop-site: [[#@LINE-5]]:5 external body fsync io-every-iteration
+
 void through_callees(int n) {
   for (int i = 0; i < n; i++)
     commit(i);
