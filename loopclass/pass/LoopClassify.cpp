@@ -277,8 +277,7 @@ static void addSites(LoopRecord &Rec, const LoopSideEffects &E, Loop *L = nullpt
   for (SiteRecord &SR : New)
     Rec.Sites.push_back(std::move(SR));
   auto Key = [](const SiteRecord &S) {
-    return std::make_tuple(!S.InBody, S.Line, S.Column, (int)S.Kind, S.Callee,
-                           !S.IOEveryIteration);
+    return std::make_tuple(!S.InBody, S.Line, S.Column, (int)S.Kind, S.Callee);
   };
   // a flagged site first among equal ones, so that unique keeps it
   std::sort(Rec.Sites.begin(), Rec.Sites.end(),
