@@ -1727,7 +1727,6 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             }
         L->static_class = r->cls;
         L->flags = l->flags;
-        L->unroll_factor = l->unroll_factor;
         L->function_rank = sel[k].function_rank;
         if (sel[k].anom_marked) {
             L->rank_samples = sel[k].anom_in;

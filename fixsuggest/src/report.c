@@ -148,7 +148,7 @@ const char *vp_lr_loop_label(const struct vp_lr_loop *l, char *buf, size_t n)
     if (l->kind == VP_LOOP_NATURAL && (l->flags & VP_LOOPF_VECTOR))
         return "vectorized loop";
     if (l->kind == VP_LOOP_NATURAL && (l->flags & VP_LOOPF_UNROLLED)) {
-        snprintf(buf, n, "loop unrolled x%u", l->unroll_factor);
+        snprintf(buf, n, "loop unrolled x%u", l->in.unroll_factor);
         return buf;
     }
     return vp_lr_kind_name(l->kind);

@@ -216,7 +216,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         vp_json_kv_bool(j, "tail_calls", (l->flags & VP_LOOPF_TAIL_CALLS) != 0);
         vp_json_kv_bool(j, "vectorized", (l->flags & VP_LOOPF_VECTOR) != 0);
         vp_json_kv_bool(j, "unrolled", (l->flags & VP_LOOPF_UNROLLED) != 0);
-        vp_json_kv_uint(j, "unroll_factor", l->unroll_factor);
+        vp_json_kv_uint(j, "unroll_factor", l->in.unroll_factor);
         vp_json_key(j, "copies");
         vp_json_begin_array(j);
         for (size_t k = 0; k < l->ncopies; k++) {

@@ -156,7 +156,7 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         if (l->flags & VP_LOOPF_UNROLLED) { /* the table reader keeps it with a factor >= 2 */
             char n[32];
             snprintf(src, sizeof src, " (%s source iterations)",
-                     vp_fix_commas(n, sizeof n, c->iterations * l->unroll_factor));
+                     vp_fix_commas(n, sizeof n, vp_fix_source_iterations(&l->in)));
         }
         fprintf(out, "   slow run: %s %s%s, %s %s%s, %s per %s (max %s); resultless %.2f%%\n",
                 vp_fix_commas(inst, sizeof inst, c->instances), unit, c->instances == 1 ? "" : "s",

@@ -294,9 +294,7 @@ static void evidence_callees(const struct vp_fix_input *in, struct vp_fix_result
     cat(r->evidence, sizeof r->evidence, ".");
 }
 
-/* The slow run's iterations of the source loop: an unrolled body's
-   iterations times its factor. */
-static uint64_t source_iterations(const struct vp_fix_input *in)
+uint64_t vp_fix_source_iterations(const struct vp_fix_input *in)
 {
     uint64_t n = in->slow.iterations;
     return in->unroll_factor > 1 && n <= UINT64_MAX / in->unroll_factor ? n * in->unroll_factor
@@ -313,7 +311,7 @@ static uint64_t io_repeated_samples(const struct vp_fix_input *in)
     if (in->kind != VP_LOOP_NATURAL || !in->io_line || !in->ncallees ||
         in->loop_samples < VP_FIX_CALLEE_MIN_SAMPLES)
         return 0;
-    uint64_t iters = source_iterations(in);
+    uint64_t iters = vp_fix_source_iterations(in);
     uint64_t rep = 0;
     for (size_t i = 0; i < in->ncallees && i < VP_FIX_CALLEES_MAX; i++) {
         const struct vp_fix_callee *c = &in->callees[i];
@@ -329,7 +327,7 @@ static void evidence_io(const struct vp_fix_input *in, struct vp_fix_result *r, 
 {
     char pct[32], it[32];
     fmt_pct(pct, sizeof pct, (double)rep / (double)in->loop_samples);
-    vp_fix_commas(it, sizeof it, source_iterations(in)); /* the calls are per source iteration */
+    vp_fix_commas(it, sizeof it, vp_fix_source_iterations(in)); /* the calls are per source iteration */
     cat(r->evidence, sizeof r->evidence,
         "%severy one of its %s iterations does I/O (the call of %s at line %u), and %s of its "
         "samples are in called loops that redo their previous instance's work and run at most "

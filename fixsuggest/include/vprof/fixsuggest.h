@@ -185,6 +185,10 @@ struct vp_fix_result {
     char growth[640];           /* normal vs slow counts and times, or ""    */
 };
 
+/* The slow run's iterations of the source loop: an unrolled body's
+   (VP_LOOPF_UNROLLED) iterations times in->unroll_factor.  Can't fail. */
+uint64_t vp_fix_source_iterations(const struct vp_fix_input *in);
+
 /* Zeroes `in`.  Can't fail. */
 void vp_fix_input_init(struct vp_fix_input *in);
 

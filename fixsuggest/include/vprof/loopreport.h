@@ -41,8 +41,6 @@ struct vp_lr_loop {
     int depth;               /* nesting, 1 = outermost                        */
     int static_class;        /* enum vp_loop_class                            */
     unsigned flags;          /* enum vp_loop_flags                            */
-    unsigned unroll_factor;  /* VP_LOOPF_UNROLLED: source iterations per
-                                iteration; 0 otherwise                        */
     size_t function_rank;    /* rank of its function, 0 if chosen by name     */
     uint64_t rank_samples;   /* the ranking's anomalous samples in this loop
                                 and the loops inside it, when this is the loop
