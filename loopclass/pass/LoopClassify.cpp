@@ -249,15 +249,11 @@ public:
 /// statement is executed in every loop iteration").
 static void markIOEveryIteration(std::vector<SiteRecord> &Out, const LoopSideEffects &E,
                                  Loop &L, DominatorTree &DT, AlwaysIO &IO) {
-  SmallVector<BasicBlock *, 4> Latches;
-  L.getLoopLatches(Latches);
   for (size_t i = 0; i != E.Sites.size(); ++i) {
     const SideEffectSite &S = E.Sites[i];
     auto *CB = dyn_cast<CallBase>(S.Inst);
-    if (!S.InBody || !CB || Latches.empty() || !IO.call(*CB))
-      continue;
-    Out[i].IOEveryIteration = llvm::all_of(
-        Latches, [&](BasicBlock *Latch) { return DT.dominates(CB->getParent(), Latch); });
+    if (S.InBody && CB && IO.call(*CB))
+      Out[i].IOEveryIteration = runsInEveryIteration(CB->getParent(), L, DT);
   }
 }
 

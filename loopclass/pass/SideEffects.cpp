@@ -1047,6 +1047,14 @@ LoopSideEffects findLoopSideEffects(Loop &L, const ModRefSummary &S,
   return Finder.runOnLoop();
 }
 
+bool runsInEveryIteration(const BasicBlock *BB, const Loop &L, const DominatorTree &DT) {
+  SmallVector<BasicBlock *, 4> Latches;
+  L.getLoopLatches(Latches);
+  return !Latches.empty() && llvm::all_of(Latches, [&](const BasicBlock *Latch) {
+           return DT.dominates(BB, Latch);
+         });
+}
+
 bool isDirectlyRecursive(const Function &F) {
   for (const User *U : F.users())
     if (const auto *CB = dyn_cast<CallBase>(U))

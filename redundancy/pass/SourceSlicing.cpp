@@ -529,17 +529,17 @@ static std::string functionNameOf(Value *V) {
 }
 
 /// True if some I/O call of the loop body runs in every iteration (its block
-/// dominates the latch) and every in-body side effect is an I/O call.
+/// dominates every latch; loopclass's test) and every in-body side effect
+/// is an I/O call.
 static bool ioEveryIteration(Loop &L, const LoopSideEffects &E,
                              DominatorTree &DT) {
-  BasicBlock *Latch = L.getLoopLatch();
   bool Every = false;
   for (const SideEffectSite &S : E.Sites) {
     if (!S.InBody)
       continue;
     if (!ModRefSummary::isIOFunction(S.Callee))
       return false;
-    Every |= !Latch || DT.dominates(S.Inst->getParent(), Latch);
+    Every |= runsInEveryIteration(S.Inst->getParent(), L, DT);
   }
   return Every;
 }

@@ -129,6 +129,12 @@ LoopSideEffects findLoopSideEffects(llvm::Loop &L, const ModRefSummary &S,
                                     llvm::LoopInfo &LI,
                                     llvm::ScalarEvolution *SE);
 
+/// True if `BB`, a block of loop `L`, runs in every iteration: it dominates
+/// every latch (LDoctor 3.2.6, "the same statement is executed in every
+/// loop iteration").  False for a loop without a latch.
+bool runsInEveryIteration(const llvm::BasicBlock *BB, const llvm::Loop &L,
+                          const llvm::DominatorTree &DT);
+
 /// True if `F` calls itself directly.
 bool isDirectlyRecursive(const llvm::Function &F);
 
