@@ -529,9 +529,16 @@ static void test_record_status(void **state)
     expect_exit(&r, 3, NULL);
     assert_non_null(strstr(r.err, "not built with vprof-cc"));
     assert_non_null(strstr(r.err, "PC profiling still works"));
+    /* the helper exits at once: usually 0 PC samples, but a slow start (the
+       ASan build's, on a loaded machine) can take one; it has no schema, so
+       no value samples either way */
     char want[400];
-    snprintf(want, sizeof want, "vprof: wrote %s: 0 PC samples, 0 value samples\n", out);
-    assert_non_null(strstr(r.err, want));
+    snprintf(want, sizeof want, "vprof: wrote %s: ", out);
+    const char *w = strstr(r.err, want);
+    assert_non_null(w);
+    w += strlen(want);
+    assert_true(*w >= '0' && *w <= '9');
+    assert_non_null(strstr(w, " PC samples, 0 value samples\n"));
     run_free(&r);
 
     /* a CPU-bound run gets samples; the profile is valid and written by it */
