@@ -194,16 +194,21 @@ static std::pair<unsigned, unsigned> siteLocation(Instruction *I) {
 }
 
 namespace {
-/// Whether a call always does I/O: its callee is a C library I/O function
-/// (ModRefSummary::isIOFunction), or a function of the module in which
-/// every path from the entry to a return passes such a call (a `write`
-/// whose failure aborts still counts: that path does not return).  Calls
-/// through pointers, recursion and chains deeper than MaxDepth do not.
+/// Whether a call always does I/O (or, with isWaitFunction, always waits):
+/// its callee is such a C library function (ModRefSummary::isIOFunction), or
+/// a function of the module in which every path from the entry to a return
+/// passes such a call (a `write` whose failure aborts still counts: that
+/// path does not return).  Calls through pointers, recursion and chains
+/// deeper than MaxDepth do not.
 class AlwaysIO {
   static constexpr unsigned MaxDepth = 8;
   DenseMap<const Function *, bool> Memo;
+  bool (*IsLibrary)(StringRef);
 
 public:
+  explicit AlwaysIO(bool (*IsLibrary)(StringRef) = ModRefSummary::isIOFunction)
+      : IsLibrary(IsLibrary) {}
+
   bool call(const CallBase &CB, unsigned Depth = 0) {
     const Function *F = CB.getCalledFunction();
     return F && function(*F, Depth);
@@ -211,7 +216,7 @@ public:
 
   bool function(const Function &F, unsigned Depth) {
     if (F.isDeclaration())
-      return ModRefSummary::isIOFunction(F.getName());
+      return IsLibrary(F.getName());
     if (auto It = Memo.find(&F); It != Memo.end())
       return It->second;
     if (Depth >= MaxDepth)
@@ -244,21 +249,31 @@ public:
 };
 } // namespace
 
-/// Marks the in-body calls that do I/O on every call and run in every
-/// iteration: their block dominates every latch (LDoctor 3.2.6, "the same
-/// statement is executed in every loop iteration").
-static void markIOEveryIteration(std::vector<SiteRecord> &Out, const LoopSideEffects &E,
-                                 Loop &L, DominatorTree &DT, AlwaysIO &IO) {
+/// The two analyses of calls markEveryIteration asks.
+struct AlwaysCalls {
+  AlwaysIO IO, Wait{ModRefSummary::isWaitFunction};
+};
+
+/// Marks the in-body calls that run in every iteration -- their block
+/// dominates every latch (LDoctor 3.2.6, "the same statement is executed in
+/// every loop iteration") -- and do I/O, or wait, on every call.
+static void markEveryIteration(std::vector<SiteRecord> &Out, const LoopSideEffects &E,
+                               Loop &L, DominatorTree &DT, AlwaysCalls &A) {
   for (size_t i = 0; i != E.Sites.size(); ++i) {
     const SideEffectSite &S = E.Sites[i];
     auto *CB = dyn_cast<CallBase>(S.Inst);
-    if (S.InBody && CB && IO.call(*CB))
-      Out[i].IOEveryIteration = runsInEveryIteration(CB->getParent(), L, DT);
+    if (!S.InBody || !CB)
+      continue;
+    bool IO = A.IO.call(*CB), Wait = A.Wait.call(*CB);
+    if ((IO || Wait) && runsInEveryIteration(CB->getParent(), L, DT)) {
+      Out[i].IOEveryIteration = IO;
+      Out[i].WaitEveryIteration = Wait;
+    }
   }
 }
 
 static void addSites(LoopRecord &Rec, const LoopSideEffects &E, Loop *L = nullptr,
-                     DominatorTree *DT = nullptr, AlwaysIO *IO = nullptr) {
+                     DominatorTree *DT = nullptr, AlwaysCalls *Calls = nullptr) {
   std::vector<SiteRecord> New;
   for (const SideEffectSite &S : E.Sites) {
     SiteRecord SR;
@@ -268,18 +283,20 @@ static void addSites(LoopRecord &Rec, const LoopSideEffects &E, Loop *L = nullpt
     SR.Callee = S.Callee.str();
     New.push_back(std::move(SR));
   }
-  if (L && DT && IO)
-    markIOEveryIteration(New, E, *L, *DT, *IO);
+  if (L && DT && Calls)
+    markEveryIteration(New, E, *L, *DT, *Calls);
   for (SiteRecord &SR : New)
     Rec.Sites.push_back(std::move(SR));
   auto Key = [](const SiteRecord &S) {
     return std::make_tuple(!S.InBody, S.Line, S.Column, (int)S.Kind, S.Callee);
   };
-  // a flagged site first among equal ones, so that unique keeps it
+  // the most flagged site first among equal ones, so that unique keeps it
+  auto Rank = [](const SiteRecord &S) {
+    return -(int)S.IOEveryIteration - (int)S.WaitEveryIteration;
+  };
   std::sort(Rec.Sites.begin(), Rec.Sites.end(),
             [&](const SiteRecord &A, const SiteRecord &B) {
-              return std::make_pair(Key(A), !A.IOEveryIteration) <
-                     std::make_pair(Key(B), !B.IOEveryIteration);
+              return std::make_pair(Key(A), Rank(A)) < std::make_pair(Key(B), Rank(B));
             });
   Rec.Sites.erase(std::unique(Rec.Sites.begin(), Rec.Sites.end(),
                               [&](const SiteRecord &A, const SiteRecord &B) {
@@ -444,7 +461,7 @@ static void setSource(LoopRecord &Rec, const DILocation *Loc, Function &F,
 LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
   LoopClassInfo Info;
   ModRefSummary Summary(M);
-  AlwaysIO IO;
+  AlwaysCalls Calls;
   LoopIdAssigner Ids;
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
 
@@ -485,7 +502,7 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       Rec.Class = classifyLoop(*L, E);
       Rec.F = &F;
       Rec.Header = L->getHeader();
-      addSites(Rec, E, L, &DT, &IO);
+      addSites(Rec, E, L, &DT, &Calls);
       splitIndirect(Rec, *L, E);
       if (Recursive && isTailRecursionLoop(*L, F))
         Rec.Flags |= VP_LOOPF_TAIL_CALLS;

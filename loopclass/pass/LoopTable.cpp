@@ -67,7 +67,9 @@ static std::string buildBlob(const std::vector<LoopRecord> &Loops) {
       VS.in_body = S.InBody;
       VS.callee = Strings.add(S.Callee);
       if (S.IOEveryIteration)
-        VS.reserved = VP_SITEF_IO_EVERY_ITER;
+        VS.reserved |= VP_SITEF_IO_EVERY_ITER;
+      if (S.WaitEveryIteration)
+        VS.reserved |= VP_SITEF_WAIT_EVERY_ITER;
       appendRecord(Sites, VS);
       ++SiteCount;
     }
@@ -123,6 +125,8 @@ static void printLoops(const std::vector<LoopRecord> &Loops) {
         OS << " " << S.Callee;
       if (S.IOEveryIteration)
         OS << " io-every-iteration";
+      if (S.WaitEveryIteration)
+        OS << " waits-every-iteration";
       OS << "\n";
     }
   }

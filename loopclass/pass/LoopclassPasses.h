@@ -34,6 +34,9 @@ struct SiteRecord {
   /// A call that does I/O on every call and runs in every iteration
   /// (VP_SITEF_IO_EVERY_ITER).
   bool IOEveryIteration = false;
+  /// A call that waits on the world on every call and runs in every
+  /// iteration (VP_SITEF_WAIT_EVERY_ITER).
+  bool WaitEveryIteration = false;
 };
 
 /// One loop (or recursive function) of the module.

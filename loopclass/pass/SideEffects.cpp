@@ -82,6 +82,25 @@ static const char *const IONames[] = {
     "fwprintf", "wprintf", "vfwprintf",
 };
 
+/// Functions whose purpose is to wait: for input to arrive (poll, select,
+/// accept), for time to pass, or for another thread or process.  What they
+/// return depends on the world, not on the program's memory, so a loop
+/// calling one in every iteration polls: its instances look alike when
+/// nothing arrived, which is not work a cache or a batch could save
+/// (docs/loopclass.md, "Waiting in every iteration").  Reads are not
+/// listed: reading the same data again is repeated work.
+static const char *const WaitNames[] = {
+    "poll", "ppoll", "select", "pselect", "epoll_wait", "epoll_pwait",
+    "accept", "accept4", "sleep", "usleep", "nanosleep", "clock_nanosleep",
+    "sched_yield", "pause", "sigsuspend", "sigwait", "sigwaitinfo",
+    "sigtimedwait", "wait", "waitpid", "wait3", "wait4", "waitid",
+    "pthread_cond_wait", "pthread_cond_timedwait", "pthread_join",
+    "pthread_timedjoin_np", "pthread_tryjoin_np", "sem_wait", "sem_timedwait",
+    "sem_trywait", "pthread_mutex_trylock", "pthread_spin_trylock",
+    "pthread_rwlock_tryrdlock", "pthread_rwlock_trywrlock", "thrd_sleep",
+    "thrd_yield", "cnd_wait", "cnd_timedwait", "mtx_trylock",
+};
+
 static bool inList(const StringSet<> &Set, StringRef Name) {
   return Set.count(Name) != 0;
 }
@@ -100,6 +119,16 @@ bool ModRefSummary::isIOFunction(StringRef Name) {
   static const StringSet<> Set = [] {
     StringSet<> S;
     for (const char *N : IONames)
+      S.insert(N);
+    return S;
+  }();
+  return inList(Set, Name);
+}
+
+bool ModRefSummary::isWaitFunction(StringRef Name) {
+  static const StringSet<> Set = [] {
+    StringSet<> S;
+    for (const char *N : WaitNames)
       S.insert(N);
     return S;
   }();

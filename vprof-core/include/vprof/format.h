@@ -230,6 +230,14 @@ enum vp_site_flags {
                                          dominates every latch (docs/
                                          loopclass.md, "I/O in every
                                          iteration")                         */
+    VP_SITEF_WAIT_EVERY_ITER = 1u << 1, /* an in-body call that waits on
+                                         every call (for input to arrive:
+                                         poll, select, accept; for time; for
+                                         another thread or process; or a
+                                         module function that calls one on
+                                         every path) and runs in every
+                                         iteration (docs/loopclass.md,
+                                         "Waiting in every iteration")       */
 };
 
 /* ------------------------------------------------------------------------ */

@@ -160,6 +160,8 @@ int vp_loop_table_parse(const char *name, const void *data, size_t size,
             si->kind = s.kind;
             si->in_body = s.in_body;
             si->io_every_iteration = (s.reserved & VP_SITEF_IO_EVERY_ITER) && s.in_body && s.callee;
+            si->wait_every_iteration =
+                (s.reserved & VP_SITEF_WAIT_EVERY_ITER) && s.in_body && s.callee;
             si->callee = str + s.callee;
         }
         for (uint32_t i = 0; i < h.loop_count; i++) {

@@ -70,6 +70,11 @@ public:
   /// True if `Name` is a C library I/O function (printf, fwrite, write...).
   static bool isIOFunction(llvm::StringRef Name);
 
+  /// True if `Name` is a C library function whose purpose is to wait: for
+  /// input to arrive (poll, select, accept...), for time to pass, or for
+  /// another thread or process.  Reads are not.
+  static bool isWaitFunction(llvm::StringRef Name);
+
 private:
   uint8_t computeDeclaration(const llvm::Function &F) const;
   uint8_t computeDefinition(const llvm::Function &F, uint64_t &Args) const;
