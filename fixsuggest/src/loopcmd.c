@@ -946,7 +946,8 @@ static void take_callees(const struct ctx *c, const struct share_arg *a, const s
             continue;
         in->callees[in->ncallees++] = (struct vp_fix_callee){
             .function = C->function, .line = C->line, .categories = C->fix.categories,
-            .samples = row[order[x]], .instances = C->in.slow.instances};
+            .samples = row[order[x]], .instances = C->in.slow.instances,
+            .waits = C->in.wait_line != 0};
     }
     in->callee_samples = a->any[k];
     in->loop_samples = own;
@@ -1757,6 +1758,12 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             if (l->sites[s].io_every_iteration && l->sites[s].line) {
                 in->io_line = l->sites[s].line;
                 in->io_callee = shown_dup(l->sites[s].callee);
+                break;
+            }
+        for (size_t s = 0; s < l->site_count; s++)
+            if (l->sites[s].wait_every_iteration && l->sites[s].line) {
+                in->wait_line = l->sites[s].line;
+                in->wait_callee = shown_dup(l->sites[s].callee);
                 break;
             }
         in->unroll_factor = l->unroll_factor;

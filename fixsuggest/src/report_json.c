@@ -53,9 +53,24 @@ static void callees(struct vp_json *j, const struct vp_fix_input *in)
         vp_json_kv_uint(j, "line", in->callees[i].line);
         root_cause(j, in->callees[i].categories);
         vp_json_kv_uint(j, "samples", in->callees[i].samples);
+        vp_json_kv_bool(j, "waits", in->callees[i].waits != 0);
         vp_json_end_object(j);
     }
     vp_json_end_array(j);
+    vp_json_end_object(j);
+}
+
+/* A call of the loop's body in every iteration: null, or its callee and line. */
+static void call_json(struct vp_json *j, const char *key, const char *callee, uint32_t line)
+{
+    vp_json_key(j, key);
+    if (!line) {
+        vp_json_null(j);
+        return;
+    }
+    vp_json_begin_object(j);
+    vp_json_kv_str(j, "callee", callee ? callee : "");
+    vp_json_kv_uint(j, "line", line);
     vp_json_end_object(j);
 }
 
@@ -204,15 +219,8 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
             vp_json_null(j);
         }
         vp_json_kv_bool(j, "io_only", (l->flags & VP_LOOPF_IO_ONLY) != 0);
-        vp_json_key(j, "io_call"); /* an I/O call in every iteration */
-        if (l->in.io_line) {
-            vp_json_begin_object(j);
-            vp_json_kv_str(j, "callee", l->in.io_callee ? l->in.io_callee : "");
-            vp_json_kv_uint(j, "line", l->in.io_line);
-            vp_json_end_object(j);
-        } else {
-            vp_json_null(j);
-        }
+        call_json(j, "io_call", l->in.io_callee, l->in.io_line); /* I/O in every iteration */
+        call_json(j, "wait_call", l->in.wait_callee, l->in.wait_line); /* a wait, likewise */
         vp_json_kv_bool(j, "tail_calls", (l->flags & VP_LOOPF_TAIL_CALLS) != 0);
         vp_json_kv_bool(j, "vectorized", (l->flags & VP_LOOPF_VECTOR) != 0);
         vp_json_kv_bool(j, "unrolled", (l->flags & VP_LOOPF_UNROLLED) != 0);

@@ -289,7 +289,8 @@ static void evidence_callees(const struct vp_fix_input *in, struct vp_fix_result
                 first = 0;
             }
         fmt_pct(pct, sizeof pct, (double)c->samples / (double)in->loop_samples);
-        cat(r->evidence, sizeof r->evidence, "; %s)", pct);
+        cat(r->evidence, sizeof r->evidence, "%s; %s)", c->waits ? ", waiting in every iteration" : "",
+            pct);
     }
     cat(r->evidence, sizeof r->evidence, ".");
 }
@@ -299,6 +300,25 @@ uint64_t vp_fix_source_iterations(const struct vp_fix_input *in)
     uint64_t n = in->slow.iterations;
     return in->unroll_factor > 1 && n <= UINT64_MAX / in->unroll_factor ? n * in->unroll_factor
                                                                         : n;
+}
+
+/* A loop that waits in every iteration (poll, sleep, a condition variable:
+   loop table VP_SITEF_WAIT_EVERY_ITER) and repeats itself: what repeats is
+   a wait that got the same answer -- nothing arrived -- which memoization
+   would make wrong and batching would not shorten (docs/vprof-loop.md,
+   "Loops that wait").  No fix of its own unless a resultless category gave
+   one. */
+static void evidence_wait(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    if (!r->nfixes)
+        add_fix(r, VP_FIX_NONE);
+    cat(r->evidence, sizeof r->evidence,
+        "%sits call of %s at line %u waits in every %s: what repeats is a wait that got the "
+        "same answer (nothing arrived), which no cache or batch can save; the time goes to "
+        "waiting for an answer that does not come -- look at who should answer, or why its "
+        "caller waits at all.",
+        r->evidence[0] ? " " : "", in->wait_callee && *in->wait_callee ? in->wait_callee : "a function",
+        in->wait_line, unit(in->kind, 0));
 }
 
 /* The samples of the loop in called loops that redo their previous
@@ -315,7 +335,8 @@ static uint64_t io_repeated_samples(const struct vp_fix_input *in)
     uint64_t rep = 0;
     for (size_t i = 0; i < in->ncallees && i < VP_FIX_CALLEES_MAX; i++) {
         const struct vp_fix_callee *c = &in->callees[i];
-        if ((c->categories & VP_FIX_CAT_CROSS_LOOP) && c->instances && c->instances <= iters)
+        if ((c->categories & VP_FIX_CAT_CROSS_LOOP) && !c->waits && c->instances &&
+            c->instances <= iters)
             rep += c->samples;
     }
     if (rep > in->callee_samples) /* a listed loop calling another */
@@ -532,15 +553,21 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
     /* A 0* loop is deleted: whatever it repeats goes with it, so its
        redundancy says nothing more (and would suggest caching useless work). */
     if (in->red.measured && !(r->categories & VP_FIX_CAT_ZERO_STAR)) {
+        /* a loop that waits in every iteration repeats a wait that got the
+           same answer: no cache or batch saves that (evidence_wait) */
         if (in->red.cross_loop) {
             r->categories |= VP_FIX_CAT_CROSS_LOOP;
-            add_fix(r, in->red.constant_writes ? VP_FIX_MEMOIZATION : VP_FIX_BATCHING);
+            if (!in->wait_line)
+                add_fix(r, in->red.constant_writes ? VP_FIX_MEMOIZATION : VP_FIX_BATCHING);
         }
         if (in->red.cross_iteration || in->red.call_redundant) {
             r->categories |= VP_FIX_CAT_CROSS_ITERATION;
-            add_fix(r, in->red.io_every_iteration ? VP_FIX_BATCHING : VP_FIX_MEMOIZATION);
+            if (!in->wait_line)
+                add_fix(r, in->red.io_every_iteration ? VP_FIX_BATCHING : VP_FIX_MEMOIZATION);
         }
         evidence_redundancy(in, r);
+        if (in->wait_line && (r->categories & (VP_FIX_CAT_CROSS_LOOP | VP_FIX_CAT_CROSS_ITERATION)))
+            evidence_wait(in, r);
     }
     /* LDoctor's I/O-related cross-iteration redundancy, measured in the
        loops the iterations call (docs/vprof-loop.md). */

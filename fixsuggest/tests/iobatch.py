@@ -4,7 +4,10 @@ time is in called loops that redo their previous instance's work once per
 iteration, is cross-iteration redundant around its I/O: batching
 (docs/vprof-loop.md, "Repeated work around I/O"; LDoctor's I/O-related
 cross-iteration redundancy, Mozilla 490742).  A loop that does I/O in
-every iteration over work that does not repeat gets no such category.
+every iteration over work that does not repeat gets no such category, nor
+one whose called loop polls (waits in every iteration: HTTPD-54852's
+dummy connections); that polling loop's alike instances get no cache or
+batch (docs/vprof-loop.md, "Loops that wait").
 
 usage: iobatch.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -17,16 +20,18 @@ from common import build_case, finish, loop_json, ok, run  # noqa: E402
 
 def main():
     bindir, src, work, prog, line = build_case(
-        "iobatch", ("SUM-LOOP", "SAVE-LOOP", "HEX-LOOP", "LOG-LOOP"))
-    funcs = "save_all,checksum,log_all,hexfmt"
+        "iobatch", ("SUM-LOOP", "SAVE-LOOP", "HEX-LOOP", "LOG-LOOP", "POLL-LOOP", "WAKE-LOOP"))
+    funcs = "save_all,checksum,log_all,hexfmt,signal_all,await_ack"
     r, loops = loop_json(bindir, work, funcs, [prog, "60000"])
     by = {(l["function"], l["line"]): l for l in loops}
     save = by.get(("save_all", line["SAVE-LOOP"]))
     csum = by.get(("checksum", line["SUM-LOOP"]))
     log = by.get(("log_all", line["LOG-LOOP"]))
-    ok(r.returncode == 0 and save and csum and log, "the loops are diagnosed",
+    wake = by.get(("signal_all", line["WAKE-LOOP"]))
+    poll = by.get(("await_ack", line["POLL-LOOP"]))
+    ok(r.returncode == 0 and save and csum and log and wake and poll, "the loops are diagnosed",
        "exit %d, loops %s\n%s" % (r.returncode, sorted(by), r.stderr[-1500:]))
-    if not (save and csum and log):
+    if not (save and csum and log and wake and poll):
         return finish()
     ok("cross-loop" in csum["root_cause"] and csum["counts"]["instances"] == 60000,
        "checksum's loop is cross-loop redundant, once per save",
@@ -45,6 +50,25 @@ def main():
        and "does I/O" not in log["evidence"],
        "log_all's loop does I/O in every iteration, but nothing repeats: 1*",
        "%s %s %s %s" % (log["io_call"], log["root_cause"], log["fix"], log["evidence"]))
+
+    # A called loop that polls: alike instances, but waits, not work.
+    ok(poll["wait_call"] == {"callee": "poll", "line": line["POLL-LOOP"] + 1}
+       and poll["io_call"] is None and save["wait_call"] is None,
+       "await_ack's loop calls poll in every iteration", "%s %s" % (poll["wait_call"], poll["io_call"]))
+    ok("cross-loop" in poll["root_cause"] and poll["fix"] == ["none"]
+       and "its call of poll at line %d waits in every iteration" % (line["POLL-LOOP"] + 1)
+       in poll["evidence"].lower(),
+       "its alike instances (cross-loop) are waits: no memoization, no batching",
+       "%s %s %s" % (poll["root_cause"], poll["fix"], poll["evidence"]))
+    callees = (wake["in_callees"] or {}).get("loops") or []
+    ok(wake["io_call"] is not None and wake["root_cause"] == ["1*"] and wake["fix"] == ["none"]
+       and "does I/O" not in wake["evidence"]
+       and [c["waits"] for c in callees if c["function"] == "await_ack"] == [True]
+       and "await_ack's loop at line %d (cross-loop, waiting in every iteration" % line["POLL-LOOP"]
+       in wake["evidence"],
+       "signal_all's loop does I/O in every iteration around a polling loop: not batching",
+       "%s %s %s %s %s" % (wake["io_call"], wake["root_cause"], wake["fix"], callees,
+                           wake["evidence"]))
 
     # The text report says it too.
     r = run([os.path.join(bindir, "vprof-loop"), "--function", funcs, "--no-color", "--", prog,

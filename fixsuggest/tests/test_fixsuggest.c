@@ -221,6 +221,46 @@ static void test_redundancy(void **state)
     expect(&r, VP_FIX_CAT_ZERO_STAR, (int[]){VP_FIX_DELETE_LOOP}, 1);
 }
 
+/* A loop that waits in every iteration (docs/vprof-loop.md, "Loops that
+   wait"): its repetition keeps its category, gets no cache or batch, and
+   says why; a resultless fix stays. */
+static void test_wait(void **state)
+{
+    (void)state;
+    struct vp_fix_result r;
+    struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 256, 5120000, 5120000, 0);
+    in.red = (struct vp_fix_redundancy){.measured = 1, .cross_loop = 1, .cross_loop_rate = 1,
+                                        .constant_writes = 1, .repeated_per_instance = 1};
+    in.wait_line = 75;
+    in.wait_callee = "poll";
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_LOOP, (int[]){VP_FIX_NONE}, 1);
+    assert_non_null(strstr(r.evidence, "Its call of poll at line 75 waits in every iteration: "
+                                       "what repeats is a wait that got the same answer"));
+    in.red.cross_loop = 0; /* alike iterations instead */
+    in.red.cross_iteration = 1;
+    in.red.sampled_iterations = 10;
+    in.red.distinct_iterations = 1;
+    in.red.cross_iteration_rate = 10;
+    in.red.io_every_iteration = 1;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_NONE}, 1);
+
+    /* nothing repeats: the wait alone says nothing */
+    in.red.cross_iteration = 0;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+    assert_null(strstr(r.evidence, "waits in every"));
+
+    /* [0|1]*: its skip-loop stays, and no "none" is added */
+    in = ran(VP_CLASS_ZERO_OR_ONE, 100, 10000, 100, 1);
+    in.red = (struct vp_fix_redundancy){.measured = 1, .cross_loop = 1, .constant_writes = 1};
+    in.wait_line = 12;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_OR_ONE | VP_FIX_CAT_CROSS_LOOP, (int[]){VP_FIX_SKIP_LOOP}, 1);
+    assert_non_null(strstr(r.evidence, "Its call of a function at line 12 waits"));
+}
+
 /* Growth factors read as a person writes them, never in %g's exponent form
    ("1.76e+03x" was printed for the bundled example). */
 /* A loop whose time is in loops of called functions with root causes of
@@ -231,10 +271,10 @@ static void test_callees(void **state)
     struct vp_fix_result r;
     struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 20, 60000, 60000, 0);
     in.red.measured = 1;
-    in.callees[0] = (struct vp_fix_callee){"page_checksum", 72, VP_FIX_CAT_CROSS_LOOP, 1419, 60000};
+    in.callees[0] = (struct vp_fix_callee){"page_checksum", 72, VP_FIX_CAT_CROSS_LOOP, 1419, 60000, 0};
     in.callees[1] = (struct vp_fix_callee){"db_serialize_header", 94,
                                            VP_FIX_CAT_CROSS_LOOP | VP_FIX_CAT_ZERO_STAR_ONE, 188,
-                                           60000};
+                                           60000, 0};
     in.ncallees = 2;
     in.callee_samples = 1607;
     in.loop_samples = 1729;
@@ -251,7 +291,7 @@ static void test_callees(void **state)
     in.red.sampled_iterations = 100;
     in.red.distinct_iterations = 10;
     in.red.cross_iteration_rate = 10;
-    in.callees[2] = (struct vp_fix_callee){"crc", 9, VP_FIX_CAT_ZERO_OR_ONE, 1, 60000};
+    in.callees[2] = (struct vp_fix_callee){"crc", 9, VP_FIX_CAT_ZERO_OR_ONE, 1, 60000, 0};
     in.ncallees = 3;
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_MEMOIZATION}, 1);
@@ -279,8 +319,8 @@ static void test_io_repeated(void **state)
     struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 20, 60000, 60000, 0);
     in.red.measured = 1;
     in.red.ci_ruled_out = 1;
-    in.callees[0] = (struct vp_fix_callee){"page_checksum", 72, VP_FIX_CAT_CROSS_LOOP, 1419, 60000};
-    in.callees[1] = (struct vp_fix_callee){"crc", 9, VP_FIX_CAT_ZERO_OR_ONE, 200, 60000};
+    in.callees[0] = (struct vp_fix_callee){"page_checksum", 72, VP_FIX_CAT_CROSS_LOOP, 1419, 60000, 0};
+    in.callees[1] = (struct vp_fix_callee){"crc", 9, VP_FIX_CAT_ZERO_OR_ONE, 200, 60000, 0};
     in.ncallees = 2;
     in.callee_samples = 1619;
     in.loop_samples = 1729;
@@ -323,6 +363,15 @@ static void test_io_repeated(void **state)
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
     in.callees[0].instances = 60000;
+
+    /* the called loop waits (polls) in every iteration: its instances are
+       alike because nothing arrived, not repeated work (HTTPD-54852's
+       dummy_connection under ap_mpm_pod_killpg) */
+    in.callees[0].waits = 1;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+    assert_null(strstr(r.evidence, "does I/O"));
+    in.callees[0].waits = 0;
 
     /* a recursion's "iterations" are calls: not this rule */
     in.kind = VP_LOOP_RECURSION;
@@ -473,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_missing_constraint),
         cmocka_unit_test(test_callees),
         cmocka_unit_test(test_io_repeated),
+        cmocka_unit_test(test_wait),
         cmocka_unit_test(test_md_prose),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_split),

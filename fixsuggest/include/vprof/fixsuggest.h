@@ -115,6 +115,10 @@ struct vp_fix_callee {
     unsigned categories;        /* its enum vp_fix_category bits            */
     uint64_t samples;           /* of the calling loop's samples, those in it */
     uint64_t instances;         /* its instances in the slow run (0 unknown) */
+    int waits;                  /* it waits on the world in every iteration
+                                   (its wait_line): alike instances are
+                                   waits that got the same answer, not
+                                   repeated work                             */
 };
 
 /* A loop with at least this many samples, this share of them in such
@@ -171,6 +175,11 @@ struct vp_fix_input {
        (docs/vprof-loop.md, "Repeated work around I/O"). */
     uint32_t io_line;
     const char *io_callee;
+    /* A call in the body that waits (for input to arrive, for time, for
+       another thread) on every call and runs in every iteration (loop table
+       VP_SITEF_WAIT_EVERY_ITER); 0 when none. */
+    uint32_t wait_line;
+    const char *wait_callee;
     unsigned unroll_factor;     /* VP_LOOPF_UNROLLED: source iterations per
                                    iteration; 0 or 1 otherwise               */
     struct vp_fix_constraint constraint;

@@ -14,12 +14,20 @@
  * too, but hexfmt()'s loop reads a different record each time, so nothing
  * repeats around the I/O.
  *
+ * signal_all() wakes one worker per iteration: it writes a wake-up byte,
+ * then await_ack()'s loop polls for the answer a bounded number of times.
+ * No worker answers, so every instance of the polling loop sees the same
+ * nothing (cross-loop alike), once per iteration of an I/O loop; but that is
+ * waiting, not work a batch would save (the HTTPD-54852 pattern): no
+ * batching.
+ *
  * usage: prog RECORDS
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #define NOINLINE __attribute__((noinline))
@@ -85,6 +93,34 @@ NOINLINE void log_all(const Record *rs, long n)
         put(line, hexfmt(line, &rs[i]));
 }
 
+static int ack_fd = -1; /* the read end of a pipe nobody writes */
+static uint64_t timeouts;
+
+NOINLINE int await_ack(int tries)
+{
+    struct pollfd p = { ack_fd, POLLIN, 0 };
+    for (int t = 0; t < tries; t++) /* POLL-LOOP */
+        if (poll(&p, 1, 0) > 0)
+            return 0;
+    timeouts++;
+    return -1;
+}
+
+NOINLINE void wake(long slot)
+{
+    char c = (char)slot;
+    put(&c, 1);
+}
+
+NOINLINE void signal_all(uint8_t *state, long n)
+{
+    for (long i = 0; i < n; i++) { /* WAKE-LOOP */
+        state[i] = 1; /* each iteration marks its own worker */
+        wake(i);
+        await_ack(48);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -93,6 +129,10 @@ int main(int argc, char **argv)
     }
     long n = atol(argv[1]);
     fd = open("/dev/null", O_WRONLY);
+    int ack[2];
+    if (pipe(ack) != 0)
+        return 1;
+    ack_fd = ack[0];
     Record *rs = calloc((size_t)(n > 0 ? n : 1), sizeof *rs);
     if (fd < 0 || !rs)
         return 1;
@@ -108,7 +148,13 @@ int main(int argc, char **argv)
         header[k] = (uint8_t)(k * 7 + 3);
     save_all(rs, n);
     log_all(rs, n);
-    printf("saved=%llu\n", (unsigned long long)counter);
+    uint8_t *state = calloc((size_t)(n / 10 + 1), 1);
+    if (!state)
+        return 1;
+    signal_all(state, n / 10);
+    free(state);
+    printf("saved=%llu timeouts=%llu\n", (unsigned long long)counter,
+           (unsigned long long)timeouts);
     free(rs);
     return 0;
 }
