@@ -101,38 +101,27 @@ static const char *const WaitNames[] = {
     "thrd_yield", "cnd_wait", "cnd_timedwait", "mtx_trylock",
 };
 
-static bool inList(const StringSet<> &Set, StringRef Name) {
-  return Set.count(Name) != 0;
+/// A name list as a set, for the lookups below (each built once).
+template <size_t N> static StringSet<> nameSet(const char *const (&Names)[N]) {
+  StringSet<> S;
+  for (const char *Name : Names)
+    S.insert(Name);
+  return S;
 }
 
 bool ModRefSummary::isKnownPure(StringRef Name) {
-  static const StringSet<> Set = [] {
-    StringSet<> S;
-    for (const char *N : KnownPureNames)
-      S.insert(N);
-    return S;
-  }();
-  return inList(Set, Name);
+  static const StringSet<> Set = nameSet(KnownPureNames);
+  return Set.count(Name) != 0;
 }
 
 bool ModRefSummary::isIOFunction(StringRef Name) {
-  static const StringSet<> Set = [] {
-    StringSet<> S;
-    for (const char *N : IONames)
-      S.insert(N);
-    return S;
-  }();
-  return inList(Set, Name);
+  static const StringSet<> Set = nameSet(IONames);
+  return Set.count(Name) != 0;
 }
 
 bool ModRefSummary::isWaitFunction(StringRef Name) {
-  static const StringSet<> Set = [] {
-    StringSet<> S;
-    for (const char *N : WaitNames)
-      S.insert(N);
-    return S;
-  }();
-  return inList(Set, Name);
+  static const StringSet<> Set = nameSet(WaitNames);
+  return Set.count(Name) != 0;
 }
 
 const char *siteKindName(SiteKind K) {
