@@ -123,7 +123,10 @@ def same_name(bindir, src, work):
     rows = {f["name"]: f for f in funcs}
     g, f = rows.get("shapes::Grows::work"), rows.get("shapes::Fixed::work")
     ok(g and f and g["rank"] == 1 and g["linkage"] != f["linkage"] and
-       g["line"] < f["line"] and g["pc_samples"] > 5 * f["pc_samples"] > 0 and
+       # Grows::work runs about 5x Fixed::work's time on the slow input
+       # (4.99x on an AMD EPYC, where its division is cheap: 349 against
+       # 70 samples failed a 5x check); 2x shows the two kept apart
+       g["line"] < f["line"] and g["pc_samples"] > 2 * f["pc_samples"] > 0 and
        all(l["loop_line"] in (grows, grows + 1) for l in g["anomalous_lines"]) and
        "work" not in rows,
        "vprof rank: two classes' `work` in one file are two rows, the growing one first",
