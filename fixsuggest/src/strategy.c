@@ -303,22 +303,37 @@ uint64_t vp_fix_source_iterations(const struct vp_fix_input *in)
 }
 
 /* A loop that waits in every iteration (poll, sleep, a condition variable:
-   loop table VP_SITEF_WAIT_EVERY_ITER) and repeats itself: what repeats is
-   a wait that got the same answer -- nothing arrived -- which memoization
-   would make wrong and batching would not shorten (docs/vprof-loop.md,
-   "Loops that wait").  No fix of its own unless a resultless category gave
-   one. */
-static void evidence_wait(const struct vp_fix_input *in, struct vp_fix_result *r)
+   loop table VP_SITEF_WAIT_EVERY_ITER; docs/vprof-loop.md, "Loops that
+   wait").  When it repeats itself (`repeated`), what repeats is a wait that
+   got the same answer -- nothing arrived -- which memoization would make
+   wrong and batching would not shorten: no fix of its own unless a
+   resultless category gave one.  Otherwise, when its instances went round
+   at least twice on average, most of its waits got no answer: its time is
+   waiting, which "every iteration produces a result" does not say. */
+static void evidence_wait(const struct vp_fix_input *in, struct vp_fix_result *r, int repeated)
 {
-    if (!r->nfixes)
-        add_fix(r, VP_FIX_NONE);
+    const char *callee = in->wait_callee && *in->wait_callee ? in->wait_callee : "a function";
+    double avg = in->slow.avg_iterations * (in->unroll_factor > 1 ? in->unroll_factor : 1);
+    char a[32];
+    if (repeated) {
+        if (!r->nfixes)
+            add_fix(r, VP_FIX_NONE);
+        cat(r->evidence, sizeof r->evidence,
+            "%sits call of %s at line %u waits in every %s: what repeats is a wait that got the "
+            "same answer (nothing arrived), which no cache or batch can save;",
+            r->evidence[0] ? " " : "", callee, in->wait_line, unit(in->kind, 0));
+    } else if (in->slow.ran && in->slow.instances && avg >= 2) {
+        fmt_avg(a, sizeof a, avg);
+        cat(r->evidence, sizeof r->evidence,
+            "%sits call of %s at line %u waits in every %s, and its instances went round %s "
+            "times on average: most waits got no answer;",
+            r->evidence[0] ? " " : "", callee, in->wait_line, unit(in->kind, 0), a);
+    } else {
+        return;
+    }
     cat(r->evidence, sizeof r->evidence,
-        "%sits call of %s at line %u waits in every %s: what repeats is a wait that got the "
-        "same answer (nothing arrived), which no cache or batch can save; the time goes to "
-        "waiting for an answer that does not come -- look at who should answer, or why its "
-        "caller waits at all.",
-        r->evidence[0] ? " " : "", in->wait_callee && *in->wait_callee ? in->wait_callee : "a function",
-        in->wait_line, unit(in->kind, 0));
+        " the time goes to waiting for an answer that does not come -- look at who should "
+        "answer, or why its caller waits at all.");
 }
 
 /* The samples of the loop in called loops that redo their previous
@@ -567,7 +582,7 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
         }
         evidence_redundancy(in, r);
         if (in->wait_line && (r->categories & (VP_FIX_CAT_CROSS_LOOP | VP_FIX_CAT_CROSS_ITERATION)))
-            evidence_wait(in, r);
+            evidence_wait(in, r, 1);
     }
     /* LDoctor's I/O-related cross-iteration redundancy, measured in the
        loops the iterations call (docs/vprof-loop.md). */
@@ -589,6 +604,8 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
     }
     if (!r->evidence[0])
         evidence_efficient(in, r);
+    if (in->wait_line && !(r->categories & (VP_FIX_CAT_CROSS_LOOP | VP_FIX_CAT_CROSS_ITERATION)))
+        evidence_wait(in, r, 0);
     if (constraint)
         missing_constraint(in, r);
     evidence_callees(in, r);

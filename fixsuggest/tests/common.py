@@ -33,20 +33,21 @@ def build_case(case, markers):
     return bindir, src, work, prog, line
 
 
-def run(cmd, cwd):
-    """Runs cmd in cwd, output captured as text."""
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+def run(cmd, cwd, env=None):
+    """Runs cmd in cwd, output captured as text; env: variables to add."""
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd,
+                          env=dict(os.environ, **env) if env else None)
 
 
-def loop_json(bindir, work, functions, argv):
+def loop_json(bindir, work, functions, argv, env=None):
     """vprof-loop --function FUNCTIONS --format json -o WORK/loop.json --
-    ARGV (a stale report removed first): (its CompletedProcess, the report's
-    loops, [] when it wrote none)."""
+    ARGV (a stale report removed first), env: variables to add: (its
+    CompletedProcess, the report's loops, [] when it wrote none)."""
     out = os.path.join(work, "loop.json")
     if os.path.exists(out):
         os.unlink(out)
     r = run([os.path.join(bindir, "vprof-loop"), "--function", functions, "--format", "json",
-             "-o", out, "--"] + list(argv), work)
+             "-o", out, "--"] + list(argv), work, env)
     return r, (json.load(open(out))["loops"] if os.path.exists(out) else [])
 
 

@@ -7,7 +7,8 @@ cross-iteration redundancy, Mozilla 490742).  A loop that does I/O in
 every iteration over work that does not repeat gets no such category, nor
 one whose called loop polls (waits in every iteration: HTTPD-54852's
 dummy connections); that polling loop's alike instances get no cache or
-batch (docs/vprof-loop.md, "Loops that wait").
+batch, and without a verdict its time is still called waiting
+(docs/vprof-loop.md, "Loops that wait").
 
 usage: iobatch.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -69,6 +70,19 @@ def main():
        "signal_all's loop does I/O in every iteration around a polling loop: not batching",
        "%s %s %s %s %s" % (wake["io_call"], wake["root_cause"], wake["fix"], callees,
                            wake["evidence"]))
+
+    # With no instance recorded (a rate no run reaches), nothing repeats, but
+    # the polling loop went round 48 times per instance: its time is waiting.
+    r, loops = loop_json(bindir, work, "signal_all,await_ack", [prog, "20000"],
+                         {"VPROF_RED_INSTANCE_RATE": "1073741824"})
+    poll = {(l["function"], l["line"]): l for l in loops}.get(("await_ack", line["POLL-LOOP"]))
+    ok(r.returncode == 0 and poll and poll["root_cause"] == ["1*"] and poll["fix"] == ["none"]
+       and "its call of poll at line %d waits in every iteration, and its instances went "
+       "round 48 times on average: most waits got no answer" % (line["POLL-LOOP"] + 1)
+       in poll["evidence"].lower(),
+       "without a redundancy verdict, the polling loop's time is still called waiting",
+       "exit %d %s\n%s" % (r.returncode, poll and (poll["root_cause"], poll["evidence"]),
+                           r.stderr[-1500:]))
 
     # The text report says it too.
     r = run([os.path.join(bindir, "vprof-loop"), "--function", funcs, "--no-color", "--", prog,
