@@ -953,6 +953,31 @@ static void take_callees(const struct ctx *c, const struct share_arg *a, const s
     in->loop_samples = own;
 }
 
+/* A loop that waits (vp_fix_input.wait_line): an in-body call waits in
+   every iteration (loop table VP_SITEF_WAIT_EVERY_ITER) and every other
+   in-body call waits too.  A server's loop that accepts, or polls, and then
+   calls its handlers does work besides waiting: not such a loop
+   (docs/vprof-loop.md, "Loops that wait"). */
+static char *shown_dup(const char *key);
+static void take_wait(const struct vp_loop_info *l, struct vp_fix_input *in)
+{
+    size_t w = l->site_count;
+    for (size_t s = 0; s < l->site_count; s++) {
+        const struct vp_loop_site_info *si = &l->sites[s];
+        if (!si->in_body || (si->kind != VP_SITE_CALL && si->kind != VP_SITE_EXTERNAL &&
+                             si->kind != VP_SITE_INDIRECT))
+            continue;
+        if (!si->wait_every_iteration)
+            return;
+        if (w == l->site_count && si->line)
+            w = s;
+    }
+    if (w < l->site_count) {
+        in->wait_line = l->sites[w].line;
+        in->wait_callee = shown_dup(l->sites[w].callee);
+    }
+}
+
 /* ---- source ----------------------------------------------------------------- */
 
 /* Lines [from, to] of `path` (at most MAX_QUOTED_LINES), right-trimmed and
@@ -1760,12 +1785,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
                 in->io_callee = shown_dup(l->sites[s].callee);
                 break;
             }
-        for (size_t s = 0; s < l->site_count; s++)
-            if (l->sites[s].wait_every_iteration && l->sites[s].line) {
-                in->wait_line = l->sites[s].line;
-                in->wait_callee = shown_dup(l->sites[s].callee);
-                break;
-            }
+        take_wait(l, in);
         in->unroll_factor = l->unroll_factor;
         if (top && top->pat.missing) {
             in->constraint.missing = 1;

@@ -21,8 +21,9 @@ from common import build_case, finish, loop_json, ok, run  # noqa: E402
 
 def main():
     bindir, src, work, prog, line = build_case(
-        "iobatch", ("SUM-LOOP", "SAVE-LOOP", "HEX-LOOP", "LOG-LOOP", "POLL-LOOP", "WAKE-LOOP"))
-    funcs = "save_all,checksum,log_all,hexfmt,signal_all,await_ack"
+        "iobatch", ("SUM-LOOP", "SAVE-LOOP", "HEX-LOOP", "LOG-LOOP", "POLL-LOOP", "WAKE-LOOP",
+                    "SERVE-LOOP"))
+    funcs = "save_all,checksum,log_all,hexfmt,signal_all,await_ack,serve"
     r, loops = loop_json(bindir, work, funcs, [prog, "60000"])
     by = {(l["function"], l["line"]): l for l in loops}
     save = by.get(("save_all", line["SAVE-LOOP"]))
@@ -53,9 +54,13 @@ def main():
        "%s %s %s %s" % (log["io_call"], log["root_cause"], log["fix"], log["evidence"]))
 
     # A called loop that polls: alike instances, but waits, not work.
+    serve = by.get(("serve", line["SERVE-LOOP"]))
     ok(poll["wait_call"] == {"callee": "poll", "line": line["POLL-LOOP"] + 1}
        and poll["io_call"] is None and save["wait_call"] is None,
        "await_ack's loop calls poll in every iteration", "%s %s" % (poll["wait_call"], poll["io_call"]))
+    ok(serve is not None and serve["wait_call"] is None and "waits in every" not in serve["evidence"],
+       "serve's loop polls in every iteration, then calls handle: it does not only wait",
+       str(serve and (serve["wait_call"], serve["evidence"])))
     ok("cross-loop" in poll["root_cause"] and poll["fix"] == ["none"]
        and "its call of poll at line %d waits in every iteration" % (line["POLL-LOOP"] + 1)
        in poll["evidence"].lower(),
