@@ -313,7 +313,9 @@ uint64_t vp_fix_source_iterations(const struct vp_fix_input *in)
 static void evidence_wait(const struct vp_fix_input *in, struct vp_fix_result *r, int repeated)
 {
     const char *callee = in->wait_callee && *in->wait_callee ? in->wait_callee : "a function";
-    double avg = in->slow.avg_iterations * (in->unroll_factor > 1 ? in->unroll_factor : 1);
+    double avg = in->slow.instances
+                     ? (double)vp_fix_source_iterations(in) / (double)in->slow.instances
+                     : 0;
     char a[32];
     if (repeated) {
         if (!r->nfixes)
@@ -322,7 +324,7 @@ static void evidence_wait(const struct vp_fix_input *in, struct vp_fix_result *r
             "%sits call of %s at line %u waits in every %s: what repeats is a wait that got the "
             "same answer (nothing arrived), which no cache or batch can save;",
             r->evidence[0] ? " " : "", callee, in->wait_line, unit(in->kind, 0));
-    } else if (in->slow.ran && in->slow.instances && avg >= 2) {
+    } else if (in->slow.ran && avg >= 2) {
         fmt_avg(a, sizeof a, avg);
         cat(r->evidence, sizeof r->evidence,
             "%sits call of %s at line %u waits in every %s, and its instances went round %s "

@@ -194,19 +194,19 @@ static std::pair<unsigned, unsigned> siteLocation(Instruction *I) {
 }
 
 namespace {
-/// Whether a call always does I/O (or, with isWaitFunction, always waits):
-/// its callee is such a C library function (ModRefSummary::isIOFunction), or
-/// a function of the module in which every path from the entry to a return
-/// passes such a call (a `write` whose failure aborts still counts: that
-/// path does not return).  Calls through pointers, recursion and chains
-/// deeper than MaxDepth do not.
-class AlwaysIO {
+/// Whether a call always calls a C library function of a list (the I/O
+/// functions, ModRefSummary::isIOFunction, or the waits): its callee is one,
+/// or a function of the module in which every path from the entry to a
+/// return passes such a call (a `write` whose failure aborts still counts:
+/// that path does not return).  Calls through pointers, recursion and
+/// chains deeper than MaxDepth do not.
+class AlwaysCallsLibrary {
   static constexpr unsigned MaxDepth = 8;
   DenseMap<const Function *, bool> Memo;
   bool (*IsLibrary)(StringRef);
 
 public:
-  explicit AlwaysIO(bool (*IsLibrary)(StringRef) = ModRefSummary::isIOFunction)
+  explicit AlwaysCallsLibrary(bool (*IsLibrary)(StringRef))
       : IsLibrary(IsLibrary) {}
 
   bool call(const CallBase &CB, unsigned Depth = 0) {
@@ -251,7 +251,7 @@ public:
 
 /// The two analyses of calls markEveryIteration asks.
 struct AlwaysCalls {
-  AlwaysIO IO, Wait{ModRefSummary::isWaitFunction};
+  AlwaysCallsLibrary IO{ModRefSummary::isIOFunction}, Wait{ModRefSummary::isWaitFunction};
 };
 
 /// Marks the in-body calls that run in every iteration -- their block
