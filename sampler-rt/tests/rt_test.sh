@@ -55,6 +55,27 @@ threads_case() {
   return 0
 }
 
+# rate_retry MIN PROFILE CMD...: PROFILE (dumped) holds at least MIN pc
+# samples, or CMD, which writes PROFILE again, gets there in one of two more
+# runs.  The kernel's task-clock hrtimer gives the nominal rate, but a host
+# that takes the vCPU away (steal time, seen on CI machines) makes the timer
+# fire late and the kernel drops the overruns: 225 samples in 400 ms of CPU
+# once.  That is the host, not us; a runtime that loses samples loses them
+# in every run.  Each retry says how much CPU the host stole meanwhile.
+steal_ms() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print int($9 * 1000 / hz); exit }' /proc/stat; }
+rate_retry() {
+  local min=$1 p=$2 n i s0; shift 2
+  n=$(field "$p" "pc " samples)
+  for i in 2 3; do
+    [ "${n:-0}" -ge "$min" ] && return 0
+    echo "rate: ${n:-0} pc samples, want $min: running again ($i of 3)" >&2
+    s0=$(steal_ms); "$@"
+    echo "rate: the host stole $(( $(steal_ms) - s0 )) ms of CPU during run $i" >&2
+    dump "$p"; n=$(field "$p" "pc " samples)
+  done
+  [ "${n:-0}" -ge "$min" ]
+}
+
 # sigtrap_kernel: does this kernel have perf_event_attr.sigtrap (Linux >= 5.13)?
 sigtrap_kernel() {
   local v; v=$(uname -r); local maj=${v%%.*} rest=${v#*.}; local min=${rest%%[!0-9]*}
@@ -97,17 +118,19 @@ pc_only)
   [ "$(field "$W/p.out" header pid)" = "$(field "$W/p.out" header root_pid)" ] || fail "root pid"
   [ "$(field "$W/p.out" loss unwind_errors)" = 0 ] || fail "unwind errors"
   if [ "$clock" = 3 ]; then  # perf: the nominal rate with each way of signalling
-    [ "$n" -ge 300 ] || fail "perf task-clock: $n samples in 400 ms of CPU"
+    rate_retry 300 "$W/p.out" run "$RT_BIN/t_cpu" spin 400 ||
+      fail "perf task-clock: $(field "$W/p.out" "pc " samples) samples in 400 ms of CPU, 3 runs"
     if sigtrap_kernel; then want="perf_signal=trap perf_trap_threads=1 perf_ring_threads=0 perf_refresh_threads=0 "
     else want="perf_signal=fasync perf_trap_threads=0 perf_ring_threads=1 "; fi
     for v in "default:$want" \
              "VPROF_PERF_SIGTRAP=0:perf_signal=fasync perf_trap_threads=0 perf_ring_threads=1 perf_refresh_threads=0 " \
              "VPROF_PERF_SIGTRAP=0 VPROF_PERF_RING=0:perf_signal=fasync perf_trap_threads=0 perf_ring_threads=0 perf_refresh_threads=1 "; do
       setting=${v%%:*}; [ "$setting" = default ] && setting=
-      run $setting VPROF_DEBUG=1 "$RT_BIN/t_cpu" spin 400 2> "$W/err.txt"; [ $? = 3 ] || fail "exit ($setting)"
+      spin_debug() { run $setting VPROF_DEBUG=1 "$RT_BIN/t_cpu" spin 400 2> "$W/err.txt"; }
+      spin_debug; [ $? = 3 ] || fail "exit ($setting)"
       cat "$W/err.txt" >&2; dump "$W/p.out"
       grep -q "${v#*:}" "$W/err.txt" || fail "${setting:-default}: expected ${v#*:}"
-      [ "$(field "$W/p.out" "pc " samples)" -ge 300 ] || fail "${setting:-default}: too few samples"
+      rate_retry 300 "$W/p.out" spin_debug || fail "${setting:-default}: too few samples, 3 runs"
       grep -q " foreign_signals=0 " "$W/err.txt" || fail "${setting:-default}: our signals taken as foreign"
     done
   fi
@@ -131,7 +154,9 @@ traps)  # sigtrap mode: the target's own SIGTRAPs (raise, int3) reach its handle
   [ $rc = 0 ] || fail "target with its own SIGTRAP handler failed: status $rc"
   grep -q "traps ok" "$W/out.txt" || fail "no output"
   dump "$W/p.out"
-  [ "$(field "$W/p.out" "pc " samples)" -ge 300 ] || fail "sampling stopped"
+  # 500 ms of CPU in all, the first SIGTRAP after 40: sampling that stopped
+  # there leaves under 100; 200 leaves room for a host that steals the vCPU
+  [ "$(field "$W/p.out" "pc " samples)" -ge 200 ] || fail "sampling stopped"
   if grep -q "perf_signal=trap" "$W/err.txt"; then  # 5 raised, 5 int3, 1 ignored: all passed on
     grep -q " foreign_signals=11 " "$W/err.txt" || fail "expected 11 foreign SIGTRAPs"
   fi
@@ -150,6 +175,10 @@ traps)  # sigtrap mode: the target's own SIGTRAPs (raise, int3) reach its handle
   [ "$(field "$W/p.out" header exit_status)" = 133 ] || fail "exit_status"
   ;;
 traced)  # under ptrace perf events signal through fasync: a tracer sees no SIGTRAP
+  # Every signal to a tracee is a ptrace stop that waits for the tracer to
+  # be scheduled, so the rate here is not the point (pc_only checks it):
+  # "sampled" means at least a tenth of the nominal 300, as a CI host that
+  # stole the vCPU gave 98 of a possible 374 once.
   run VPROF_DEBUG=1 "$RT_BIN/t_cpu" traced "$RT_BIN/t_cpu" spin 300 > "$W/out.txt" 2> "$W/err.txt"; rc=$?
   cat "$W/out.txt" "$W/err.txt" >&2
   [ $rc = 3 ] || fail "traced target: status $rc"
@@ -157,7 +186,7 @@ traced)  # under ptrace perf events signal through fasync: a tracer sees no SIGT
   child=$(ls "$W" | sed -n 's/^p\.out\.\([0-9]*\)$/\1/p')
   [ -n "$child" ] || fail "no profile from the traced child"
   dump "$W/p.out.$child"
-  [ "$(field "$W/p.out.$child" "pc " samples)" -ge 100 ] || fail "traced child not sampled"
+  [ "$(field "$W/p.out.$child" "pc " samples)" -ge 30 ] || fail "traced child not sampled"
   if sigtrap_kernel && grep -q "timer=perf" "$W/err.txt"; then
     grep "p.out.$child:" "$W/err.txt" | grep -q "perf_signal=fasync" || fail "traced child did not use fasync"
     # the check can fail: forced sigtrap under the tracer stops it on every sample
@@ -165,9 +194,9 @@ traced)  # under ptrace perf events signal through fasync: a tracer sees no SIGT
     run VPROF_PERF_SIGTRAP=1 "$RT_BIN/t_cpu" traced "$RT_BIN/t_cpu" spin 300 > "$W/out.txt"; rc=$?
     [ $rc = 3 ] || fail "forced sigtrap under ptrace: status $rc"
     stops=$(sed -n 's/^trap_stops=//p' "$W/out.txt")
-    [ "${stops:-0}" -ge 100 ] || fail "forced sigtrap: only ${stops:-0} SIGTRAP stops"
+    [ "${stops:-0}" -ge 30 ] || fail "forced sigtrap: only ${stops:-0} SIGTRAP stops"
     child=$(ls "$W" | sed -n 's/^p\.out\.\([0-9]*\)$/\1/p'); dump "$W/p.out.$child"
-    [ "$(field "$W/p.out.$child" "pc " samples)" -ge 100 ] || fail "samples lost through the tracer"
+    [ "$(field "$W/p.out.$child" "pc " samples)" -ge 30 ] || fail "samples lost through the tracer"
   fi
   ;;
 valgrind)  # valgrind stops a program at a perf event's SIGTRAP: under it the
