@@ -88,6 +88,15 @@ double vp_stats_hellinger(const double *p, const double *q, size_t nbins);
 double vp_stats_hellinger_keys(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
                                size_t max_bins);
 
+/* The key ranges where sample b is over-represented: with the binning of
+ * vp_stats_hellinger_keys, the bins in which b's share of its keys is at
+ * least `factor` times a's share (a bin without keys of a counts when it
+ * has keys of b).  Adjacent bins merge.  *ranges gets 2 * *nranges keys,
+ * [lo, hi] pairs in ascending order (malloc'd, NULL when none).  Returns 0,
+ * or -1 out of memory. */
+int vp_stats_overrep_keys(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+                          size_t max_bins, double factor, uint64_t **ranges, size_t *nranges);
+
 /* In-place ascending sort of keys (LSD radix sort, stable, O(n) extra
  * memory in `tmp`, which must hold n keys).  Can't fail. */
 void vp_stats_sort_keys(uint64_t *keys, uint64_t *tmp, size_t n);

@@ -295,11 +295,12 @@ double vp_stats_hellinger(const double *p, const double *q, size_t nbins)
     return h2 > 0 ? sqrt(h2) : 0.0; /* bc may exceed 1 by rounding */
 }
 
-double vp_stats_hellinger_keys(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
-                               size_t max_bins)
+/* The binning of vp_stats_hellinger_keys: fn(ctx, lo, hi, ca, cb) for each
+ * bin, in ascending order, with its first and last distinct key and how many
+ * keys of a and of b it holds. */
+static void bin_keys(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, size_t max_bins,
+                     void (*fn)(void *, uint64_t, uint64_t, size_t, size_t), void *ctx)
 {
-    if (na == 0 || nb == 0 || max_bins == 0)
-        return -1.0;
     /* Pass 1: number of distinct values in the union. */
     size_t distinct = 0;
     for (size_t i = 0, j = 0; i < na || j < nb;) {
@@ -313,24 +314,103 @@ double vp_stats_hellinger_keys(const uint64_t *a, size_t na, const uint64_t *b, 
     int per_value = distinct <= max_bins;
     double wa = 0.5 / (double)na, wb = 0.5 / (double)nb;
     double quota = 1.0 / (double)max_bins;
-    /* Pass 2: fill bins in ascending order, accumulate sqrt(p q). */
-    double bc = 0, ca = 0, cb = 0;
+    /* Pass 2: fill bins in ascending order. */
+    size_t ca = 0, cb = 0;
+    uint64_t lo = 0;
     for (size_t i = 0, j = 0; i < na || j < nb;) {
         uint64_t z = (j >= nb || (i < na && a[i] <= b[j])) ? a[i] : b[j];
+        if (ca == 0 && cb == 0)
+            lo = z;
         size_t i0 = i, j0 = j;
         while (i < na && a[i] == z)
             i++;
         while (j < nb && b[j] == z)
             j++;
-        ca += (double)(i - i0);
-        cb += (double)(j - j0);
+        ca += i - i0;
+        cb += j - j0;
         int last = i >= na && j >= nb;
         /* 1e-12 slack so a bin of exactly 1/max_bins closes despite rounding */
-        if (per_value || last || ca * wa + cb * wb >= quota * (1.0 - 1e-12)) {
-            bc += sqrt(ca / (double)na * (cb / (double)nb));
+        if (per_value || last || (double)ca * wa + (double)cb * wb >= quota * (1.0 - 1e-12)) {
+            fn(ctx, lo, z, ca, cb);
             ca = cb = 0;
         }
     }
-    double h2 = 1.0 - bc;
+}
+
+struct bc_acc {
+    double bc;
+    size_t na, nb;
+};
+
+static void add_bc(void *ctx, uint64_t lo, uint64_t hi, size_t ca, size_t cb)
+{
+    (void)lo;
+    (void)hi;
+    struct bc_acc *x = ctx;
+    x->bc += sqrt((double)ca / (double)x->na * ((double)cb / (double)x->nb));
+}
+
+double vp_stats_hellinger_keys(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+                               size_t max_bins)
+{
+    if (na == 0 || nb == 0 || max_bins == 0)
+        return -1.0;
+    struct bc_acc x = {0, na, nb};
+    bin_keys(a, na, b, nb, max_bins, add_bc, &x);
+    double h2 = 1.0 - x.bc;
     return h2 > 0 ? sqrt(h2) : 0.0;
+}
+
+struct overrep_acc {
+    size_t na, nb;
+    double factor;
+    uint64_t *r;
+    size_t n, cap;
+    int oom, prev;           /* prev: the bin before was over-represented  */
+};
+
+static void add_overrep(void *ctx, uint64_t lo, uint64_t hi, size_t ca, size_t cb)
+{
+    struct overrep_acc *x = ctx;
+    /* b's share >= factor x a's share: cb / nb >= f ca / na */
+    int over = cb > 0 && (double)cb * (double)x->na >= x->factor * (double)ca * (double)x->nb;
+    int prev = x->prev;
+    x->prev = over;
+    if (x->oom || !over)
+        return;
+    if (prev) { /* no key lies between adjacent bins: one range */
+        x->r[2 * x->n - 1] = hi;
+        return;
+    }
+    if (x->n == x->cap) {
+        size_t cap = x->cap ? 2 * x->cap : 8;
+        uint64_t *r = realloc(x->r, 2 * cap * sizeof *r);
+        if (!r) {
+            x->oom = 1;
+            return;
+        }
+        x->r = r;
+        x->cap = cap;
+    }
+    x->r[2 * x->n] = lo;
+    x->r[2 * x->n + 1] = hi;
+    x->n++;
+}
+
+int vp_stats_overrep_keys(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+                          size_t max_bins, double factor, uint64_t **ranges, size_t *nranges)
+{
+    *ranges = NULL;
+    *nranges = 0;
+    if (na == 0 || nb == 0 || max_bins == 0)
+        return 0;
+    struct overrep_acc x = {.na = na, .nb = nb, .factor = factor};
+    bin_keys(a, na, b, nb, max_bins, add_overrep, &x);
+    if (x.oom) {
+        free(x.r);
+        return -1;
+    }
+    *ranges = x.r;
+    *nranges = x.n;
+    return 0;
 }

@@ -235,6 +235,68 @@ static void test_hellinger_monotone(void **state)
     free(da); free(db); free(ea); free(eb); free(a); free(b); free(c); free(d);
 }
 
+/* Over-represented ranges: per-value bins (few distinct keys). */
+static void test_overrep_ranges(void **state)
+{
+    (void)state;
+    /* a: 0 to 4, 4 of each; b: 1 x1, 2 x10, 3 x10, 5 x3 (b has no 4, a no
+       5).  b's share over a's: 0: 0; 1: (1/24)/(4/20) = 0.21; 2 and 3:
+       (10/24)/(4/20) = 2.08; 4: 0; 5: inf.  Factor 1.5: [2, 3] (adjacent
+       bins merge) and [5, 5]; 4 keeps them apart. */
+    uint64_t a[20], b[24];
+    for (int i = 0; i < 20; i++)
+        a[i] = (uint64_t)(i / 4);
+    b[0] = 1;
+    for (int i = 1; i < 24; i++)
+        b[i] = i <= 10 ? 2 : i <= 20 ? 3 : 5;
+    uint64_t *r;
+    size_t n;
+    assert_int_equal(vp_stats_overrep_keys(a, 20, b, 24, 64, 1.5, &r, &n), 0);
+    assert_int_equal(n, 2);
+    assert_true(r[0] == 2 && r[1] == 3 && r[2] == 5 && r[3] == 5);
+    free(r);
+    /* factor 2.5: only the key a never has */
+    assert_int_equal(vp_stats_overrep_keys(a, 20, b, 24, 64, 2.5, &r, &n), 0);
+    assert_int_equal(n, 1);
+    assert_true(r[0] == 5 && r[1] == 5);
+    free(r);
+    /* the same sample: nothing is over-represented at a factor above 1 */
+    assert_int_equal(vp_stats_overrep_keys(a, 20, a, 20, 64, 1.01, &r, &n), 0);
+    assert_int_equal(n, 0);
+    assert_null(r);
+    /* an empty sample: no ranges, no error */
+    assert_int_equal(vp_stats_overrep_keys(a, 0, b, 24, 64, 4, &r, &n), 0);
+    assert_int_equal(n, 0);
+}
+
+/* Equal-mass bins: a's tail reaches into b's mass, b's mass is found. */
+static void test_overrep_tail(void **state)
+{
+    (void)state;
+    /* a: 1000 keys, 98 % in [700, 800), 2 % spread over [0, 160); b: 1000
+       keys in [200, 260).  a's range [0, 800) holds all of b. */
+    uint64_t a[1000], b[1000];
+    for (int i = 0; i < 1000; i++) {
+        a[i] = i < 20 ? (uint64_t)(i * 8) : 700 + (uint64_t)(i % 100);
+        b[i] = 200 + (uint64_t)(i % 60);
+    }
+    uint64_t tmp[1000];
+    vp_stats_sort_keys(a, tmp, 1000);
+    vp_stats_sort_keys(b, tmp, 1000);
+    uint64_t *r;
+    size_t n;
+    assert_int_equal(vp_stats_overrep_keys(a, 1000, b, 1000, 64, 4.0, &r, &n), 0);
+    assert_int_equal(n, 1);
+    /* b's first and last keys share their bins with a's keys (20 against
+       16 or 17), which dilutes them below 4x */
+    assert_true(r[0] <= 201 && r[1] >= 258 && r[1] < 700);
+    size_t in = 0;
+    for (int i = 0; i < 1000; i++)
+        in += b[i] >= r[0] && b[i] <= r[1];
+    assert_true(in >= 950);
+    free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +310,8 @@ int main(void)
         cmocka_unit_test(test_hellinger_reference),
         cmocka_unit_test(test_hellinger_bins),
         cmocka_unit_test(test_hellinger_monotone),
+        cmocka_unit_test(test_overrep_ranges),
+        cmocka_unit_test(test_overrep_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
