@@ -160,6 +160,11 @@ struct vp_rank_params {
 };
 void vp_rank_params_default(struct vp_rank_params *p);
 
+/* Localisation's second rule: when no slow sample is outside the normal
+ * range of a rejected dimension, the samples in the value bins where the slow
+ * run's share is at least this many times the normal run's. */
+#define VP_RANK_OVERREP_FACTOR 4.0
+
 enum vp_rank_dim {
     VP_RANK_DIM_VALUES = 0,
     VP_RANK_DIM_DELTAS = 1,
@@ -242,6 +247,9 @@ struct vp_rank_func_result {
     size_t nlines;
     uint64_t outside;        /* total of those samples (lines may be truncated) */
     int loc_dim;             /* dimension used for localisation                */
+    int loc_share;           /* 1: no slow sample was outside the normal range;
+                                lines are where the slow run's share is
+                                VP_RANK_OVERREP_FACTOR x the normal run's      */
     long loc_var;            /* variable localised, -1 if none                 */
     /* Inclusive share of each side: value ticks / PC samples, pooled over
        the normal runs and over the slow runs. */

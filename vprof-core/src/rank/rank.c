@@ -503,15 +503,34 @@ struct outside_ctx {
     const struct vp_rank_dim_result *d;
     int all;                  /* slow-only: every sample is outside          */
     int dim;
+    const uint64_t *over;     /* share rule: [lo, hi] key ranges, else NULL  */
+    size_t nover;
     uint64_t *pcs;
     size_t n, cap;
     int oom;
 };
 
+/* Is the key in one of the (ascending, disjoint) over-represented ranges? */
+static int in_ranges(const uint64_t *r, size_t n, uint64_t key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (key > r[2 * mid + 1])
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && key >= r[2 * lo];
+}
+
 static void push_outside(void *ctx, uint64_t key, size_t first, size_t last)
 {
     struct outside_ctx *o = ctx;
-    if (o->oom || (!o->all && key >= o->d->normal_lo && key <= o->d->normal_hi))
+    if (o->oom)
+        return;
+    if (o->over ? !in_ranges(o->over, o->nover, key)
+                : !o->all && key >= o->d->normal_lo && key <= o->d->normal_hi)
         return;
     /* A delta is charged to the sample that ends it; a run to all its samples. */
     size_t from = o->dim == VP_RANK_DIM_DELTAS ? last : first;
@@ -553,13 +572,37 @@ static int localise(const struct vp_rank_model *m, const struct var_group *g,
 {
     struct vp_rank_line *lines = NULL;
     size_t nlines = 0, cap = 0;
+    uint64_t *over = NULL;
+    size_t nover = 0;
     fr->outside = 0;
+    fr->loc_share = 0;
+    /* Pass 0: outside the normal range.  Pass 1, when pass 0 found nothing
+       in a rejected dimension (the normal run's range spans the slow run's
+       values, e.g. a few stray deltas of 0): where the slow run's share is
+       VP_RANK_OVERREP_FACTOR times the normal run's (docs/rank.md). */
+    for (int pass = 0; pass < 2; pass++) {
+    if (pass == 1) {
+        if (fr->outside || dim == VP_RANK_DIM_SLOW_ONLY || !vr->dims[dim].rejected)
+            break;
+        struct key_buf nb = {0}, sb = {0};
+        int bad = collect(g->normal, g->nnormal, dim, &nb) || collect(g->slow, g->nslow, dim, &sb) ||
+                  vp_stats_overrep_keys(nb.k, nb.n, sb.k, sb.n, p->hellinger_bins,
+                                        VP_RANK_OVERREP_FACTOR, &over, &nover);
+        free(nb.k);
+        free(sb.k);
+        if (bad)
+            goto oom;
+        if (!nover)
+            break;
+        fr->loc_share = 1;
+    }
     for (size_t i = 0; i < g->nslow; i++) {
         const struct vp_rank_var *v = g->slow[i];
         const struct vp_rank_run *run = &m->runs[g->slow_run[i]];
         if (!v->pcs || !run->sym.line)
             continue;
-        struct outside_ctx o = {.v = v, .all = dim == VP_RANK_DIM_SLOW_ONLY};
+        struct outside_ctx o = {.v = v, .all = dim == VP_RANK_DIM_SLOW_ONLY, .over = over,
+                                .nover = nover};
         o.dim = o.all ? VP_RANK_DIM_VALUES : dim;
         if (!o.all)
             o.d = &vr->dims[dim];
@@ -609,6 +652,8 @@ static int localise(const struct vp_rank_model *m, const struct var_group *g,
         }
         free(o.pcs);
     }
+    }
+    free(over);
     /* Merge equal (file, line) from different PCs and runs. */
     qsort_n(lines, nlines, sizeof *lines, cmp_line);
     size_t w = 0;
@@ -634,6 +679,7 @@ oom:
     for (size_t r = 0; r < nlines; r++)
         free(lines[r].file);
     free(lines);
+    free(over);
     return -1;
 }
 

@@ -61,7 +61,9 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
                 vp_rank_dim_name(f->pattern_var >= 0 ? f->pattern_dim : f->dim),
                 pat ? pat : "-", var);
         if (f->nlines) {
-            fprintf(out, "      anomalous samples:");
+            fprintf(out, "      anomalous samples%s:",
+                    f->loc_share ? " (none outside the normal range; values at least 4x as"
+                                   " frequent in the slow run)" : "");
             for (size_t l = 0; l < f->nlines; l++) {
                 fprintf(out, "%s %s:%d (%llu", l ? "," : "", vp_rank_base_name(f->lines[l].file),
                         f->lines[l].line, (unsigned long long)f->lines[l].count);
@@ -219,6 +221,11 @@ static int write_json(FILE *out, const struct vp_rank_result *r, size_t top)
         vp_json_kv_str(j, "anomalous_variable", lv ? lv->name : NULL);
         vp_json_kv_str(j, "anomalous_dimension", lv ? vp_rank_dim_name(f->loc_dim) : NULL);
         vp_json_kv_uint(j, "outside_samples", f->outside);
+        vp_json_kv_str(j, "localised_by",
+                       !lv ? NULL
+                       : f->loc_dim == VP_RANK_DIM_SLOW_ONLY ? "slow-only"
+                       : f->loc_share                        ? "share"
+                                                             : "range");
         vp_json_key(j, "anomalous_lines");
         vp_json_begin_array(j);
         for (size_t l = 0; l < f->nlines; l++) {
@@ -318,6 +325,11 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
         if (f->loc_var >= 0 && f->loc_dim == VP_RANK_DIM_SLOW_ONLY)
             fprintf(out, "; `%s` sampled only in the slow run (%llu sample(s))",
                     r->vars[f->loc_var].name, (unsigned long long)f->outside);
+        else if (f->loc_var >= 0 && f->loc_share)
+            fprintf(out, "; `%s` (%s) stays within its normal range; %llu slow sample(s) are"
+                         " where the slow run is at least 4x as frequent",
+                    r->vars[f->loc_var].name, vp_rank_dim_name(f->loc_dim),
+                    (unsigned long long)f->outside);
         else if (f->loc_var >= 0)
             fprintf(out, "; `%s` outside its normal %s range in %llu slow sample(s)",
                     r->vars[f->loc_var].name, vp_rank_dim_name(f->loc_dim),

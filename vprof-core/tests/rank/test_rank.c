@@ -986,6 +986,46 @@ static void test_localisation(void **state)
     vp_rank_model_free(m);
 }
 
+/* Localisation's share rule: the normal run's deltas span the slow run's
+ * (a few stray small deltas), so none is outside the range; the lines are
+ * those of the slow samples whose deltas the slow run has 4x as often. */
+static uint64_t g_step75(size_t i) { return i % 100 == 50 ? i * 75 - 70 : i * 75; }
+static uint64_t g_step23(size_t i) { return i * 23; }
+
+static void test_localisation_share(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m = one_var(g_step75, 2000, g_step23, 2000, VP_TYPE_SINT,
+                                      VP_TAG_LOOP | VP_TAG_COND);
+    m->runs[1].sym.line = fake_line; /* fill: sample i at line 100 + i % 4 */
+    struct vp_rank_result *r = run(m);
+    const struct vp_rank_func_result *f = find(r, "f");
+    const struct vp_rank_var_result *vr = fvar(r, f, "v");
+    assert_true(vr->dims[VP_RANK_DIM_DELTAS].rejected);
+    assert_int_equal(f->loc_dim, VP_RANK_DIM_DELTAS);
+    assert_int_equal(f->loc_share, 1);
+    assert_int_equal(f->outside, 1999); /* every delta (23), on its later sample */
+    assert_int_equal(f->nlines, 4);
+    assert_int_equal(f->lines[0].line, 101);
+    assert_int_equal(f->lines[0].count, 500);
+    assert_int_equal(f->lines[3].line, 100);
+    assert_int_equal(f->lines[3].count, 499);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+
+    /* a slow value outside the range: the range rule, as before */
+    m = one_var(g_step75, 2000, g_step23, 2000, VP_TYPE_SINT, VP_TAG_LOOP | VP_TAG_COND);
+    vp_rank_var_sample(&m->runs[1].vars[0], 1, 2000 * 23 + 1000, 0x1005, 1, 0);
+    m->runs[1].sym.line = fake_line;
+    r = run(m);
+    f = find(r, "f");
+    assert_int_equal(f->loc_share, 0);
+    assert_int_equal(f->outside, 1);
+    assert_int_equal(f->lines[0].line, 105);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
 /* Two normal runs are pooled: a slow run that matches their mixture is not
  * rejected although it differs from each one alone. */
 static void test_multiple_normals_pooled(void **state)
@@ -1198,6 +1238,7 @@ int main(void)
         cmocka_unit_test(test_pattern_order),
         cmocka_unit_test(test_pattern_deciding_dimension),
         cmocka_unit_test(test_localisation),
+        cmocka_unit_test(test_localisation_share),
         cmocka_unit_test(test_multiple_normals_pooled),
         cmocka_unit_test(test_version_mismatch),
         cmocka_unit_test(test_determinism),
