@@ -26,6 +26,15 @@ static struct vp_fix_input ran(int cls, uint64_t inst, uint64_t it, uint64_t res
     return in;
 }
 
+/* A cross-iteration verdict: `sampled` iterations with `distinct` signatures. */
+static void alike_iterations(struct vp_fix_redundancy *red, uint64_t sampled, uint64_t distinct)
+{
+    red->cross_iteration = 1;
+    red->sampled_iterations = sampled;
+    red->distinct_iterations = distinct;
+    red->cross_iteration_rate = (double)sampled / (double)distinct;
+}
+
 static void expect(const struct vp_fix_result *r, unsigned cats, const int *fixes, size_t n)
 {
     assert_int_equal(r->categories, cats);
@@ -238,10 +247,7 @@ static void test_wait(void **state)
     assert_non_null(strstr(r.evidence, "Its call of poll at line 75 waits in every iteration: "
                                        "what repeats is a wait that got the same answer"));
     in.red.cross_loop = 0; /* alike iterations instead */
-    in.red.cross_iteration = 1;
-    in.red.sampled_iterations = 10;
-    in.red.distinct_iterations = 1;
-    in.red.cross_iteration_rate = 10;
+    alike_iterations(&in.red, 10, 1);
     in.red.io_every_iteration = 1;
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_NONE}, 1);
@@ -298,10 +304,7 @@ static void test_callees(void **state)
                                        "line 94 (0*1?, cross-loop; 10.9%)."));
 
     /* three, after a redundancy verdict of its own */
-    in.red.cross_iteration = 1;
-    in.red.sampled_iterations = 100;
-    in.red.distinct_iterations = 10;
-    in.red.cross_iteration_rate = 10;
+    alike_iterations(&in.red, 100, 10);
     in.callees[2] = (struct vp_fix_callee){"crc", 9, VP_FIX_CAT_ZERO_OR_ONE, 1, 60000, 0};
     in.ncallees = 3;
     vp_fix_suggest(&in, &r);
@@ -392,10 +395,7 @@ static void test_io_repeated(void **state)
 
     /* a cross-iteration verdict of its own keeps its fix and sentence */
     in.red.ci_ruled_out = 0;
-    in.red.cross_iteration = 1;
-    in.red.sampled_iterations = 100;
-    in.red.distinct_iterations = 10;
-    in.red.cross_iteration_rate = 10;
+    alike_iterations(&in.red, 100, 10);
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_MEMOIZATION}, 1);
     assert_null(strstr(r.evidence, "does I/O"));
