@@ -277,8 +277,9 @@ static void lines_table(FILE *out, const struct vp_rank_result *r,
                 (unsigned long long)f->outside);
     else if (f->loc_share)
         fprintf(out, "</code> stayed within its normal %s range; %llu slow sample(s) are where the"
-                     " slow run is at least 4x as frequent as the normal run, at:</p>\n",
-                vp_rank_dim_name(f->loc_dim), (unsigned long long)f->outside);
+                     " slow run is at least %gx as frequent as the normal run, at:</p>\n",
+                vp_rank_dim_name(f->loc_dim), (unsigned long long)f->outside,
+                VP_RANK_OVERREP_FACTOR);
     else
         fprintf(out, "</code> was outside its normal %s range in %llu slow sample(s), at:</p>\n",
                 vp_rank_dim_name(f->loc_dim), (unsigned long long)f->outside);

@@ -61,9 +61,11 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
                 vp_rank_dim_name(f->pattern_var >= 0 ? f->pattern_dim : f->dim),
                 pat ? pat : "-", var);
         if (f->nlines) {
-            fprintf(out, "      anomalous samples%s:",
-                    f->loc_share ? " (none outside the normal range; values at least 4x as"
-                                   " frequent in the slow run)" : "");
+            fputs("      anomalous samples", out);
+            if (f->loc_share)
+                fprintf(out, " (none outside the normal range; values at least %gx as frequent in"
+                             " the slow run)", VP_RANK_OVERREP_FACTOR);
+            fputc(':', out);
             for (size_t l = 0; l < f->nlines; l++) {
                 fprintf(out, "%s %s:%d (%llu", l ? "," : "", vp_rank_base_name(f->lines[l].file),
                         f->lines[l].line, (unsigned long long)f->lines[l].count);
@@ -327,9 +329,9 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
                     r->vars[f->loc_var].name, (unsigned long long)f->outside);
         else if (f->loc_var >= 0 && f->loc_share)
             fprintf(out, "; `%s` (%s) stays within its normal range; %llu slow sample(s) are"
-                         " where the slow run is at least 4x as frequent",
+                         " where the slow run is at least %gx as frequent",
                     r->vars[f->loc_var].name, vp_rank_dim_name(f->loc_dim),
-                    (unsigned long long)f->outside);
+                    (unsigned long long)f->outside, VP_RANK_OVERREP_FACTOR);
         else if (f->loc_var >= 0)
             fprintf(out, "; `%s` outside its normal %s range in %llu slow sample(s)",
                     r->vars[f->loc_var].name, vp_rank_dim_name(f->loc_dim),
