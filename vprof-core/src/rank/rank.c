@@ -566,36 +566,20 @@ static int cmp_line_count(const void *pa, const void *pb)
     return cmp_line(pa, pb);
 }
 
-static int localise(const struct vp_rank_model *m, const struct var_group *g,
-                    const struct vp_rank_var_result *vr, int dim, const char *func_name,
-                    const struct vp_rank_params *p, struct vp_rank_func_result *fr)
+/* Lines of the localised samples, as they are found (not yet merged). */
+struct line_acc {
+    struct vp_rank_line *lines;
+    size_t n, cap;
+    uint64_t outside;
+};
+
+/* Adds the lines of the slow samples of `g` that are outside the normal
+ * range in `dim` (all of them for slow-only), or, with `over`, those whose
+ * key is in one of the nover over-represented ranges.  -1 out of memory. */
+static int collect_lines(const struct vp_rank_model *m, const struct var_group *g,
+                         const struct vp_rank_var_result *vr, int dim, const char *func_name,
+                         const uint64_t *over, size_t nover, struct line_acc *acc)
 {
-    struct vp_rank_line *lines = NULL;
-    size_t nlines = 0, cap = 0;
-    uint64_t *over = NULL;
-    size_t nover = 0;
-    fr->outside = 0;
-    fr->loc_share = 0;
-    /* Pass 0: outside the normal range.  Pass 1, when pass 0 found nothing
-       in a rejected dimension (the normal run's range spans the slow run's
-       values, e.g. a few stray deltas of 0): where the slow run's share is
-       VP_RANK_OVERREP_FACTOR times the normal run's (docs/rank.md). */
-    for (int pass = 0; pass < 2; pass++) {
-    if (pass == 1) {
-        if (fr->outside || dim == VP_RANK_DIM_SLOW_ONLY || !vr->dims[dim].rejected)
-            break;
-        struct key_buf nb = {0}, sb = {0};
-        int bad = collect(g->normal, g->nnormal, dim, &nb) || collect(g->slow, g->nslow, dim, &sb) ||
-                  vp_stats_overrep_keys(nb.k, nb.n, sb.k, sb.n, p->hellinger_bins,
-                                        VP_RANK_OVERREP_FACTOR, &over, &nover);
-        free(nb.k);
-        free(sb.k);
-        if (bad)
-            goto oom;
-        if (!nover)
-            break;
-        fr->loc_share = 1;
-    }
     for (size_t i = 0; i < g->nslow; i++) {
         const struct vp_rank_var *v = g->slow[i];
         const struct vp_rank_run *run = &m->runs[g->slow_run[i]];
@@ -609,13 +593,13 @@ static int localise(const struct vp_rank_model *m, const struct var_group *g,
         for_each_obs(v, o.dim, push_outside, &o);
         if (o.oom) {
             free(o.pcs);
-            goto oom;
+            return -1;
         }
         /* Sort PCs so each distinct PC is symbolized once. */
         uint64_t *tmp = malloc((o.n ? o.n : 1) * sizeof *tmp);
         if (!tmp) {
             free(o.pcs);
-            goto oom;
+            return -1;
         }
         vp_stats_sort_keys(o.pcs, tmp, o.n);
         free(tmp);
@@ -627,33 +611,82 @@ static int localise(const struct vp_rank_model *m, const struct var_group *g,
             int line = 0;
             if (run->sym.line(run->sym.ctx, o.pcs[a], func_name, &file, &line, &func) == 0 &&
                 (!vr->global || !func || strcmp(func, func_name) == 0)) {
-                if (nlines == cap) {
-                    cap = cap ? cap * 2 : 16;
-                    struct vp_rank_line *nl = realloc(lines, cap * sizeof *nl);
+                if (acc->n == acc->cap) {
+                    size_t cap = acc->cap ? acc->cap * 2 : 16;
+                    struct vp_rank_line *nl = realloc(acc->lines, cap * sizeof *nl);
                     if (!nl) {
                         free(o.pcs);
-                        goto oom;
+                        return -1;
                     }
-                    lines = nl;
+                    acc->lines = nl;
+                    acc->cap = cap;
                 }
-                lines[nlines].file = strdup(file ? file : "");
-                lines[nlines].line = line;
-                lines[nlines].loop_line =
+                struct vp_rank_line *l = &acc->lines[acc->n];
+                l->file = strdup(file ? file : "");
+                l->line = line;
+                l->loop_line =
                     run->sym.loop_line ? run->sym.loop_line(run->sym.ctx, func, file, line) : 0;
-                lines[nlines].count = b - a;
-                if (!lines[nlines].file) {
+                l->count = b - a;
+                if (!l->file) {
                     free(o.pcs);
-                    goto oom;
+                    return -1;
                 }
-                nlines++;
-                fr->outside += b - a;
+                acc->n++;
+                acc->outside += b - a;
             }
             a = b;
         }
         free(o.pcs);
     }
+    return 0;
+}
+
+/* The key ranges of `dim` where the slow runs' share is VP_RANK_OVERREP_FACTOR
+ * times the normal runs' (the keys are collected again: only a localised
+ * function's deciding variable needs them). */
+static int overrep_ranges(const struct var_group *g, int dim, const struct vp_rank_params *p,
+                          uint64_t **over, size_t *nover)
+{
+    struct key_buf nb = {0}, sb = {0};
+    *over = NULL;
+    *nover = 0;
+    int bad = collect(g->normal, g->nnormal, dim, &nb) || collect(g->slow, g->nslow, dim, &sb) ||
+              vp_stats_overrep_keys(nb.k, nb.n, sb.k, sb.n, p->hellinger_bins,
+                                    VP_RANK_OVERREP_FACTOR, over, nover);
+    free(nb.k);
+    free(sb.k);
+    return bad ? -1 : 0;
+}
+
+static int localise(const struct vp_rank_model *m, const struct var_group *g,
+                    const struct vp_rank_var_result *vr, int dim, const char *func_name,
+                    const struct vp_rank_params *p, struct vp_rank_func_result *fr)
+{
+    struct line_acc acc = {0};
+    fr->loc_share = 0;
+    int rc = collect_lines(m, g, vr, dim, func_name, NULL, 0, &acc);
+    /* Nothing outside the normal range of a rejected dimension (it spans the
+       slow run's values, e.g. a few stray deltas of 0): where the slow run's
+       share is VP_RANK_OVERREP_FACTOR times the normal run's (docs/rank.md). */
+    if (rc == 0 && acc.outside == 0 && dim != VP_RANK_DIM_SLOW_ONLY && vr->dims[dim].rejected) {
+        uint64_t *over;
+        size_t nover;
+        rc = overrep_ranges(g, dim, p, &over, &nover);
+        if (rc == 0 && nover) {
+            fr->loc_share = 1;
+            rc = collect_lines(m, g, vr, dim, func_name, over, nover, &acc);
+        }
+        free(over);
     }
-    free(over);
+    struct vp_rank_line *lines = acc.lines;
+    size_t nlines = acc.n;
+    if (rc) {
+        for (size_t r = 0; r < nlines; r++)
+            free(lines[r].file);
+        free(lines);
+        return -1;
+    }
+    fr->outside = acc.outside;
     /* Merge equal (file, line) from different PCs and runs. */
     qsort_n(lines, nlines, sizeof *lines, cmp_line);
     size_t w = 0;
@@ -675,12 +708,6 @@ static int localise(const struct vp_rank_model *m, const struct var_group *g,
     fr->nlines = nlines;
     fr->loc_dim = dim;
     return 0;
-oom:
-    for (size_t r = 0; r < nlines; r++)
-        free(lines[r].file);
-    free(lines);
-    free(over);
-    return -1;
 }
 
 /* ---- pattern inference ---------------------------------------------------- */
