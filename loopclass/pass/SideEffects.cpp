@@ -109,9 +109,34 @@ template <size_t N> static StringSet<> nameSet(const char *const (&Names)[N]) {
   return S;
 }
 
+/// libstdc++'s search and compare members of std::string and std::wstring
+/// (`find`, `rfind`, `find_first_of`, ..., `compare`): const, they read the
+/// string and write nothing, but they are compiled into libstdc++.so (extern
+/// templates), so their declarations carry no memory attributes.  Mangled:
+/// `_ZNKSt7__cxx1112basic_stringI<args>E<len><name>E<params>` (`K`: a const
+/// member; the old ABI's `std::basic_string` is `_ZNKSs` / `_ZNKSb...`).
+static bool isStdStringSearch(StringRef Name) {
+  static const char *const Members[] = {
+      "E4findE",           "E5rfindE",          "E13find_first_ofE", "E12find_last_ofE",
+      "E17find_first_not_ofE", "E16find_last_not_ofE", "E7compareE"};
+  if (Name.startswith("_ZNKSs")) { /* `Ss` is std::string: the member follows */
+    for (const char *M : Members)
+      if (Name.drop_front(6).startswith(StringRef(M).drop_front()))
+        return true;
+    return false;
+  }
+  if (!Name.startswith("_ZNKSt7__cxx1112basic_stringI") &&
+      !Name.startswith("_ZNKSbIwSt11char_traitsIwESaIwEE"))
+    return false;
+  for (const char *M : Members)
+    if (Name.contains(M))
+      return true;
+  return false;
+}
+
 bool ModRefSummary::isKnownPure(StringRef Name) {
   static const StringSet<> Set = nameSet(KnownPureNames);
-  return Set.count(Name) != 0;
+  return Set.count(Name) != 0 || isStdStringSearch(Name);
 }
 
 bool ModRefSummary::isIOFunction(StringRef Name) {
