@@ -408,10 +408,15 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
         return -1;
     }
     /* Pairs: (seq 2k, seq 2k+1) of the same loop and thread, adjacent once
-       sorted by (loop, thread, seq): linear, whatever the file holds. */
+       sorted by (loop, thread, seq): linear, whatever the file holds.  A
+       pair whose instances differ is given a second chance against the
+       VP_RED_PAIR_WINDOW instances recorded before it on the thread. */
     if (ninst > 1)
         qsort(inst, ninst, sizeof *inst, vp_red_cmp_instance);
+    size_t first = 0; /* the first instance of inst[i]'s loop and thread */
     for (size_t i = 0; i < ninst; i++) {
+        if (i > 0 && (inst[i]->loop_id != inst[i - 1]->loop_id || inst[i]->tid != inst[i - 1]->tid))
+            first = i;
         struct vp_red_loop_result *l = vp_red_find(r, inst[i]->loop_id);
         if (!l)
             continue;
@@ -423,13 +428,24 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
             b->seq != inst[i]->seq + 1)
             continue;
         double d = vp_red_pair_distance(inst[i], b);
-        if (d >= 0) {
-            l->mean_pair_distance =
-                (l->mean_pair_distance < 0 ? 0 : l->mean_pair_distance * l->pairs_compared) + d;
-            l->pairs_compared++;
-            l->mean_pair_distance /= (double)l->pairs_compared;
-            l->pairs_redundant += d < prm->pair_bound;
+        if (d < 0)
+            continue;
+        /* the latest earlier instance it repeats, if any (its distance is
+           then exact: below the bound) */
+        int earlier = 0;
+        for (size_t k = i; d >= prm->pair_bound && k > first && i - k < VP_RED_PAIR_WINDOW; k--) {
+            double e = vp_red_pair_distance_below(inst[k - 1], b, prm->pair_bound);
+            if (e >= 0 && e < prm->pair_bound) {
+                d = e;
+                earlier = 1;
+            }
         }
+        l->mean_pair_distance =
+            (l->mean_pair_distance < 0 ? 0 : l->mean_pair_distance * l->pairs_compared) + d;
+        l->pairs_compared++;
+        l->mean_pair_distance /= (double)l->pairs_compared;
+        l->pairs_redundant += d < prm->pair_bound;
+        l->pairs_redundant_earlier += earlier;
     }
     for (size_t i = 0; i < r->loop_count; i++) {
         struct vp_red_loop_result *l = &r->loops[i];

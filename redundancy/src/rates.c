@@ -46,6 +46,54 @@ size_t vp_red_edit_distance(const uint64_t *a, size_t na, const uint64_t *b, siz
     return d;
 }
 
+size_t vp_red_edit_distance_max(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+                                size_t maxd)
+{
+    size_t gap = na > nb ? na - nb : nb - na, hi = na > nb ? na : nb;
+    if (gap > maxd)
+        return maxd + 1;
+    if (na == 0 || nb == 0)
+        return gap;
+    if (maxd >= hi) /* the band is the whole table: nothing to save */
+        return vp_red_edit_distance(a, na, b, nb);
+    /* Only cells with |i - j| <= maxd can lie on a path of cost <= maxd;
+       the others hold `inf`, and a row whose every cell is above maxd ends
+       it.  row[j] is (i - 1, j) before it is overwritten with (i, j). */
+    const size_t inf = maxd + 1;
+    size_t *row = malloc((nb + 1) * sizeof *row);
+    if (!row)
+        return SIZE_MAX;
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j <= maxd ? j : inf;
+    for (size_t i = 1; i <= na; i++) {
+        size_t jlo = i > maxd ? i - maxd : 1, jhi = i + maxd < nb ? i + maxd : nb;
+        size_t diag = row[jlo - 1];
+        row[jlo - 1] = jlo == 1 && i <= maxd ? i : inf;
+        size_t least = row[jlo - 1];
+        for (size_t j = jlo; j <= jhi; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            if (best > inf)
+                best = inf;
+            row[j] = best;
+            diag = up;
+            if (best < least)
+                least = best;
+        }
+        if (least > maxd) {
+            free(row);
+            return inf;
+        }
+    }
+    size_t d = row[nb];
+    free(row);
+    return d;
+}
+
 /* LDoctor's normalisation split in two: the changed values dist - (long -
  * short), clamped to [0, short], and the comparable values, short.  A source
  * with values on one side only counts as one changed value out of one. */
@@ -207,32 +255,22 @@ static size_t vp_red_union_ids(const struct vp_instance *a, const struct vp_inst
     return n;
 }
 
-double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instance *b)
+/* The pooled distance of `a` and `b`.  With bound > 0 it may stop early:
+ * once the changed values reach bound x the comparable ones, it returns a
+ * value >= bound without finishing (each sequence's edit distance is then
+ * computed in a band, vp_red_edit_distance_max).  Ranges are cheap (closed
+ * form) and counted first, so that the budget is known before any DP. */
+static double vp_red_pooled(const struct vp_instance *a, const struct vp_instance *b,
+                            double bound)
 {
     struct vp_red_change sum = {0, 0};
     uint32_t *ids = malloc((a->value_count + b->value_count + 1) * sizeof *ids);
     uint64_t *sa = malloc((a->value_count + 1) * sizeof *sa);
     uint64_t *sb = malloc((b->value_count + 1) * sizeof *sb);
-    if (!ids || !sa || !sb) {
-        free(ids);
-        free(sa);
-        free(sb);
-        return -1.0;
-    }
+    double out = -1.0;
+    if (!ids || !sa || !sb)
+        goto done;
     size_t n = vp_red_union_ids(a, b, ids);
-    for (size_t i = 0; i < n; i++) {
-        size_t na = vp_red_seq(a, ids[i], sa), nb = vp_red_seq(b, ids[i], sb);
-        size_t d = vp_red_edit_distance(sa, na, sb, nb);
-        if (d == SIZE_MAX) { /* out of memory: not compared */
-            free(ids);
-            free(sa);
-            free(sb);
-            return -1.0;
-        }
-        struct vp_red_change c = vp_red_change_of(d, na, nb);
-        sum.changed += c.changed;
-        sum.comparable += c.comparable;
-    }
     /* Range sources: every range of either instance. */
     const struct vp_instance *both[2] = {a, b};
     for (int k = 0; k < 2; k++) {
@@ -246,10 +284,46 @@ double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instanc
             sum.comparable += c.comparable;
         }
     }
+    /* Value sources: their comparable counts come from the lengths alone. */
+    double comparable = sum.comparable;
+    for (size_t i = 0; i < n; i++)
+        comparable += vp_red_change_of(0, vp_red_seq(a, ids[i], sa), vp_red_seq(b, ids[i], sb))
+                          .comparable;
+    for (size_t i = 0; i < n; i++) {
+        size_t na = vp_red_seq(a, ids[i], sa), nb = vp_red_seq(b, ids[i], sb);
+        size_t gap = na > nb ? na - nb : nb - na, d;
+        if (bound > 0) {
+            double room = bound * comparable - sum.changed; /* changes still allowed */
+            if (room <= 0)
+                break;
+            d = vp_red_edit_distance_max(sa, na, sb, nb, gap + (size_t)room);
+        } else {
+            d = vp_red_edit_distance(sa, na, sb, nb);
+        }
+        if (d == SIZE_MAX) /* out of memory: not compared */
+            goto done;
+        struct vp_red_change c = vp_red_change_of(d, na, nb);
+        sum.changed += c.changed;
+        sum.comparable += c.comparable;
+    }
+    if (comparable > 0)
+        out = sum.changed / comparable;
+done:
     free(ids);
     free(sa);
     free(sb);
-    return sum.comparable > 0 ? sum.changed / sum.comparable : -1.0;
+    return out;
+}
+
+double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instance *b)
+{
+    return vp_red_pooled(a, b, 0);
+}
+
+double vp_red_pair_distance_below(const struct vp_instance *a, const struct vp_instance *b,
+                                  double bound)
+{
+    return vp_red_pooled(a, b, bound > 0 ? bound : 0);
 }
 
 /* Ertl's sigma and tau (HyperLogLog estimation, 2017, Algorithm 6). */

@@ -82,10 +82,12 @@ int main(int argc, char **argv)
                    (unsigned long long)l->sampled_iterations, l->ci_estimated ? '~' : '=',
                    (unsigned long long)l->distinct_signatures, fix_name(l->ci_fix));
         printf("  cross-loop: %s rate=%.2f pairs=%llu redundant=%llu mean-distance=%.3f "
-               "instances=%llu writes=%s(%llu..%llu) fix=%s iterations=%llu side-effects=%llu\n",
+               "by-earlier=%llu instances=%llu writes=%s(%llu..%llu) fix=%s iterations=%llu "
+               "side-effects=%llu\n",
                l->cl_redundant ? "yes" : "no", l->cl_rate,
                (unsigned long long)l->pairs_compared, (unsigned long long)l->pairs_redundant,
-               l->mean_pair_distance, (unsigned long long)l->sampled_instances,
+               l->mean_pair_distance, (unsigned long long)l->pairs_redundant_earlier,
+               (unsigned long long)l->sampled_instances,
                writes_name(l->cl_writes), (unsigned long long)l->side_effects_min,
                (unsigned long long)l->side_effects_max, fix_name(l->cl_fix),
                (unsigned long long)l->instance_iterations,

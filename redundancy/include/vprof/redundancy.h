@@ -60,6 +60,14 @@ enum vp_red_writes {
    most half the loop's pairs were (docs/redundancy.md, "Pair rule"). */
 #define VP_RED_CL_MIN_PAIRS 5
 
+/* A pair's second instance is compared with its partner and, when that is
+   not redundant, with up to this many instances recorded before the pair
+   on the same thread: a loop run over several objects in turn (a server's
+   rooms, connections) repeats the work of the last instance over the same
+   object, which is seldom the one just before (docs/redundancy.md, "Pair
+   rule"). */
+#define VP_RED_PAIR_WINDOW 8
+
 struct vp_red_loop_result {
     uint64_t loop_id;
     const char *function;       /* from .vprof.redund (owned by the result)  */
@@ -87,7 +95,10 @@ struct vp_red_loop_result {
     uint64_t sampled_instances;
     uint64_t pairs_compared;
     uint64_t pairs_redundant;
-    double mean_pair_distance;  /* pooled, over compared pairs, -1 if none    */
+    uint64_t pairs_redundant_earlier; /* of those, redundant only against an
+                                         instance recorded before the pair */
+    double mean_pair_distance;  /* pooled, over compared pairs (each at its
+                                   closest match), -1 if none                */
     double cl_rate;             /* redundant / compared pairs                 */
     int cl_redundant;
     enum vp_red_writes cl_writes;
@@ -122,6 +133,12 @@ void vp_red_result_free(struct vp_red_result *r);
 /* Levenshtein distance (unit costs).  Returns SIZE_MAX if out of memory. */
 size_t vp_red_edit_distance(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
 
+/* The same, computed only as far as `maxd`: the distance when it is <= maxd,
+ * else maxd + 1 (in O(min(na, nb) x maxd) time: only the cells within maxd
+ * of the diagonal are filled).  SIZE_MAX if out of memory. */
+size_t vp_red_edit_distance_max(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+                                size_t maxd);
+
 /* LDoctor's Redundancy(I) = (dist - (len_long - len_short)) / len_short:
  * 0 when the shorter sequence is a subsequence-with-edits-only-at-the-ends
  * of the longer (e.g. one extends the other), 1 when nothing is shared.
@@ -153,6 +170,12 @@ double vp_red_hll_estimate(const uint8_t *reg, uint32_t m);
  * the share of the comparable values that changed.  Returns -1 when no
  * source has values in either instance (the pair is not compared). */
 double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instance *b);
+
+/* The same when it is below `bound`; otherwise some value >= bound (the
+ * computation stops once that is certain).  -1 as above.  bound <= 0: the
+ * distance itself. */
+double vp_red_pair_distance_below(const struct vp_instance *a, const struct vp_instance *b,
+                                  double bound);
 
 #ifdef __cplusplus
 }

@@ -149,6 +149,68 @@ static void pair_distance(void **state)
     free(a), free(b), free(c), free(e), free(f), free(g), free(h), free(j), free(o1), free(o2);
 }
 
+static uint64_t splitmix(uint64_t *x);
+
+/* The banded distance agrees with the full table wherever it answers, and
+ * says "more than maxd" exactly when the distance is more than maxd: random
+ * sequences over a small alphabet (many near matches), every band width. */
+static void edit_distance_max_matches_dp(void **state)
+{
+    (void)state;
+    uint64_t x = 7, a[40], b[40];
+    for (int t = 0; t < 400; t++) {
+        size_t na = splitmix(&x) % 41, nb = splitmix(&x) % 41;
+        uint64_t alpha = 2 + splitmix(&x) % 3;
+        for (size_t i = 0; i < na; i++)
+            a[i] = splitmix(&x) % alpha;
+        for (size_t i = 0; i < nb; i++) /* b: a with a few edits, or fresh */
+            b[i] = (t & 1) && i < na && splitmix(&x) % 8 ? a[i] : splitmix(&x) % alpha;
+        size_t full = vp_red_edit_distance(a, na, b, nb);
+        for (size_t maxd = 0; maxd <= 42; maxd++) {
+            size_t d = vp_red_edit_distance_max(a, na, b, nb, maxd);
+            assert_int_equal(d, full <= maxd ? full : maxd + 1);
+        }
+    }
+}
+
+/* Below the bound the cut-off pair distance is the distance; at or above
+ * it, some value at or above the bound. */
+static void pair_distance_below(void **state)
+{
+    (void)state;
+    uint64_t x = 11, v0[60], v1[60], w0[60], w1[60];
+    int below = 0, above = 0;
+    for (int t = 0; t < 300; t++) {
+        uint32_t n = 1 + splitmix(&x) % 60, m = splitmix(&x) % 4, n2 = n + splitmix(&x) % 5;
+        if (n2 > 60)
+            n2 = 60;
+        for (uint32_t i = 0; i < 60; i++) {
+            v0[i] = splitmix(&x) % 50;
+            v1[i] = splitmix(&x) % 50;
+        }
+        memcpy(w0, v0, sizeof w0);
+        memcpy(w1, v1, sizeof w1);
+        uint32_t edits = splitmix(&x) % 6;
+        for (uint32_t e = 0; e < edits; e++)
+            w0[splitmix(&x) % n2] = 100 + e;
+        struct vp_instance *a = instance(v0, n, v1, m), *b = instance(w0, n2, w1, m);
+        double exact = vp_red_pair_distance(a, b);
+        for (double bound = 0.01; bound < 0.5; bound *= 2) {
+            double d = vp_red_pair_distance_below(a, b, bound);
+            if (exact < bound) {
+                assert_true(d == exact);
+                below++;
+            } else {
+                assert_true(d >= bound);
+                above++;
+            }
+        }
+        assert_true(vp_red_pair_distance_below(a, b, 0) == exact);
+        free(a), free(b);
+    }
+    assert_true(below > 100 && above > 100); /* both branches were taken */
+}
+
 /* The HyperLogLog estimate of the whole-run rate (docs/redundancy.md,
  * "Whole-run rate"): registers filled as the runtime fills them, from
  * n distinct signatures each seen `rep` times, estimate n within 5 %
@@ -199,6 +261,7 @@ int main(void)
         cmocka_unit_test(edit_distance_basics), cmocka_unit_test(normalised_distance),
         cmocka_unit_test(range_distance_matches_dp), cmocka_unit_test(ci_rate),
         cmocka_unit_test(pair_distance),   cmocka_unit_test(hll_estimate),
+        cmocka_unit_test(edit_distance_max_matches_dp), cmocka_unit_test(pair_distance_below),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
