@@ -1321,6 +1321,7 @@ static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
         d->distinct_estimated = r->ci_estimated;
         d->sampled_instances = r->sampled_instances;
         d->pairs_compared = r->pairs_compared;
+        d->pairs_by_earlier = r->pairs_redundant_earlier;
         d->ci_ruled_out = r->ci_impossible;
         d->io_every_iteration = r->ci_fix == VP_RED_FIX_BATCHING;
         d->constant_writes = r->cl_fix != VP_RED_FIX_BATCHING;

@@ -15,6 +15,7 @@
 
 #include "vprof/fixsuggest.h"
 #include "vprof/format.h"
+#include "vprof/redundancy.h"
 
 const unsigned vp_fix_category_order[VP_FIX_CAT_COUNT] = {
     VP_FIX_CAT_ZERO_STAR,  VP_FIX_CAT_ZERO_STAR_ONE,   VP_FIX_CAT_ZERO_OR_ONE,
@@ -260,6 +261,13 @@ static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_res
             "compared pairs of %s sampled %ss are redundant).",
             r->evidence[0] ? " " : "", instance_word(in->kind), rep, pct, a,
             instance_word(in->kind));
+        if (d->pairs_by_earlier) {
+            vp_fix_commas(b, sizeof b, d->pairs_by_earlier);
+            cat(r->evidence, sizeof r->evidence,
+                " In %s of the redundant pairs the %s repeats not the one just before it but "
+                "one of the %d before that: the loop is run over several objects in turn.",
+                b, instance_word(in->kind), VP_RED_PAIR_WINDOW);
+        }
     }
 }
 

@@ -212,6 +212,14 @@ static void test_redundancy(void **state)
                                         .constant_writes = 1, .repeated_per_instance = 0.8};
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_CROSS_LOOP, (int[]){VP_FIX_MEMOIZATION}, 1);
+    assert_null(strstr(r.evidence, "several objects"));
+    /* redundant pairs that repeat an earlier instance, not the partner */
+    in.red.pairs_by_earlier = 14;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_LOOP, (int[]){VP_FIX_MEMOIZATION}, 1);
+    assert_non_null(strstr(r.evidence, "In 14 of the redundant pairs the instance repeats not "
+                                       "the one just before it but one of the 8 before that"));
+    in.red.pairs_by_earlier = 0;
     in.red.constant_writes = 0;
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_CROSS_LOOP, (int[]){VP_FIX_BATCHING}, 1);

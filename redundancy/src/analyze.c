@@ -433,7 +433,9 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
         /* the latest earlier instance it repeats, if any (its distance is
            then exact: below the bound) */
         int earlier = 0;
-        for (size_t k = i; d >= prm->pair_bound && k > first && i - k < VP_RED_PAIR_WINDOW; k--) {
+        int window = vp_red_instance_values(b) >= VP_RED_WINDOW_MIN_VALUES;
+        for (size_t k = i; window && d >= prm->pair_bound && k > first && i - k < VP_RED_PAIR_WINDOW;
+             k--) {
             double e = vp_red_pair_distance_below(inst[k - 1], b, prm->pair_bound);
             if (e >= 0 && e < prm->pair_bound) {
                 d = e;

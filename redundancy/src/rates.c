@@ -215,6 +215,15 @@ static const struct vp_instance_range *vp_red_ranges(const struct vp_instance *i
                                                               in->value_count);
 }
 
+uint64_t vp_red_instance_values(const struct vp_instance *in)
+{
+    uint64_t n = in->value_count;
+    const struct vp_instance_range *r = vp_red_ranges(in);
+    for (uint32_t i = 0; i < in->range_count; i++)
+        n += r[i].count;
+    return n;
+}
+
 /* The values of source `src` in instance `in`, in order; returns the count. */
 static size_t vp_red_seq(const struct vp_instance *in, uint32_t src, uint64_t *out)
 {

@@ -71,11 +71,15 @@ struct vp_fix_redundancy {
     double cross_loop_rate;     /* share of an instance's values repeated from
                                    the previous instance (0..1)               */
     double repeated_per_instance; /* share of an instance's values repeated from
-                                   the previous instance (1 - mean distance)  */
+                                   the previous instance, or the earlier one
+                                   it repeats (1 - mean distance)            */
     uint64_t sampled_iterations, distinct_iterations, sampled_instances;
     int distinct_estimated;     /* distinct_iterations is the whole run's
                                    sketch estimate (docs/redundancy.md)      */
     uint64_t pairs_compared;    /* consecutive sampled instances compared     */
+    uint64_t pairs_by_earlier;  /* of the redundant pairs, those whose second
+                                   instance repeats not its partner but one
+                                   recorded before it (docs/redundancy.md)  */
     int ci_ruled_out;           /* an induction variable among the sources:
                                    no cross-iteration redundancy, nothing recorded */
     /* The loop's most repeated call of a function with a loop

@@ -68,6 +68,12 @@ enum vp_red_writes {
    rule"). */
 #define VP_RED_PAIR_WINDOW 8
 
+/* ... when the second instance recorded at least this many values (values,
+   plus the elements of its address ranges): a short sequence, a token from
+   a small vocabulary, is often equal to one of eight earlier ones by
+   chance. */
+#define VP_RED_WINDOW_MIN_VALUES 32
+
 struct vp_red_loop_result {
     uint64_t loop_id;
     const char *function;       /* from .vprof.redund (owned by the result)  */
@@ -176,6 +182,10 @@ double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instanc
  * distance itself. */
 double vp_red_pair_distance_below(const struct vp_instance *a, const struct vp_instance *b,
                                   double bound);
+
+/* The values an instance recorded: its values plus the elements of its
+ * address ranges. */
+uint64_t vp_red_instance_values(const struct vp_instance *in);
 
 #ifdef __cplusplus
 }
