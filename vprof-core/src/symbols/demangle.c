@@ -64,6 +64,22 @@ const char *vp_func_display(const char *key, char *buf, size_t n)
 {
     if (!key || key[0] != '_' || key[1] != 'Z' || n == 0)
         return key;
+    /* a PLT stub, "<linkage>@plt" (symbols.c): the function's name, then
+       "@plt", as perf shows it */
+    size_t klen = strlen(key);
+    if (klen > 4 && strcmp(key + klen - 4, "@plt") == 0) {
+        char *fn = strndup(key, klen - 4);
+        if (!fn)
+            return key;
+        const char *d = vp_func_display(fn, buf, n);
+        if (d == fn || strlen(d) + 5 > n) { /* not demangled, or no room */
+            free(fn);
+            return key;
+        }
+        strcat(buf, "@plt");
+        free(fn);
+        return buf;
+    }
     int status = -1;
     char *d = __cxa_demangle(key, NULL, NULL, &status);
     if (status != 0 || !d) {

@@ -244,6 +244,9 @@ static void test_display(void **state)
         {"_ZSt8_DestroyIPiEvT_S1_", "std::_Destroy<int*>"},
         {"_Z3fooi.cold", "foo"},                            /* "[clone .cold]" */
         {"_ZNSt6vectorIiSaIiEED2Ev", "std::vector<int, std::allocator<int> >::~vector"},
+        {"_ZNK2ns1A1fEi@plt", "ns::A::f@plt"},              /* a PLT stub */
+        {"memcmp@plt", "memcmp@plt"},
+        {"_Zgarbage@plt", "_Zgarbage@plt"},
     };
     char buf[256];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -255,6 +258,10 @@ static void test_display(void **state)
     /* truncated to the buffer */
     char small[8];
     assert_string_equal(vp_func_display("_ZNK2ns1A1fEi", small, sizeof small), "ns::A::");
+    /* a stub whose name and "@plt" do not fit: the key */
+    const char *stub = "_ZNK2ns1A1fEi@plt";
+    char tiny[12];
+    assert_ptr_equal(vp_func_display(stub, tiny, sizeof tiny), stub);
     /* the key: a mangled linkage name, else the name */
     assert_string_equal(vp_func_key("f", "_ZNK2ns1A1fEi"), "_ZNK2ns1A1fEi");
     assert_string_equal(vp_func_key("count", "count"), "count");
