@@ -265,7 +265,8 @@ static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_res
             vp_fix_commas(b, sizeof b, d->pairs_by_earlier);
             cat(r->evidence, sizeof r->evidence,
                 " In %s of the redundant pairs the %s repeats not the one just before it but "
-                "one of the %d before that: the loop is run over several objects in turn.",
+                "one of the %d before that: its inputs recur with others in between (as when "
+                "a loop is run over several objects in turn).",
                 b, instance_word(in->kind), VP_RED_PAIR_WINDOW);
         }
     }
