@@ -165,6 +165,11 @@ void vp_rank_params_default(struct vp_rank_params *p);
  * run's share is at least this many times the normal run's. */
 #define VP_RANK_OVERREP_FACTOR 4.0
 
+/* ... and also when fewer than this share of its slow samples are: a stray
+ * sample or two outside the range does not say where the slow run spends
+ * its time (docs/rank.md, "Localisation"). */
+#define VP_RANK_FEW_OUTSIDE 0.01
+
 enum vp_rank_dim {
     VP_RANK_DIM_VALUES = 0,
     VP_RANK_DIM_DELTAS = 1,
@@ -247,9 +252,13 @@ struct vp_rank_func_result {
     size_t nlines;
     uint64_t outside;        /* total of those samples (lines may be truncated) */
     int loc_dim;             /* dimension used for localisation                */
-    int loc_share;           /* 1: no slow sample was outside the normal range;
-                                lines are where the slow run's share is
-                                VP_RANK_OVERREP_FACTOR x the normal run's      */
+    int loc_share;           /* 1: no slow sample (or fewer than
+                                VP_RANK_FEW_OUTSIDE of them) was outside the
+                                normal range; lines are where the slow run's
+                                share is VP_RANK_OVERREP_FACTOR x the normal
+                                run's                                         */
+    uint64_t loc_stray;      /* with loc_share: the slow samples outside the
+                                normal range (their lines are not listed)     */
     long loc_var;            /* variable localised, -1 if none                 */
     /* Inclusive share of each side: value ticks / PC samples, pooled over
        the normal runs and over the slow runs. */

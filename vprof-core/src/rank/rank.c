@@ -664,16 +664,24 @@ static int localise(const struct vp_rank_model *m, const struct var_group *g,
 {
     struct line_acc acc = {0};
     fr->loc_share = 0;
+    fr->loc_stray = 0;
     int rc = collect_lines(m, g, vr, dim, func_name, NULL, 0, &acc);
-    /* Nothing outside the normal range of a rejected dimension (it spans the
-       slow run's values, e.g. a few stray deltas of 0): where the slow run's
-       share is VP_RANK_OVERREP_FACTOR times the normal run's (docs/rank.md). */
-    if (rc == 0 && acc.outside == 0 && dim != VP_RANK_DIM_SLOW_ONLY && vr->dims[dim].rejected) {
+    /* Nothing (or next to nothing) outside the normal range of a rejected
+       dimension (it spans the slow run's values, e.g. a few stray deltas of
+       0): where the slow run's share is VP_RANK_OVERREP_FACTOR times the
+       normal run's (docs/rank.md). */
+    if (rc == 0 && dim != VP_RANK_DIM_SLOW_ONLY && vr->dims[dim].rejected &&
+        (double)acc.outside < VP_RANK_FEW_OUTSIDE * (double)vr->dims[dim].n_slow) {
         uint64_t *over;
         size_t nover;
         rc = overrep_ranges(g, dim, p, &over, &nover);
         if (rc == 0 && nover) {
             fr->loc_share = 1;
+            fr->loc_stray = acc.outside;
+            for (size_t r = 0; r < acc.n; r++)
+                free(acc.lines[r].file);
+            acc.n = 0;
+            acc.outside = 0;
             rc = collect_lines(m, g, vr, dim, func_name, over, nover, &acc);
         }
         free(over);

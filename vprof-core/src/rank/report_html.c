@@ -276,10 +276,10 @@ static void lines_table(FILE *out, const struct vp_rank_result *r,
         fprintf(out, "</code> was sampled only in the slow run: %llu sample(s), at:</p>\n",
                 (unsigned long long)f->outside);
     else if (f->loc_share)
-        fprintf(out, "</code> stayed within its normal %s range; %llu slow sample(s) are where the"
-                     " slow run is at least %gx as frequent as the normal run, at:</p>\n",
-                vp_rank_dim_name(f->loc_dim), (unsigned long long)f->outside,
-                VP_RANK_OVERREP_FACTOR);
+        fprintf(out, "</code> stayed within its normal %s range%s; %llu slow sample(s) are where"
+                     " the slow run is at least %gx as frequent as the normal run, at:</p>\n",
+                vp_rank_dim_name(f->loc_dim), f->loc_stray ? " but for a few samples" : "",
+                (unsigned long long)f->outside, VP_RANK_OVERREP_FACTOR);
     else
         fprintf(out, "</code> was outside its normal %s range in %llu slow sample(s), at:</p>\n",
                 vp_rank_dim_name(f->loc_dim), (unsigned long long)f->outside);

@@ -62,7 +62,12 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
                 pat ? pat : "-", var);
         if (f->nlines) {
             fputs("      anomalous samples", out);
-            if (f->loc_share)
+            if (f->loc_share && f->loc_stray)
+                fprintf(out, " (%llu outside the normal range, under %g%% of the slow samples;"
+                             " values at least %gx as frequent in the slow run)",
+                        (unsigned long long)f->loc_stray, VP_RANK_FEW_OUTSIDE * 100,
+                        VP_RANK_OVERREP_FACTOR);
+            else if (f->loc_share)
                 fprintf(out, " (none outside the normal range; values at least %gx as frequent in"
                              " the slow run)", VP_RANK_OVERREP_FACTOR);
             fputc(':', out);
@@ -328,9 +333,10 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
             fprintf(out, "; `%s` sampled only in the slow run (%llu sample(s))",
                     r->vars[f->loc_var].name, (unsigned long long)f->outside);
         else if (f->loc_var >= 0 && f->loc_share)
-            fprintf(out, "; `%s` (%s) stays within its normal range; %llu slow sample(s) are"
+            fprintf(out, "; `%s` (%s) stays within its normal range%s; %llu slow sample(s) are"
                          " where the slow run is at least %gx as frequent",
                     r->vars[f->loc_var].name, vp_rank_dim_name(f->loc_dim),
+                    f->loc_stray ? " but for a few samples" : "",
                     (unsigned long long)f->outside, VP_RANK_OVERREP_FACTOR);
         else if (f->loc_var >= 0)
             fprintf(out, "; `%s` outside its normal %s range in %llu slow sample(s)",

@@ -1013,14 +1013,34 @@ static void test_localisation_share(void **state)
     vp_rank_result_free(r);
     vp_rank_model_free(m);
 
-    /* a slow value outside the range: the range rule, as before */
+    /* one stray slow delta outside the range (under VP_RANK_FEW_OUTSIDE of
+       the slow samples): still the share rule, which lists the 1999 deltas
+       of 23 (and the stray's, whose bin is over-represented too) */
     m = one_var(g_step75, 2000, g_step23, 2000, VP_TYPE_SINT, VP_TAG_LOOP | VP_TAG_COND);
     vp_rank_var_sample(&m->runs[1].vars[0], 1, 2000 * 23 + 1000, 0x1005, 1, 0);
     m->runs[1].sym.line = fake_line;
     r = run(m);
     f = find(r, "f");
+    assert_int_equal(f->loc_share, 1);
+    assert_int_equal(f->loc_stray, 1);
+    assert_int_equal(f->outside, 2000);
+    assert_int_equal(f->lines[0].line, 101);
+    assert_int_equal(f->lines[0].count, 500);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+
+    /* 1 % of them outside: the range rule, as before */
+    m = one_var(g_step75, 2000, g_step23, 2000, VP_TYPE_SINT, VP_TAG_LOOP | VP_TAG_COND);
+    for (int i = 0; i < 21; i++)
+        vp_rank_var_sample(&m->runs[1].vars[0], 1, 2000 * 23 + 1000 * (uint64_t)(i + 1), 0x1005,
+                           1, 0);
+    m->runs[1].sym.line = fake_line;
+    r = run(m);
+    f = find(r, "f");
     assert_int_equal(f->loc_share, 0);
-    assert_int_equal(f->outside, 1);
+    assert_int_equal(f->loc_stray, 0);
+    assert_int_equal(f->outside, 21);
+    assert_int_equal(f->nlines, 1);
     assert_int_equal(f->lines[0].line, 105);
     vp_rank_result_free(r);
     vp_rank_model_free(m);
