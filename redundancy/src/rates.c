@@ -16,36 +16,6 @@ void vp_red_params_default(struct vp_red_params *p)
     p->pair_bound = 0.05;
 }
 
-size_t vp_red_edit_distance(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
-{
-    if (na == 0)
-        return nb;
-    if (nb == 0)
-        return na;
-    size_t *row = malloc((nb + 1) * sizeof *row);
-    if (!row)
-        return SIZE_MAX;
-    for (size_t j = 0; j <= nb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= na; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= nb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    size_t d = row[nb];
-    free(row);
-    return d;
-}
-
 size_t vp_red_edit_distance_max(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
                                 size_t maxd)
 {
@@ -54,8 +24,8 @@ size_t vp_red_edit_distance_max(const uint64_t *a, size_t na, const uint64_t *b,
         return maxd + 1;
     if (na == 0 || nb == 0)
         return gap;
-    if (maxd >= hi) /* the band is the whole table: nothing to save */
-        return vp_red_edit_distance(a, na, b, nb);
+    if (maxd > hi) /* no distance is larger: the band is the whole table */
+        maxd = hi;
     /* Only cells with |i - j| <= maxd can lie on a path of cost <= maxd;
        the others hold `inf`, and a row whose every cell is above maxd ends
        it.  row[j] is (i - 1, j) before it is overwritten with (i, j). */
@@ -92,6 +62,11 @@ size_t vp_red_edit_distance_max(const uint64_t *a, size_t na, const uint64_t *b,
     size_t d = row[nb];
     free(row);
     return d;
+}
+
+size_t vp_red_edit_distance(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+    return vp_red_edit_distance_max(a, na, b, nb, na > nb ? na : nb);
 }
 
 /* LDoctor's normalisation split in two: the changed values dist - (long -
