@@ -106,6 +106,13 @@ struct vp_rank_run {
        run built by hand): vp_rank_load_profile refuses the same recording
        twice, which would count its samples as independent observations. */
     uint64_t rec_pid, rec_start_ns, rec_end_ns;
+    /* The variables the run's build declares, sampled or not (its schema),
+       as "function\x1fname\x1ffile base name"; sorted when `declared_sorted`.
+       A normal run with none declared says nothing about which variables
+       its build has (a model built by hand). */
+    char **declared;
+    size_t ndeclared, declared_cap;
+    int declared_sorted;
 };
 
 struct vp_rank_model {
@@ -129,6 +136,15 @@ struct vp_rank_var *vp_rank_add_var(struct vp_rank_run *r, const char *function,
  * as unreadable and ends the current segment; a new tid starts a segment. */
 int vp_rank_var_sample(struct vp_rank_var *v, uint32_t tid, uint64_t value, uint64_t pc,
                        int readable, int keep_pc);
+/* Records that the run's build declares variable `name` of `function` (its
+ * key; "" for a global) in `file`.  -1 when out of memory. */
+int vp_rank_run_declare(struct vp_rank_run *r, const char *function, const char *name,
+                        const char *file);
+/* Sorts the declarations for lookup (optional: unsorted ones are scanned). */
+void vp_rank_run_sort_declared(struct vp_rank_run *r);
+/* 1 when the run declares that variable, 0 when not, -1 out of memory. */
+int vp_rank_run_declares(const struct vp_rank_run *r, const char *function, const char *name,
+                         const char *file);
 /* Reserve room for n more samples (optional, avoids regrowth). */
 int vp_rank_var_reserve(struct vp_rank_var *v, size_t n, int keep_pc);
 /* Record that a global was sampled `samples` times at PCs of function `func`. */
@@ -214,6 +230,9 @@ struct vp_rank_var_result {
     struct vp_rank_dim_result dims[VP_RANK_DIM_COUNT];
     uint64_t normal_samples, slow_samples;
     uint64_t normal_unreadable, slow_unreadable;
+    int new_in_build;        /* slow-only, and no normal run's build declares
+                                it (another version): anomalous, but it
+                                decides no pattern (docs/rank.md)            */
 };
 
 struct vp_rank_line {

@@ -579,6 +579,19 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
     }
     if (count_ticks(&L) || load_values(&L, slow))
         goto oom;
+    /* What a normal run's build declares, sampled or not: a slow-only
+       variable that no normal build declares is new code (another version),
+       not a path the normal run did not take (docs/rank.md). */
+    for (size_t v = 0; !slow && v < L.p->var_count; v++) {
+        const struct vp_prof_var *pv = &L.p->vars[v];
+        const char *fn = vp_profile_var_str(L.p, pv->function);
+        if (fn && fn[0])
+            fn = vp_func_key(fn, vp_profile_var_str(L.p, pv->linkage));
+        if (vp_rank_run_declare(L.run, fn, vp_profile_var_str(L.p, pv->name),
+                                vp_profile_var_str(L.p, pv->file)))
+            goto oom;
+    }
+    vp_rank_run_sort_declared(L.run);
     loader_free_maps(&L);
     if (L.run->nfuncs == 0) {
         const char *why = vp_resolver_error(L.res);

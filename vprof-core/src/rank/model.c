@@ -4,6 +4,7 @@
  */
 #include "vprof/rank.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,9 @@ void vp_rank_model_free(struct vp_rank_model *m)
         free(r->funcs);
         free(r->vars);
         free(r->label);
+        for (size_t d = 0; d < r->ndeclared; d++)
+            free(r->declared[d]);
+        free(r->declared);
         if (r->sym.free)
             r->sym.free(r->sym.ctx);
     }
@@ -192,4 +196,58 @@ int vp_rank_var_site(struct vp_rank_var *v, size_t func, uint64_t samples)
     v->sites[v->nsites].samples = samples;
     v->nsites++;
     return 0;
+}
+
+/* "function\x1fname\x1fbase": the identity a declaration is looked up by
+   (the variable match's fallback: function, name and file base name). */
+static char *declared_key(const char *function, const char *name, const char *file)
+{
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    const char *base = slash ? slash + 1 : file ? file : "";
+    size_t n = strlen(function) + strlen(name) + strlen(base) + 3;
+    char *k = malloc(n);
+    if (k)
+        snprintf(k, n, "%s\x1f%s\x1f%s", function, name, base);
+    return k;
+}
+
+int vp_rank_run_declare(struct vp_rank_run *r, const char *function, const char *name,
+                        const char *file)
+{
+    if (grow((void **)&r->declared, &r->declared_cap, r->ndeclared + 1, sizeof *r->declared))
+        return -1;
+    char *k = declared_key(function ? function : "", name ? name : "", file);
+    if (!k)
+        return -1;
+    r->declared[r->ndeclared++] = k;
+    r->declared_sorted = 0;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void vp_rank_run_sort_declared(struct vp_rank_run *r)
+{
+    if (r->ndeclared > 1)
+        qsort(r->declared, r->ndeclared, sizeof *r->declared, cmp_str);
+    r->declared_sorted = 1;
+}
+
+int vp_rank_run_declares(const struct vp_rank_run *r, const char *function, const char *name,
+                         const char *file)
+{
+    char *k = declared_key(function ? function : "", name ? name : "", file);
+    if (!k)
+        return -1;
+    int found = 0;
+    if (r->declared_sorted)
+        found = bsearch(&k, r->declared, r->ndeclared, sizeof *r->declared, cmp_str) != NULL;
+    else
+        for (size_t i = 0; i < r->ndeclared && !found; i++)
+            found = strcmp(r->declared[i], k) == 0;
+    free(k);
+    return found;
 }

@@ -345,8 +345,26 @@ static int test_dim(const struct var_group *g, int dim, const struct vp_rank_par
     return 0;
 }
 
-static int analyse_var(const struct var_group *g, const struct vp_rank_params *p,
-                       struct vp_rank_var_result *vr)
+/* 1 when `v` (sampled only in the slow runs) is declared by no normal
+ * run's build while some normal run lists what its build declares: new code
+ * of another version.  0 otherwise, -1 out of memory. */
+static int new_in_build(const struct vp_rank_model *m, const struct vp_rank_var *v)
+{
+    int known = 0;
+    for (size_t r = 0; r < m->nruns; r++) {
+        const struct vp_rank_run *run = &m->runs[r];
+        if (run->slow || run->ndeclared == 0)
+            continue;
+        known = 1;
+        int d = vp_rank_run_declares(run, v->function, v->name, v->file);
+        if (d != 0)
+            return d < 0 ? -1 : 0;
+    }
+    return known;
+}
+
+static int analyse_var(const struct vp_rank_model *m, const struct var_group *g,
+                       const struct vp_rank_params *p, struct vp_rank_var_result *vr)
 {
     const struct vp_rank_var *v = g->slow[0];
     memset(vr, 0, sizeof *vr);
@@ -374,6 +392,10 @@ static int analyse_var(const struct var_group *g, const struct vp_rank_params *p
         vr->discount = 0;
         vr->dim = VP_RANK_DIM_SLOW_ONLY;
         vr->anomalous = 1;
+        int nb = new_in_build(m, v);
+        if (nb < 0)
+            return -1;
+        vr->new_in_build = nb;
         return 0;
     }
     /* Lowest discount over the dimensions that apply; ties keep the first
@@ -751,10 +773,12 @@ static int pattern_dim_of(const struct vp_rank_var_result *v)
  * was sampled only in the slow run there is no normal processing cost to
  * compare with, only the fact that the slow run reached code holding some
  * object: it still counts as anomalous for the discount, but it carries no
- * dimension the rules could read (docs/rank.md, "Pattern evidence"). */
+ * dimension the rules could read (docs/rank.md, "Pattern evidence").  The
+ * same for a variable new in the slow run's build (another version): that
+ * the normal run never sampled it says only that its code did not exist. */
 static int pattern_evidence(const struct vp_rank_var_result *v)
 {
-    return v->anomalous && (v->basic || v->dim != VP_RANK_DIM_SLOW_ONLY);
+    return v->anomalous && (v->basic || v->dim != VP_RANK_DIM_SLOW_ONLY) && !v->new_in_build;
 }
 
 /* Evidence rules 1-3 can read: a `loop` or `cond` variable.  An untagged
@@ -1133,7 +1157,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
         goto oom;
     res->nvars = s.ngroups;
     for (size_t g = 0; g < s.ngroups; g++)
-        if (analyse_var(&s.groups[g], p, &res->vars[g]))
+        if (analyse_var(m, &s.groups[g], p, &res->vars[g]))
             goto oom;
 
     /* attribute variables to slow functions */

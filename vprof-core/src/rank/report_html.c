@@ -190,7 +190,9 @@ static int var_plots(FILE *out, const struct vp_rank_result *r, const struct vp_
     fputs("</span>", out);
     loc(out, v->file, v->line);
     fputs(" ", out);
-    if (v->dim == VP_RANK_DIM_SLOW_ONLY)
+    if (v->new_in_build)
+        vp_html_badge(out, "bad", "new in this build: no normal run's build declares it");
+    else if (v->dim == VP_RANK_DIM_SLOW_ONLY)
         vp_html_badge(out, "bad", "sampled only in the slow run");
     else
         vp_html_badge(out, v->anomalous ? "bad" : "ok",

@@ -51,7 +51,8 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
         char lb[256], var[256];
         const char *loc = vp_rank_loc(lb, sizeof lb, f->file, f->line);
         if (v)
-            snprintf(var, sizeof var, "%s (%s:%d)", v->name, vp_rank_base_name(v->file), v->line);
+            snprintf(var, sizeof var, "%s (%s:%d%s)", v->name, vp_rank_base_name(v->file), v->line,
+                     v->new_in_build ? ", new in this build" : "");
         else
             snprintf(var, sizeof var, "-");
         const char *pat = vp_rank_pattern_name(f->pattern);
@@ -141,6 +142,8 @@ static void json_var(struct vp_json *j, const struct vp_rank_var_result *v)
     vp_json_kv_uint(j, "slow_samples", v->slow_samples);
     vp_json_kv_uint(j, "normal_unreadable", v->normal_unreadable);
     vp_json_kv_uint(j, "slow_unreadable", v->slow_unreadable);
+    if (v->new_in_build)
+        vp_json_kv_bool(j, "new_in_build", 1);
     vp_json_key(j, "dimensions");
     vp_json_begin_object(j);
     for (int d = v->basic ? 0 : VP_RANK_DIM_PROC; d < VP_RANK_DIM_COUNT; d++)
@@ -330,8 +333,11 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
                 f->rank, vp_rank_func_name(f), vp_rank_discounter_name(f->discounter),
                 (unsigned long long)f->pc_samples, (unsigned long long)f->value_ticks);
         if (f->loc_var >= 0 && f->loc_dim == VP_RANK_DIM_SLOW_ONLY)
-            fprintf(out, "; `%s` sampled only in the slow run (%llu sample(s))",
-                    r->vars[f->loc_var].name, (unsigned long long)f->outside);
+            fprintf(out, "; `%s` sampled only in the slow run (%llu sample(s))%s",
+                    r->vars[f->loc_var].name, (unsigned long long)f->outside,
+                    r->vars[f->loc_var].new_in_build ? ", new in this build (no normal run's build "
+                                                       "declares it)"
+                                                     : "");
         else if (f->loc_var >= 0 && f->loc_share)
             fprintf(out, "; `%s` (%s) stays within its normal range%s; %llu slow sample(s) are"
                          " where the slow run is at least %gx as frequent",

@@ -496,6 +496,38 @@ static void test_slow_only_anomalous(void **state)
     vp_rank_model_free(m);
 }
 
+/* The normal run from another version (docs/rank.md, "New code"): a slow-
+ * only variable that the normal build declares (sampled or not) is a path
+ * the normal run did not take, as above; one it does not declare is new
+ * code: still anomalous, but no evidence for rule 3.  A normal run that
+ * lists no declarations (a model built by hand) says nothing. */
+static void test_new_in_build(void **state)
+{
+    (void)state;
+    for (int declared = 0; declared < 2; declared++) {
+        struct vp_rank_model *m = one_var(NULL, 100, g_counter, 100, VP_TYPE_SINT, VP_TAG_COND);
+        struct vp_rank_run *n = &m->runs[0];
+        assert_int_equal(vp_rank_run_declare(n, "g", "w", "/old/f.c"), 0);
+        if (declared) /* the same file base name, another directory */
+            assert_int_equal(vp_rank_run_declare(n, "f", "v", "/old/f.c"), 0);
+        if (declared)
+            vp_rank_run_sort_declared(n); /* the sorted lookup; the other run scans */
+        struct vp_rank_result *r = run(m);
+        const struct vp_rank_func_result *f = find(r, "f");
+        const struct vp_rank_var_result *v = fvar(r, f, "v");
+        assert_true(v->discount == 0.0 && v->anomalous);
+        assert_int_equal(v->dim, VP_RANK_DIM_SLOW_ONLY);
+        assert_int_equal(v->new_in_build, !declared);
+        if (declared)
+            assert_int_equal(f->pattern, VP_RANK_PAT_WRONG_CONSTRAINT); /* rule 3 */
+        else
+            assert_int_not_equal(f->pattern, VP_RANK_PAT_WRONG_CONSTRAINT);
+        vp_rank_result_free(r);
+        vp_rank_model_free(m);
+    }
+    assert_int_equal(vp_rank_run_declares(&(struct vp_rank_run){0}, "f", "v", "f.c"), 0);
+}
+
 /* A cond-tagged pointer to a struct sampled only in the slow run (a list
  * walk the normal run never reached) is anomalous, but has no dimension a
  * rule could read: not wrong-constraint; with no basic-type variable in the
@@ -1241,6 +1273,7 @@ int main(void)
         cmocka_unit_test(test_processing_cost_decides),
         cmocka_unit_test(test_pointer_proc_only),
         cmocka_unit_test(test_slow_only_anomalous),
+        cmocka_unit_test(test_new_in_build),
         cmocka_unit_test(test_slow_only_pointer_no_evidence),
         cmocka_unit_test(test_rule4_most_costly_calibrated),
         cmocka_unit_test(test_rule4_most_costly_pc),
