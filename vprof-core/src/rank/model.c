@@ -3,6 +3,7 @@
  * constructors for runs, functions and variables with their value sequences.
  */
 #include "vprof/rank.h"
+#include "report_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,8 +203,7 @@ int vp_rank_var_site(struct vp_rank_var *v, size_t func, uint64_t samples)
    (the variable match's fallback: function, name and file base name). */
 static char *declared_key(const char *function, const char *name, const char *file)
 {
-    const char *slash = file ? strrchr(file, '/') : NULL;
-    const char *base = slash ? slash + 1 : file ? file : "";
+    const char *base = vp_rank_base_name(file ? file : "");
     size_t n = strlen(function) + strlen(name) + strlen(base) + 3;
     char *k = malloc(n);
     if (k)
