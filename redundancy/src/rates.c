@@ -268,9 +268,10 @@ static double vp_red_pooled(const struct vp_instance *a, const struct vp_instanc
             sum.comparable += c.comparable;
         }
     }
-    /* Value sources: their comparable counts come from the lengths alone. */
+    /* With a cut-off, the budget needs every value source's comparable
+       count first; they come from the lengths alone. */
     double comparable = sum.comparable;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; bound > 0 && i < n; i++)
         comparable += vp_red_change_of(0, vp_red_seq(a, ids[i], sa), vp_red_seq(b, ids[i], sb))
                           .comparable;
     for (size_t i = 0; i < n; i++) {
@@ -290,6 +291,8 @@ static double vp_red_pooled(const struct vp_instance *a, const struct vp_instanc
         sum.changed += c.changed;
         sum.comparable += c.comparable;
     }
+    if (bound <= 0)
+        comparable = sum.comparable;
     if (comparable > 0)
         out = sum.changed / comparable;
 done:
