@@ -1024,12 +1024,24 @@ static void test_localisation(void **state)
 static uint64_t g_step75(size_t i) { return i % 100 == 50 ? i * 75 - 70 : i * 75; }
 static uint64_t g_step23(size_t i) { return i * 23; }
 
+/* The model of test_localisation_share with `strays` more slow samples at
+ * line 105, each 1000 above the last (deltas of 1000 to the next, the
+ * first from the run's end: outside the normal range). */
+static struct vp_rank_model *share_model(int strays)
+{
+    struct vp_rank_model *m =
+        one_var(g_step75, 2000, g_step23, 2000, VP_TYPE_SINT, VP_TAG_LOOP | VP_TAG_COND);
+    for (int i = 0; i < strays; i++)
+        vp_rank_var_sample(&m->runs[1].vars[0], 1, 2000 * 23 + 1000 * (uint64_t)(i + 1), 0x1005,
+                           1, 0);
+    m->runs[1].sym.line = fake_line; /* fill: sample i at line 100 + i % 4 */
+    return m;
+}
+
 static void test_localisation_share(void **state)
 {
     (void)state;
-    struct vp_rank_model *m = one_var(g_step75, 2000, g_step23, 2000, VP_TYPE_SINT,
-                                      VP_TAG_LOOP | VP_TAG_COND);
-    m->runs[1].sym.line = fake_line; /* fill: sample i at line 100 + i % 4 */
+    struct vp_rank_model *m = share_model(0);
     struct vp_rank_result *r = run(m);
     const struct vp_rank_func_result *f = find(r, "f");
     const struct vp_rank_var_result *vr = fvar(r, f, "v");
@@ -1048,9 +1060,7 @@ static void test_localisation_share(void **state)
     /* one stray slow delta outside the range (under VP_RANK_FEW_OUTSIDE of
        the slow samples): still the share rule, which lists the 1999 deltas
        of 23 (and the stray's, whose bin is over-represented too) */
-    m = one_var(g_step75, 2000, g_step23, 2000, VP_TYPE_SINT, VP_TAG_LOOP | VP_TAG_COND);
-    vp_rank_var_sample(&m->runs[1].vars[0], 1, 2000 * 23 + 1000, 0x1005, 1, 0);
-    m->runs[1].sym.line = fake_line;
+    m = share_model(1);
     r = run(m);
     f = find(r, "f");
     assert_int_equal(f->loc_share, 1);
@@ -1062,11 +1072,7 @@ static void test_localisation_share(void **state)
     vp_rank_model_free(m);
 
     /* 1 % of them outside: the range rule, as before */
-    m = one_var(g_step75, 2000, g_step23, 2000, VP_TYPE_SINT, VP_TAG_LOOP | VP_TAG_COND);
-    for (int i = 0; i < 21; i++)
-        vp_rank_var_sample(&m->runs[1].vars[0], 1, 2000 * 23 + 1000 * (uint64_t)(i + 1), 0x1005,
-                           1, 0);
-    m->runs[1].sym.line = fake_line;
+    m = share_model(21);
     r = run(m);
     f = find(r, "f");
     assert_int_equal(f->loc_share, 0);
