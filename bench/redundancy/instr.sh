@@ -27,6 +27,10 @@
 # them: fixed probe cost = none - base, iteration sampling ~ on - noiter,
 # instance recording ~ on - noinst.
 #
+# PROBED_FLAGS adds compiler flags to the probed build only (e.g.
+# "-mllvm -vprof-redundancy-parser-uselists=0" to see what an option of the
+# pass is worth).
+#
 # Needs valgrind (bench/deps.sh).  valgrind 3.19 cannot read clang-14's
 # DWARF 5 and stops on the perf-event SIGTRAP the runtime samples with, so
 # the binaries and the runtime run from copies without debug info (their
@@ -59,7 +63,8 @@ if [ $# -gt 0 ]; then args=("$@"); else read -r -a args <<<"$slow"; fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags=(-O2 -std=gnu11 -mllvm -vprof-loop-probes=0)
-"$cc" "${flags[@]}" "$dir"/*.c -o "$work/probed.g" -lm
+read -r -a extra <<<"${PROBED_FLAGS:-}"
+"$cc" "${flags[@]}" "${extra[@]}" "$dir"/*.c -o "$work/probed.g" -lm
 "$cc" "${flags[@]}" -mllvm -vprof-redundancy-probes=0 "$dir"/*.c -o "$work/base.g" -lm
 strip --strip-debug -o "$work/probed" "$work/probed.g"
 strip --strip-debug -o "$work/base" "$work/base.g"
