@@ -6,14 +6,18 @@
 // copies' exits give back the iterations of the block that did not run,
 // 3, 2, 1 and 0.  e2e iter-rate.c checks that the sampling rate is
 // unchanged (it fails without the give-back), e2e stride-outer.c that an
-// outer loop records its values from the fast copies.  An outer loop, and
-// the loop with strides off, get none.
+// outer loop records its values from the fast copies.  An outer loop, a
+// loop whose body calls a function (gcc46401's walk, which calls
+// candidate_equal_p: the call costs more than the countdown, and four call
+// sites made it slower), and the loop with strides off get none.
 // RUN: %vprof-cc -O2 -S -emit-llvm -fno-discard-value-names %S/../e2e/iter-rate.c -o %t.ll
 // RUN: FileCheck %s --input-file=%t.ll
 // RUN: %vprof-cc -O2 -S -emit-llvm -fno-discard-value-names %S/../e2e/iter-rate.c -o %t.off.ll -mllvm -vprof-redundancy-stride=0
 // RUN: FileCheck %s --input-file=%t.off.ll --check-prefix=OFF
 // RUN: %vprof-cc -O1 -fno-inline -S -emit-llvm -fno-discard-value-names %S/../e2e/stride-outer.c -o %t.outer.ll
 // RUN: FileCheck %s --input-file=%t.outer.ll --check-prefix=OUTER
+// RUN: %vprof-cc -O2 -std=gnu11 -S -emit-llvm -fno-discard-value-names %S/../../../bench/cases/gcc46401_seqpt/c-common.c -o %t.call.ll
+// RUN: FileCheck %s --input-file=%t.call.ll --check-prefix=CALL
 // CHECK-LABEL: define internal i64 @walk.vprof_probed(
 // CHECK: [[CD:%vprof.red.cd.[0-9]+]] = phi i32
 // CHECK-NEXT: [[FAST:%[0-9]+]] = icmp sgt i32 [[CD]], 4
@@ -41,3 +45,6 @@
 // OUTER: vprof.red.fastin:
 // OUTER-NOT: vprof.red.fastin{{[0-9]+}}:
 // OUTER: {{^}}}
+// CALL-LABEL: define internal {{.*}} @merge_tlist.vprof_probed(
+// CALL-NOT: vprof.red.fast
+// CALL: {{^}}}
