@@ -423,6 +423,9 @@ private:
 
   void demote(Loop &L);
   void copyTags(ArrayRef<BasicBlock *> Blocks, const ValueToValueMapTy &VMap);
+  SmallVector<BasicBlock *, 16> cloneBody(ArrayRef<BasicBlock *> Blocks,
+                                          ValueToValueMapTy &VMap,
+                                          StringRef Suffix);
   void insertProbes(ArrayRef<BasicBlock *> Copy, uint32_t Index);
 };
 
@@ -496,6 +499,24 @@ void FunctionInstrumenter::copyTags(ArrayRef<BasicBlock *> Blocks,
     }
   for (auto &[C, T] : New)
     Tags[C] = std::move(T);
+}
+
+/// A copy of a (demoted) loop body: \p Blocks cloned into \p VMap, their
+/// instructions remapped to each other, and their tags, of every loop,
+/// given to the copies.  Edges that leave \p Blocks still go where the
+/// originals' do.
+SmallVector<BasicBlock *, 16>
+FunctionInstrumenter::cloneBody(ArrayRef<BasicBlock *> Blocks,
+                                ValueToValueMapTy &VMap, StringRef Suffix) {
+  SmallVector<BasicBlock *, 16> Copy;
+  for (BasicBlock *B : Blocks) {
+    BasicBlock *C = CloneBasicBlock(B, VMap, Suffix, &F);
+    VMap[B] = C;
+    Copy.push_back(C);
+  }
+  remapInstructionsInBlocks(Copy, VMap);
+  copyTags(Blocks, VMap);
+  return Copy;
 }
 
 /// Inserts the recording probes of loop `Index` into its recording copy.
@@ -725,15 +746,8 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
 
   // The recording copy.
   ValueToValueMapTy VMap;
-  SmallVector<BasicBlock *, 32> Copy;
-  for (BasicBlock *B : Blocks) {
-    BasicBlock *C = CloneBasicBlock(B, VMap, ".vprec", &F);
-    VMap[B] = C;
-    Copy.push_back(C);
-  }
-  remapInstructionsInBlocks(Copy, VMap);
+  SmallVector<BasicBlock *, 16> Copy = cloneBody(Blocks, VMap, ".vprec");
   redirectRecordedCalls(PM, Copy);
-  copyTags(Blocks, VMap); // copies keep every loop's tags
 
   LLVMContext &Ctx = F.getContext();
   IRBuilder<> B(Ctx);
@@ -1005,20 +1019,13 @@ void FunctionInstrumenter::strideIterations(
   for (Instruction &I : *Slow)
     if (!DL)
       DL = I.getDebugLoc();
+  // Outer loops' recording copies record the inner loop's values from
+  // whichever of its copies runs: the fast ones keep every tag (cloneBody).
   std::vector<std::unique_ptr<ValueToValueMapTy>> Maps;
-  std::vector<SmallVector<BasicBlock *, 16>> Fast(K);
+  std::vector<SmallVector<BasicBlock *, 16>> Fast;
   for (unsigned j = 0; j != K; ++j) {
     Maps.push_back(std::make_unique<ValueToValueMapTy>());
-    ValueToValueMapTy &M = *Maps.back();
-    for (BasicBlock *BB : Blocks) {
-      BasicBlock *C = CloneBasicBlock(BB, M, ".vprof.fast", &F);
-      M[BB] = C;
-      Fast[j].push_back(C);
-    }
-    remapInstructionsInBlocks(Fast[j], M);
-    // Outer loops' recording copies record the inner loop's values from
-    // whichever of its copies runs: the fast ones keep every tag.
-    copyTags(Blocks, M);
+    Fast.push_back(cloneBody(Blocks, *Maps.back(), ".vprof.fast"));
   }
   for (unsigned j = 0; j != K; ++j) {
     ValueToValueMapTy &M = *Maps[j];
