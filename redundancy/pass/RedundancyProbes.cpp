@@ -48,6 +48,7 @@
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -1695,6 +1696,17 @@ struct Target {
 } // namespace
 
 PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  // Each stride is a copy of the loop's body: a mistyped count would make
+  // the copy budget drop every such loop's probes, or without a budget
+  // grow the code by that factor.
+  // (emitError, not report_fatal_error: clang prints one error line for it
+  // and fails the compile, without a crash report.)
+  if (Stride > 64) {
+    M.getContext().emitError("vprof-redundancy: -vprof-redundancy-stride=" +
+                             Twine(unsigned(Stride)) +
+                             " is too large (at most 64 copies of a loop body)");
+    return PreservedAnalyses::all();
+  }
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   ModRefSummary Summary(M);
   LoopIdAssigner Ids;

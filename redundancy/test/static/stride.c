@@ -18,6 +18,10 @@
 // RUN: FileCheck %s --input-file=%t.outer.ll --check-prefix=OUTER
 // RUN: %vprof-cc -O2 -std=gnu11 -S -emit-llvm -fno-discard-value-names %S/../../../bench/cases/gcc46401_seqpt/c-common.c -o %t.call.ll
 // RUN: FileCheck %s --input-file=%t.call.ll --check-prefix=CALL
+// A stride count past 64 copies of a body is refused with one error line:
+// RUN: not %vprof-cc -O2 -c %S/../e2e/iter-rate.c -o %t.o -mllvm -vprof-redundancy-stride=65 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: vprof-redundancy: -vprof-redundancy-stride=65 is too large (at most 64 copies of a loop body)
+// BAD-NOT: Stack dump
 // CHECK-LABEL: define internal i64 @walk.vprof_probed(
 // CHECK: [[CD:%vprof.red.cd.[0-9]+]] = phi i32
 // CHECK-NEXT: [[FAST:%[0-9]+]] = icmp sgt i32 [[CD]], 4
