@@ -4,7 +4,7 @@
 set -euo pipefail
 PKGS=(
   build-essential binutils cmake pkg-config git
-  clang-14 llvm-14-dev llvm-14-tools libclang-rt-14-dev
+  clang-14 llvm-14 llvm-14-dev llvm-14-tools libclang-rt-14-dev
   libdw-dev libelf-dev libunwind-dev libxxhash-dev zlib1g-dev
   libcmocka-dev python3 python3-scipy python3-jsonschema
   libprotobuf-c-dev protobuf-c-compiler
