@@ -39,6 +39,20 @@
 # same in two probed builds, ran at 0.86x and 1.27x its base depending on
 # where it landed.  The ratio should measure the probes, not that lottery
 # (docs/redundancy.md, "One branch per iteration").
+#
+# LAYOUTS=K (K > 1, with ALIGN=0) measures each case in K code layouts
+# instead: every variant is linked K times behind a padding object of
+# 0, 64/K, 2*64/K, ... bytes (rounded to 16, the functions' alignment), which
+# moves all of the case's code by that much against the 64-byte lines.  Each
+# round runs every layout of every variant, interleaved; a variant's ratio is
+# the geometric mean over the layouts of the median over the rounds of its
+# time over the base's in the same layout.  Aligning one layout (ALIGN=64)
+# also decides where the probed code's blocks fall, and does not align the
+# blocks a loop is entered by falling into (redis8145, docs/redundancy.md
+# "Use-list order"); averaging over layouts measures what a user gets in
+# whatever layout the program has, as Stabilizer argues (Curtsinger and
+# Berger, ASPLOS 2013).  The columns lo/hi give the lowest and highest
+# per-layout ratio of `on`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -48,8 +62,12 @@ rounds=${2:-5}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$rounds'"
 shift $(($# > 2 ? 2 : $#))
 cc=$build/bin/vprof-cc
-align=${ALIGN:-64}
+layouts=${LAYOUTS:-1}
+[[ $layouts =~ ^[1-4]$ ]] || die "LAYOUTS must be 1, 2, 3 or 4 (layouts 16 bytes apart at most), not '$layouts'"
+align=${ALIGN:-$([ "$layouts" -gt 1 ] && echo 0 || echo 64)}
 [[ $align =~ ^[0-9]+$ ]] || die "ALIGN must be a number of bytes (0: off), not '$align'"
+[ "$layouts" -gt 1 ] && [ "$align" -gt 0 ] &&
+  die "LAYOUTS=$layouts needs ALIGN=0 (a 64-byte aligned section does not move with the padding)"
 aflag=()
 [ "$align" -gt 0 ] && aflag=("-falign-loops=$align")
 rt=$build/lib/libvprof-rt.so
@@ -78,12 +96,59 @@ fi
 now() { date +%s.%N; }
 timeit() { local t0 t1; t0=$(now); "$@" >/dev/null 2>&1; t1=$(now); echo "$t1 - $t0" | bc -l; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-# the median over the rounds of a variant's time over the base's
-ratio() { paste "$work/$1" "$work/base" | awk '{print $1/$2}' | median; }
+# per layout, the median over the rounds of a variant's time over the base's
+# in that layout; ratio: their geometric mean over the layouts (with one
+# layout, the median of the per-round ratios as before); lo/hi: the lowest
+# and highest of them
+layout_ratios() {
+  local k
+  for ((k = 0; k < layouts; k++)); do
+    paste "$work/$1.$k" "$work/base.$k" | awk '{print $1/$2}' | median
+  done
+}
+ratio() { layout_ratios "$1" | awk '{s += log($1)} END {print exp(s / NR)}'; }
+ratio_lo() { layout_ratios "$1" | sort -g | head -n1; }
+ratio_hi() { layout_ratios "$1" | sort -g | tail -n1; }
+
+# layout k: the case's code behind a padding object of pad[k] bytes (none
+# for k = 0, so LAYOUTS=1 builds exactly what it built before)
+pad=()
+for ((k = 0; k < layouts; k++)); do
+  pad+=($((k * 64 / layouts / 16 * 16)))
+  if [ "$k" -gt 0 ]; then
+    printf '\t.text\n\t.p2align 4\n__vprof_bench_pad:\n\t.skip %d, 0xcc\n\t.section .note.GNU-stack,"",@progbits\n' \
+      "${pad[k]}" >"$work/pad$k.s"
+    # assembled apart: vprof-cc passes its -mllvm flags to every input
+    clang-14 -c "$work/pad$k.s" -o "$work/pad$k.o"
+  fi
+done
+# build NAME CC [FLAG...]: the case in every layout, as NAME.0, NAME.1, ...
+build() {
+  local name=$1 comp=$2 k
+  shift 2
+  for ((k = 0; k < layouts; k++)); do
+    local src=()
+    [ "$k" -gt 0 ] && src=("$work/pad$k.o")
+    "$comp" -O2 -std=gnu11 "${aflag[@]}" "$@" "${src[@]}" "$dir"/*.c -o "$work/$name.$k" -lm
+  done
+}
+# run VARIANT LAYOUT RUNTIME BINARY [VAR=VALUE...]: one timed run of the
+# slow input, appended to VARIANT.LAYOUT
+run() {
+  local v=$1 k=$2 lib=$3 bin=$4
+  shift 4
+  # shellcheck disable=SC2086
+  (cd "$work" && timeit env LD_PRELOAD="$lib" VPROF_OUTPUT="$work/$v.vprof" "$@" "./$bin.$k" $args) >>"$work/$v.$k"
+}
 
 t7h=""
 [ "$t7" = 1 ] && t7h=$(printf "  %10s %12s" rate1/base noprune/base)
-printf "%-24s %-28s %8s %10s %8s%s%s\n" case function base_s none/base on/base "${old:+  old/base}" "$t7h"
+lh=""
+if [ "$layouts" -gt 1 ]; then
+  lh=$(printf "  %7s %7s" lo hi)
+  echo "# $layouts layouts: the cases' code moved by ${pad[*]} bytes; ratios are geometric means over them"
+fi
+printf "%-24s %-28s %8s %10s %8s%s%s%s\n" case function base_s none/base on/base "$lh" "${old:+  old/base}" "$t7h"
 : >"$work/all_none"; : >"$work/all_on"; : >"$work/all_old"; : >"$work/all_rate1"; : >"$work/all_noprune"
 for c in "${cases[@]}"; do
   dir=$root/bench/cases/$c
@@ -95,37 +160,30 @@ print(rc.get('function', '-'), ' '.join(t.get('slow_args', [])))
 EOF
 )
   [ "$fn" = "-" ] && continue
-  "$cc" -O2 -std=gnu11 "${aflag[@]}" -mllvm -vprof-loop-probes=0 "$dir"/*.c -o "$work/$c" -lm
-  "$cc" -O2 -std=gnu11 "${aflag[@]}" -mllvm -vprof-loop-probes=0 -mllvm -vprof-redundancy-probes=0 \
-    "$dir"/*.c -o "$work/$c.base" -lm
-  [ -n "$old" ] && "$old/bin/vprof-cc" -O2 -std=gnu11 "${aflag[@]}" -mllvm -vprof-loop-probes=0 \
-    "$dir"/*.c -o "$work/$c.old" -lm
-  [ "$t7" = 1 ] && "$cc" -O2 -std=gnu11 "${aflag[@]}" -mllvm -vprof-loop-probes=0 \
-    -mllvm -vprof-redundancy-no-pruning "$dir"/*.c -o "$work/$c.noprune" -lm
-  : >"$work/base"; : >"$work/none"; : >"$work/on"; : >"$work/old"; : >"$work/rate1"; : >"$work/noprune"
+  build "$c" "$cc" -mllvm -vprof-loop-probes=0
+  build "$c.base" "$cc" -mllvm -vprof-loop-probes=0 -mllvm -vprof-redundancy-probes=0
+  [ -n "$old" ] && build "$c.old" "$old/bin/vprof-cc" -mllvm -vprof-loop-probes=0
+  [ "$t7" = 1 ] && build "$c.noprune" "$cc" -mllvm -vprof-loop-probes=0 -mllvm -vprof-redundancy-no-pruning
+  for ((k = 0; k < layouts; k++)); do
+    for v in base none on old rate1 noprune; do : >"$work/$v.$k"; done
+  done
   for ((i = 0; i < rounds; i++)); do
-    # shellcheck disable=SC2086
-    (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/base.vprof" "./$c.base" $args) >>"$work/base"
-    # shellcheck disable=SC2086
-    (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/none.vprof" "./$c" $args) >>"$work/none"
-    # shellcheck disable=SC2086
-    (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/on.vprof" VPROF_LOOP_FUNCTIONS="$fn" \
-      "./$c" $args) >>"$work/on"
-    # shellcheck disable=SC2086
-    [ -z "$old" ] || (cd "$work" && timeit env LD_PRELOAD="$old/lib/libvprof-rt.so" \
-      VPROF_OUTPUT="$work/old.vprof" VPROF_LOOP_FUNCTIONS="$fn" "./$c.old" $args) >>"$work/old"
-    if [ "$t7" = 1 ]; then
-      # shellcheck disable=SC2086
-      (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/rate1.vprof" VPROF_LOOP_FUNCTIONS="$fn" \
-        VPROF_RED_ITER_RATE=1 VPROF_RED_INSTANCE_RATE=1 "./$c" $args) >>"$work/rate1"
-      # shellcheck disable=SC2086
-      (cd "$work" && timeit env LD_PRELOAD="$rt" VPROF_OUTPUT="$work/noprune.vprof" VPROF_LOOP_FUNCTIONS="$fn" \
-        "./$c.noprune" $args) >>"$work/noprune"
-    fi
+    for ((k = 0; k < layouts; k++)); do
+      run base "$k" "$rt" "$c.base"
+      run none "$k" "$rt" "$c"
+      run on "$k" "$rt" "$c" VPROF_LOOP_FUNCTIONS="$fn"
+      [ -z "$old" ] || run old "$k" "$old/lib/libvprof-rt.so" "$c.old" VPROF_LOOP_FUNCTIONS="$fn"
+      if [ "$t7" = 1 ]; then
+        run rate1 "$k" "$rt" "$c" VPROF_LOOP_FUNCTIONS="$fn" VPROF_RED_ITER_RATE=1 VPROF_RED_INSTANCE_RATE=1
+        run noprune "$k" "$rt" "$c.noprune" VPROF_LOOP_FUNCTIONS="$fn"
+      fi
+    done
   done
   rn=$(ratio none)
   ro=$(ratio on)
   echo "$rn" >>"$work/all_none"; echo "$ro" >>"$work/all_on"
+  rlh=""
+  [ "$layouts" -gt 1 ] && rlh=$(printf "  %7.4f %7.4f" "$(ratio_lo on)" "$(ratio_hi on)")
   rold=""
   if [ -n "$old" ]; then
     rold=$(ratio old)
@@ -139,11 +197,14 @@ EOF
     echo "$r1" >>"$work/all_rate1"; echo "$rp" >>"$work/all_noprune"
     r7=$(printf "  %10.4f %12.4f" "$r1" "$rp")
   fi
-  printf "%-24s %-28s %8.3f %10.4f %8.4f%s%s\n" "$c" "$fn" "$(median <"$work/base")" "$rn" "$ro" "$rold" "$r7"
+  printf "%-24s %-28s %8.3f %10.4f %8.4f%s%s%s\n" "$c" "$fn" "$(cat "$work"/base.[0-9] | median)" "$rn" "$ro" \
+    "$rlh" "$rold" "$r7"
 done
 mold=""
 [ -n "$old" ] && mold=$(printf "  %8.4f" "$(median <"$work/all_old")")
 m7=""
 [ "$t7" = 1 ] && m7=$(printf "  %10.4f %12.4f" "$(median <"$work/all_rate1")" "$(median <"$work/all_noprune")")
-printf "%-24s %-28s %8s %10.4f %8.4f%s%s\n" "median" "" "" "$(median <"$work/all_none")" \
-  "$(median <"$work/all_on")" "$mold" "$m7"
+mlh=""
+[ "$layouts" -gt 1 ] && mlh=$(printf "  %7s %7s" "" "")
+printf "%-24s %-28s %8s %10.4f %8.4f%s%s%s\n" "median" "" "" "$(median <"$work/all_none")" \
+  "$(median <"$work/all_on")" "$mlh" "$mold" "$m7"
