@@ -262,8 +262,41 @@ static void push_key(void *ctx, uint64_t key, size_t first, size_t last)
     b->k[b->n++] = key;
 }
 
+/* A slow run's source path and the first slow run's path for the same file
+ * (another checkout or build directory): "Several slow runs" in
+ * docs/rank.md. */
+struct file_alias {
+    const char *from, *to;
+};
+struct aliases {
+    struct file_alias **a;    /* per run, sorted by `from`; NULL: none       */
+    size_t *n;
+};
+
+/* The path the first slow run has for `file` of slow run `run`, or `file`. */
+static const char *slow_file(const struct aliases *al, size_t run, const char *file)
+{
+    if (!al || !al->a || !al->a[run])
+        return file;
+    const struct file_alias *a = al->a[run];
+    size_t lo = 0, hi = al->n[run];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(a[mid].from, file);
+        if (c == 0)
+            return a[mid].to;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return file;
+}
+
 /* The variables of one key across runs. */
 struct var_group {
+    const char *file;         /* the slow variables' file, rebased          */
+    const struct aliases *al; /* the slow runs' rebased paths               */
     const struct vp_rank_var **slow, **normal;
     size_t nslow, nnormal;
     size_t *slow_run;         /* run index of each slow var, for symbolizing */
@@ -369,7 +402,7 @@ static int analyse_var(const struct vp_rank_model *m, const struct var_group *g,
     const struct vp_rank_var *v = g->slow[0];
     memset(vr, 0, sizeof *vr);
     vr->function = v->function;
-    vr->file = v->file;
+    vr->file = g->file;
     vr->name = v->name;
     vr->type = v->type;
     vr->line = v->line;
@@ -499,12 +532,6 @@ static int cmp_var_anomaly(const void *pa, const void *pb)
         return pa_ < pb_ ? -1 : 1;
     size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
     return (ia > ib) - (ia < ib); /* vars[] is sorted by key */
-}
-
-static int cmp_var_ptr(const void *pa, const void *pb)
-{
-    return var_key_cmp(*(const struct vp_rank_var *const *)pa,
-                       *(const struct vp_rank_var *const *)pb);
 }
 
 static int cmp_sfunc(const void *pa, const void *pb)
@@ -644,7 +671,7 @@ static int collect_lines(const struct vp_rank_model *m, const struct var_group *
                     acc->cap = cap;
                 }
                 struct vp_rank_line *l = &acc->lines[acc->n];
-                l->file = strdup(file ? file : "");
+                l->file = strdup(file ? slow_file(g->al, g->slow_run[i], file) : "");
                 l->line = line;
                 l->loop_line =
                     run->sym.loop_line ? run->sym.loop_line(run->sym.ctx, func, file, line) : 0;
@@ -905,6 +932,7 @@ void vp_rank_result_free(struct vp_rank_result *r)
 
 struct state {
     const struct vp_rank_model *m;
+    struct aliases al;
     struct sfunc *sf;
     size_t nsf;
     struct var_group *groups;
@@ -914,6 +942,11 @@ struct state {
 
 static void free_state(struct state *s)
 {
+    if (s->al.a)
+        for (size_t i = 0; i < s->m->nruns; i++)
+            free(s->al.a[i]);
+    free(s->al.a);
+    free(s->al.n);
     for (size_t i = 0; i < s->nsf; i++)
         free(s->sf[i].in_run);
     free(s->sf);
@@ -972,7 +1005,84 @@ static int check_inputs(const struct vp_rank_model *m, char *err, size_t errlen)
     return 0;
 }
 
-/* Slow functions: union of the slow runs' functions with cost, by (name, file). */
+static int cmp_alias(const void *pa, const void *pb)
+{
+    const struct file_alias *a = pa, *b = pb;
+    int c = strcmp(a->from, b->from);
+    return c ? c : strcmp(a->to, b->to);
+}
+
+static int has_file(const struct vp_rank_run *r, const char *file)
+{
+    for (size_t f = 0; f < r->nfuncs; f++)
+        if (strcmp(r->funcs[f].file, file) == 0)
+            return 1;
+    return 0;
+}
+
+/* Slow runs after the first whose sources sit in another directory (built
+ * in another checkout): a path of theirs that the first slow run does not
+ * have becomes the first run's path for the same file when a function of
+ * theirs matches exactly one function of the first run by name and file
+ * base name, and every such match says the same path.  Their functions and
+ * variables then pool with the first run's instead of being listed twice. */
+static int build_aliases(struct state *s)
+{
+    const struct vp_rank_model *m = s->m;
+    const struct vp_rank_run *ref = NULL;
+    s->al.a = calloc(m->nruns ? m->nruns : 1, sizeof *s->al.a);
+    s->al.n = calloc(m->nruns ? m->nruns : 1, sizeof *s->al.n);
+    if (!s->al.a || !s->al.n)
+        return -1;
+    for (size_t i = 0; i < m->nruns; i++) {
+        const struct vp_rank_run *r = &m->runs[i];
+        if (!r->slow)
+            continue;
+        if (!ref) {
+            ref = r;
+            continue;
+        }
+        struct file_alias *a = malloc((r->nfuncs ? r->nfuncs : 1) * sizeof *a);
+        if (!a)
+            return -1;
+        size_t n = 0;
+        for (size_t f = 0; f < r->nfuncs; f++) {
+            const struct vp_rank_func *fn = &r->funcs[f];
+            if (has_file(ref, fn->file))
+                continue;
+            long g = -1;
+            int ng = 0;
+            for (size_t k = 0; k < ref->nfuncs; k++)
+                if (strcmp(ref->funcs[k].name, fn->name) == 0 &&
+                    strcmp(vp_rank_base_name(ref->funcs[k].file),
+                           vp_rank_base_name(fn->file)) == 0) {
+                    ng++;
+                    g = (long)k;
+                }
+            if (ng == 1)
+                a[n++] = (struct file_alias){fn->file, ref->funcs[g].file};
+        }
+        qsort_n(a, n, sizeof *a, cmp_alias);
+        /* one entry per path; a path matched to two paths keeps its own */
+        size_t out = 0;
+        for (size_t k = 0; k < n;) {
+            size_t e = k + 1, agree = 1;
+            while (e < n && strcmp(a[e].from, a[k].from) == 0) {
+                agree &= strcmp(a[e].to, a[k].to) == 0;
+                e++;
+            }
+            if (agree)
+                a[out++] = a[k];
+            k = e;
+        }
+        s->al.a[i] = a;
+        s->al.n[i] = out;
+    }
+    return 0;
+}
+
+/* Slow functions: union of the slow runs' functions with cost, by (name, file),
+ * the file as the first slow run has it (build_aliases). */
 static int build_sfuncs(struct state *s)
 {
     const struct vp_rank_model *m = s->m;
@@ -991,13 +1101,14 @@ static int build_sfuncs(struct state *s)
             const struct vp_rank_func *fn = &r->funcs[f];
             if (fn->pc_samples + fn->value_ticks == 0)
                 continue;
+            const char *file = slow_file(&s->al, i, fn->file);
             int seen = 0;
             for (size_t k = 0; k < s->nsf && !seen; k++)
-                seen = strcmp(s->sf[k].name, fn->name) == 0 && strcmp(s->sf[k].file, fn->file) == 0;
+                seen = strcmp(s->sf[k].name, fn->name) == 0 && strcmp(s->sf[k].file, file) == 0;
             if (seen)
                 continue;
             s->sf[s->nsf].name = fn->name;
-            s->sf[s->nsf].file = fn->file;
+            s->sf[s->nsf].file = file;
             s->sf[s->nsf].line = fn->line;
             s->nsf++;
         }
@@ -1010,10 +1121,10 @@ static int build_sfuncs(struct state *s)
         for (size_t i = 0; i < m->nruns; i++) {
             const struct vp_rank_run *r = &m->runs[i];
             long idx = -1;
-            if (r->slow) { /* exact key in slow runs */
+            if (r->slow) { /* exact key in slow runs, their paths rebased */
                 for (size_t f = 0; f < r->nfuncs && idx < 0; f++)
                     if (strcmp(r->funcs[f].name, s->sf[k].name) == 0 &&
-                        strcmp(r->funcs[f].file, s->sf[k].file) == 0)
+                        strcmp(slow_file(&s->al, i, r->funcs[f].file), s->sf[k].file) == 0)
                         idx = (long)f;
             } else {
                 idx = find_func(r, s->sf[k].name, s->sf[k].file);
@@ -1047,6 +1158,32 @@ static long sfunc_of(const struct state *s, const char *name, const char *file)
 
 /* Variable groups: one per distinct key among the slow runs' variables that
  * have at least one sample (readable or not). */
+struct slow_var {
+    const struct vp_rank_var *v;
+    size_t run;
+    const char *file;         /* the variable's file, rebased (slow_file)    */
+};
+
+/* The variable key of var_key_cmp, with the rebased file. */
+static int slow_key_cmp(const struct slow_var *a, const struct slow_var *b)
+{
+    int c = strcmp(a->v->function, b->v->function);
+    if (c)
+        return c;
+    if ((c = strcmp(a->file, b->file)))
+        return c;
+    if ((c = strcmp(a->v->name, b->v->name)))
+        return c;
+    return (a->v->line > b->v->line) - (a->v->line < b->v->line);
+}
+
+static int cmp_slow_var(const void *pa, const void *pb)
+{
+    const struct slow_var *a = pa, *b = pb;
+    int c = slow_key_cmp(a, b);
+    return c ? c : (a->run > b->run) - (a->run < b->run);
+}
+
 static int build_groups(struct state *s)
 {
     const struct vp_rank_model *m = s->m;
@@ -1054,59 +1191,51 @@ static int build_groups(struct state *s)
     for (size_t i = 0; i < m->nruns; i++)
         if (m->runs[i].slow)
             total += m->runs[i].nvars;
-    const struct vp_rank_var **all = malloc((total ? total : 1) * sizeof *all);
-    size_t *run_of = malloc((total ? total : 1) * sizeof *run_of);
-    if (!all || !run_of) {
-        free(all);
-        free(run_of);
+    struct slow_var *all = malloc((total ? total : 1) * sizeof *all);
+    if (!all)
         return -1;
-    }
     size_t n = 0;
     for (size_t i = 0; i < m->nruns; i++)
         if (m->runs[i].slow)
-            for (size_t v = 0; v < m->runs[i].nvars; v++)
-                if (m->runs[i].vars[v].count + m->runs[i].vars[v].unreadable)
-                    all[n++] = &m->runs[i].vars[v];
-    qsort_n(all, n, sizeof *all, cmp_var_ptr);
-    /* run index of each pointer */
-    for (size_t a = 0; a < n; a++)
-        for (size_t i = 0; i < m->nruns; i++)
-            if (m->runs[i].nvars && all[a] >= m->runs[i].vars &&
-                all[a] < m->runs[i].vars + m->runs[i].nvars)
-                run_of[a] = i;
+            for (size_t v = 0; v < m->runs[i].nvars; v++) {
+                const struct vp_rank_var *var = &m->runs[i].vars[v];
+                if (var->count + var->unreadable)
+                    all[n++] = (struct slow_var){var, i, slow_file(&s->al, i, var->file)};
+            }
+    qsort_n(all, n, sizeof *all, cmp_slow_var);
     s->groups = calloc(n ? n : 1, sizeof *s->groups);
     s->var_func = malloc((n ? n : 1) * sizeof *s->var_func);
     if (!s->groups || !s->var_func)
         goto oom;
     for (size_t a = 0; a < n;) {
         size_t b = a;
-        while (b < n && var_key_cmp(all[a], all[b]) == 0)
+        while (b < n && slow_key_cmp(&all[a], &all[b]) == 0)
             b++;
         struct var_group *g = &s->groups[s->ngroups++];
+        g->file = all[a].file;
+        g->al = &s->al;
         g->slow = malloc((b - a) * sizeof *g->slow);
         g->slow_run = malloc((b - a) * sizeof *g->slow_run);
         g->normal = malloc((m->nruns ? m->nruns : 1) * sizeof *g->normal);
         if (!g->slow || !g->slow_run || !g->normal)
             goto oom;
         for (size_t k = a; k < b; k++) {
-            g->slow_run[g->nslow] = run_of[k];
-            g->slow[g->nslow++] = all[k];
+            g->slow_run[g->nslow] = all[k].run;
+            g->slow[g->nslow++] = all[k].v;
         }
         for (size_t i = 0; i < m->nruns; i++) {
             if (m->runs[i].slow)
                 continue;
-            long w = find_var(&m->runs[i], all[a]);
+            long w = find_var(&m->runs[i], all[a].v);
             if (w >= 0)
                 g->normal[g->nnormal++] = &m->runs[i].vars[w];
         }
         a = b;
     }
     free(all);
-    free(run_of);
     return 0;
 oom:
     free(all);
-    free(run_of);
     return -1;
 }
 
@@ -1126,7 +1255,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
     if (!res)
         goto oom;
     res->params = *p;
-    if (build_sfuncs(&s) || build_groups(&s))
+    if (build_aliases(&s) || build_sfuncs(&s) || build_groups(&s))
         goto oom;
     if (s.nsf == 0) {
         vp_set_err(err, errlen, "the buggy profile(s) have no samples in any known function");
@@ -1182,7 +1311,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
                 const struct vp_rank_run *r = &m->runs[grp->slow_run[i]];
                 for (size_t t = 0; t < v->nsites; t++) {
                     const struct vp_rank_func *fn = &r->funcs[v->sites[t].func];
-                    long k = sfunc_of(&s, fn->name, fn->file);
+                    long k = sfunc_of(&s, fn->name, slow_file(&s.al, grp->slow_run[i], fn->file));
                     int dupl = 0;
                     for (size_t q = 0; q < nt; q++)
                         dupl |= targets[q] == k;
@@ -1475,19 +1604,28 @@ int vp_rank_var_dist(const struct vp_rank_model *m, const struct vp_rank_var_res
     struct vp_rank_var key = {.function = (char *)v->function, .file = (char *)v->file,
                               .name = (char *)v->name, .line = v->line};
     struct dist_buf side[2] = {{.dim = dim}, {.dim = dim}};
+    struct state st = {.m = m};
+    if (m && build_aliases(&st)) {
+        free_state(&st);
+        vp_set_err(err, errlen, "out of memory");
+        return -1;
+    }
     for (size_t i = 0; m && i < m->nruns; i++) {
         const struct vp_rank_run *r = &m->runs[i];
         struct dist_buf *b = &side[r->slow ? 1 : 0];
         long only = r->slow ? -1 : find_var(r, &key);
         for (size_t k = 0; k < r->nvars; k++) {
             const struct vp_rank_var *w = &r->vars[k];
-            int match = r->slow ? var_key_cmp(w, &key) == 0 : only == (long)k;
+            struct vp_rank_var rebased = *w;
+            rebased.file = (char *)slow_file(&st.al, i, w->file);
+            int match = r->slow ? var_key_cmp(&rebased, &key) == 0 : only == (long)k;
             if (!match || (dim != VP_RANK_DIM_PROC && !basic_kind(w->type_kind)))
                 continue;
             b->v = w;
             for_each_obs(w, dim, push_number, b);
         }
     }
+    free_state(&st);
     if (side[0].oom || side[1].oom) {
         free(side[0].x);
         free(side[1].x);

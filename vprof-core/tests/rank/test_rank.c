@@ -528,6 +528,58 @@ static void test_new_in_build(void **state)
     assert_int_equal(vp_rank_run_declares(&(struct vp_rank_run){0}, "f", "v", "f.c"), 0);
 }
 
+/* Two slow runs built in two checkouts (/a and /b): their functions and
+ * variables pool under the first run's paths, once each, as they do when
+ * both runs come from one directory (docs/rank.md, "Several slow runs").
+ * A function whose name and file base name match two functions of the
+ * first run ("h" in /a/x/h.c and /a/y/h.c) cannot say which: its path is
+ * kept, and it is listed apart. */
+static void test_slow_runs_other_checkout(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m = vp_rank_model_new();
+    struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
+    struct vp_rank_run *s1 = vp_rank_add_run(m, "s1", 1, P);
+    struct vp_rank_run *s2 = vp_rank_add_run(m, "s2", 1, P);
+    vp_rank_add_func(n, "f", "/n/f.c", 10, 100, 100);
+    vp_rank_add_func(s1, "f", "/a/f.c", 10, 300, 300);
+    vp_rank_add_func(s2, "f", "/b/f.c", 10, 200, 200);
+    vp_rank_add_func(s1, "h", "/a/x/h.c", 5, 40, 0);
+    vp_rank_add_func(s1, "h", "/a/y/h.c", 5, 30, 0);
+    vp_rank_add_func(s2, "h", "/b/h.c", 5, 20, 0);
+    vp_rank_add_func(n, "h", "/n/x/h.c", 5, 10, 0);
+    fill(vp_rank_add_var(n, "f", "/n/f.c", "v", "int", 11, VP_TAG_LOOP, VP_TYPE_SINT, 4), 100,
+         g_counter, 0x1000);
+    fill(vp_rank_add_var(s1, "f", "/a/f.c", "v", "int", 11, VP_TAG_LOOP, VP_TYPE_SINT, 4), 300,
+         g_counter, 0x1000);
+    fill(vp_rank_add_var(s2, "f", "/b/f.c", "v", "int", 11, VP_TAG_LOOP, VP_TYPE_SINT, 4), 200,
+         g_counter, 0x1000);
+    struct vp_rank_result *r = run(m);
+    size_t nf = 0, nh = 0;
+    for (size_t i = 0; i < r->nfuncs; i++) {
+        nf += strcmp(r->funcs[i].name, "f") == 0;
+        nh += strcmp(r->funcs[i].name, "h") == 0;
+    }
+    assert_int_equal(nf, 1);
+    assert_int_equal(nh, 3);
+    const struct vp_rank_func_result *f = find(r, "f");
+    assert_string_equal(f->file, "/a/f.c");
+    assert_int_equal(f->pc_samples, 500);
+    assert_int_equal(f->nvars, 1);
+    const struct vp_rank_var_result *v = fvar(r, f, "v");
+    assert_string_equal(v->file, "/a/f.c");
+    assert_int_equal(v->slow_samples, 500);
+    assert_int_equal(v->normal_samples, 100);
+    struct vp_rank_dist d;
+    char err[128];
+    assert_int_equal(vp_rank_var_dist(m, v, VP_RANK_DIM_VALUES, &d, err, sizeof err), 0);
+    assert_int_equal(d.n_slow, 500);
+    assert_int_equal(d.n_normal, 100);
+    vp_rank_dist_free(&d);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
 /* A cond-tagged pointer to a struct sampled only in the slow run (a list
  * walk the normal run never reached) is anomalous, but has no dimension a
  * rule could read: not wrong-constraint; with no basic-type variable in the
@@ -1280,6 +1332,7 @@ int main(void)
         cmocka_unit_test(test_pointer_proc_only),
         cmocka_unit_test(test_slow_only_anomalous),
         cmocka_unit_test(test_new_in_build),
+        cmocka_unit_test(test_slow_runs_other_checkout),
         cmocka_unit_test(test_slow_only_pointer_no_evidence),
         cmocka_unit_test(test_rule4_most_costly_calibrated),
         cmocka_unit_test(test_rule4_most_costly_pc),
