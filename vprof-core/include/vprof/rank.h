@@ -95,6 +95,8 @@ struct vp_rank_run {
     uint64_t period_ns;      /* sampling period                               */
     struct vp_rank_func *funcs;
     size_t nfuncs, funcs_cap;
+    size_t *func_slots;      /* (name, file) hash of funcs: index + 1, 0 free */
+    size_t func_slots_mask;
     struct vp_rank_var *vars;
     size_t nvars, vars_cap;
     uint64_t value_samples;  /* all value samples read (incl. unreadable)     */

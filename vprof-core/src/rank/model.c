@@ -52,6 +52,7 @@ void vp_rank_model_free(struct vp_rank_model *m)
         for (size_t v = 0; v < r->nvars; v++)
             free_var(&r->vars[v]);
         free(r->funcs);
+        free(r->func_slots);
         free(r->vars);
         free(r->label);
         for (size_t d = 0; d < r->ndeclared; d++)
@@ -80,19 +81,57 @@ struct vp_rank_run *vp_rank_add_run(struct vp_rank_model *m, const char *label, 
     return r;
 }
 
+static size_t func_hash(const char *name, const char *file)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a over "name\x1ffile" */
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        h = (h ^ *c) * 1099511628211ull;
+    h = (h ^ 0x1f) * 1099511628211ull;
+    for (const unsigned char *c = (const unsigned char *)file; *c; c++)
+        h = (h ^ *c) * 1099511628211ull;
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* Keeps the slots at most half full; -1 when out of memory. */
+static int func_slots_reserve(struct vp_rank_run *r, size_t n)
+{
+    if (r->func_slots && n * 2 <= r->func_slots_mask + 1)
+        return 0;
+    size_t size = 64;
+    while (size < n * 2)
+        size *= 2;
+    size_t *slots = calloc(size, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < r->nfuncs; i++) {
+        size_t h = func_hash(r->funcs[i].name, r->funcs[i].file) & (size - 1);
+        while (slots[h])
+            h = (h + 1) & (size - 1);
+        slots[h] = i + 1;
+    }
+    free(r->func_slots);
+    r->func_slots = slots;
+    r->func_slots_mask = size - 1;
+    return 0;
+}
+
 size_t vp_rank_add_func(struct vp_rank_run *r, const char *name, const char *file, int line,
                         uint64_t pc_samples, uint64_t value_ticks)
 {
-    /* Linear lookup: models are built once per function by the loader,
-       which already deduplicates; tests have a handful of functions. */
-    for (size_t i = 0; i < r->nfuncs; i++) {
-        struct vp_rank_func *f = &r->funcs[i];
-        if (strcmp(f->name, name) == 0 && strcmp(f->file, file ? file : "") == 0) {
+    file = file ? file : "";
+    /* Hashed: a profile of a large program samples tens of thousands of
+       functions, and a linear lookup took a second per 20,000. */
+    if (func_slots_reserve(r, r->nfuncs + 1))
+        return (size_t)-1;
+    size_t h = func_hash(name, file) & r->func_slots_mask;
+    for (; r->func_slots[h]; h = (h + 1) & r->func_slots_mask) {
+        struct vp_rank_func *f = &r->funcs[r->func_slots[h] - 1];
+        if (strcmp(f->name, name) == 0 && strcmp(f->file, file) == 0) {
             f->pc_samples += pc_samples;
             f->value_ticks += value_ticks;
             if (!f->line)
                 f->line = line;
-            return i;
+            return r->func_slots[h] - 1;
         }
     }
     if (grow((void **)&r->funcs, &r->funcs_cap, r->nfuncs + 1, sizeof *r->funcs))
@@ -108,6 +147,7 @@ size_t vp_rank_add_func(struct vp_rank_run *r, const char *name, const char *fil
     f->line = line;
     f->pc_samples = pc_samples;
     f->value_ticks = value_ticks;
+    r->func_slots[h] = r->nfuncs + 1;
     return r->nfuncs++;
 }
 

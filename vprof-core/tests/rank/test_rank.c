@@ -919,6 +919,39 @@ static void test_hist_discounter(void **state)
     vp_rank_model_free(m);
 }
 
+/* The hist-discounter's per-run rank is a competition rank ("1224",
+ * docs/rank.md "Hist-discounter"): functions of equal cost share the best
+ * rank whatever order a run lists them in, and the next one comes after
+ * all of them.  n1 lists "b" before "a" (a tie), the slow run after it; an
+ * order by position would rank "b" 1st in n1 and 2nd in the slow run (h).
+ * "c" is 2nd in n2 and 3rd in the slow run behind the tie (h); by dense
+ * rank it would be 2nd in both. */
+static void test_hist_rank_ties(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m = vp_rank_model_new();
+    struct vp_rank_run *n1 = vp_rank_add_run(m, "n1", 0, P);
+    vp_rank_add_func(n1, "b", "b.c", 1, 100, 0);
+    vp_rank_add_func(n1, "a", "a.c", 1, 100, 0);
+    vp_rank_add_func(n1, "c", "c.c", 1, 50, 0);
+    struct vp_rank_run *n2 = vp_rank_add_run(m, "n2", 0, P);
+    vp_rank_add_func(n2, "a", "a.c", 1, 100, 0);
+    vp_rank_add_func(n2, "c", "c.c", 1, 95, 0);
+    vp_rank_add_func(n2, "b", "b.c", 1, 90, 0);
+    struct vp_rank_run *s = vp_rank_add_run(m, "s", 1, P);
+    vp_rank_add_func(s, "a", "a.c", 1, 200, 0);
+    vp_rank_add_func(s, "b", "b.c", 1, 200, 0);
+    vp_rank_add_func(s, "c", "c.c", 1, 90, 0);
+    struct vp_rank_result *r = run(m);
+    assert_int_equal(find(r, "a")->hist_h, 0);
+    assert_int_equal(find(r, "b")->hist_c, 2);
+    assert_int_equal(find(r, "b")->hist_h, 0);
+    assert_int_equal(find(r, "c")->hist_c, 2);
+    assert_int_equal(find(r, "c")->hist_h, 1);
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
 /* Rule 2: loop variable with abnormal values -> scalability; rule 3: cond
  * variable abnormal (values) -> wrong constraint. */
 static void test_patterns_2_3(void **state)
@@ -1346,6 +1379,7 @@ int main(void)
         cmocka_unit_test(test_unreadable),
         cmocka_unit_test(test_aggregation),
         cmocka_unit_test(test_hist_discounter),
+        cmocka_unit_test(test_hist_rank_ties),
         cmocka_unit_test(test_patterns_2_3),
         cmocka_unit_test(test_pattern_order),
         cmocka_unit_test(test_pattern_deciding_dimension),
