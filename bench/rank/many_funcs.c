@@ -1,9 +1,9 @@
 /*
  * many_funcs.c - time `vprof rank`'s model and ranking on a program with many
  * sampled functions (the throughput bench has a handful): one normal and two
- * slow runs of N functions, ten per file; with OTHER=1 the second slow run's
- * files sit in another directory (docs/rank.md, "Several slow runs from
- * different directories").  Prints the seconds to build the model (what the
+ * slow runs of N functions, ten per file, each with one sampled loop
+ * variable; with OTHER=1 the second slow run's files sit in another
+ * directory (docs/rank.md, "Several slow runs from different directories").  Prints the seconds to build the model (what the
  * loader does per function) and to rank it.
  *
  * usage: many_funcs N OTHER
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "vprof/format.h"
 #include "vprof/rank.h"
 
 static double now(void)
@@ -47,6 +48,18 @@ int main(int argc, char **argv)
             vp_rank_add_func(s1, name, f1, 1, 10 + i % 5, 0) == (size_t)-1 ||
             vp_rank_add_func(s2, name, f2, 1, 10 + i % 3, 0) == (size_t)-1)
             return 1;
+        /* one loop variable each, 8 samples per run (the slow ones larger) */
+        struct vp_rank_run *runs[3] = {n, s1, s2};
+        const char *files[3] = {f1, f1, f2};
+        for (int k = 0; k < 3; k++) {
+            struct vp_rank_var *v = vp_rank_add_var(runs[k], name, files[k], "i", "int", 2,
+                                                    VP_TAG_LOOP, VP_TYPE_SINT, 4);
+            for (uint64_t j = 0; v && j < 8; j++)
+                if (vp_rank_var_sample(v, 1, j * (k ? 3 : 1), 0x1000, 1, 0))
+                    v = NULL;
+            if (!v)
+                return 1;
+        }
     }
     double t1 = now();
     struct vp_rank_params p;
