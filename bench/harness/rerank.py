@@ -15,7 +15,8 @@ pattern when it is not the truth's.
 A rule of `vprof rank` can so be tried on many recordings in seconds, where
 recording them again takes minutes each (docs/rank.md: "Tried and
 dropped").  Controls (no root-cause function) are skipped.  Exit status 0,
-1 at the first rank run that fails (its error printed), 2 on usage errors.
+1 at the first rank run that fails (its error printed), 2 on usage errors
+and when no directory holds a case recording.
 """
 import argparse
 import collections
@@ -87,6 +88,10 @@ def main():
                 cell += ':' + (pattern or 'none')
             per[case].append(cell)
     n = tot['recordings']
+    if n == 0:
+        print(f"rerank.py: no case recordings (CASE/truth.json with a root cause) in {' '.join(args.work)}",
+              file=sys.stderr)
+        return 2
     print(f"{n} case recordings: top-1 {tot['top1']}, top-5 {tot['top5']}, patterns {tot['patterns']}")
     for case, cells in sorted(per.items()):
         print(f'{case:24s} ' + ' '.join(cells))
