@@ -92,9 +92,15 @@ int vp_loop_analyze(const struct vp_loop_table *t, const struct vp_loop_counts *
             const struct vp_loop_count *x = &c->records[k];
             if (x->loop_id != t->loops[i].loop_id)
                 continue;
-            r[i].instances += x->instances;
-            r[i].iterations += x->iterations;
-            r[i].result_iterations += x->result_iterations;
+            if (__builtin_add_overflow(r[i].instances, x->instances, &r[i].instances) ||
+                __builtin_add_overflow(r[i].iterations, x->iterations, &r[i].iterations) ||
+                __builtin_add_overflow(r[i].result_iterations, x->result_iterations,
+                                       &r[i].result_iterations)) {
+                snprintf(err, errlen, "loop %s:%u: its counters overflow 64 bits when summed",
+                         t->loops[i].file, t->loops[i].line);
+                free(r);
+                return -1;
+            }
             if (x->max_iterations > r[i].max_iterations)
                 r[i].max_iterations = x->max_iterations;
         }

@@ -76,8 +76,10 @@ int vp_loop_counts_parse(const char *name, const void *data, uint64_t size,
             vp_loop_counts_free(c);
             return fail(err, errlen, name, ro, "record %u: module %u out of range", i, module);
         }
+        /* Every instance runs its header at least once (a recursion's
+           outermost call is one of its calls): instances <= iterations. */
         if (r->result_iterations > r->iterations || r->max_iterations > r->iterations ||
-            (r->instances == 0 && r->iterations != 0)) {
+            r->instances > r->iterations || (r->instances == 0 && r->iterations != 0)) {
             vp_loop_counts_free(c);
             return fail(err, errlen, name, ro, "record %u: inconsistent counters", i);
         }

@@ -57,9 +57,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (t && c) {
         struct vp_loop_result *r = NULL;
         size_t n = 0;
-        if (vp_loop_analyze(t, c, NULL, &r, &n, err, sizeof err) == 0) {
-            for (size_t i = 0; i < n; i++)
+        if (vp_loop_analyze(t, c, NULL, &r, &n, err, sizeof err) != 0) {
+            if (strchr(err, '\n'))
+                __builtin_trap();
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                /* an accepted profile gives a rate that is a rate */
+                if (r[i].verdict != VP_LOOP_NOT_RUN &&
+                    !(r[i].resultless_rate >= 0.0 && r[i].resultless_rate <= 1.0))
+                    __builtin_trap();
                 sink += (size_t)r[i].verdict + (r[i].resultless_rate > 0.5) + strlen(r[i].loop->file);
+            }
             free(r);
         }
     }
