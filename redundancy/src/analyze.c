@@ -264,7 +264,11 @@ static int vp_red_read_sketches(const struct vp_profile *prof, struct vp_red_res
         if (d > (double)s.sampled)
             d = (double)s.sampled;
         l->sampled_iterations = s.sampled;
-        l->distinct_signatures = d < 1 ? 1 : (uint64_t)llround(d);
+        /* (llround is for values a long holds; a sampled count near 2^64
+           from a damaged profile is not one) */
+        l->distinct_signatures = d < 1                           ? 1
+                                 : d >= (double)s.sampled        ? s.sampled
+                                                                 : (uint64_t)(d + 0.5);
         l->ci_rate = (double)s.sampled / (double)l->distinct_signatures;
         l->ci_estimated = 1;
     }

@@ -56,8 +56,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (vp_red_analyze_loops(r, p, &prm, &out, err, sizeof err) != 0) {
         check_msg(err);
     } else {
-        for (size_t i = 0; i < out->loop_count; i++)
-            sink += (size_t)out->loops[i].ci_redundant + (size_t)out->loops[i].cl_redundant;
+        for (size_t i = 0; i < out->loop_count; i++) {
+            const struct vp_red_loop_result *l = &out->loops[i];
+            /* rates that are rates: sampled / distinct is 0 or at least 1,
+               redundant / compared pairs is in [0, 1] */
+            if (!(l->ci_rate == 0 || (l->ci_rate >= 1 && l->ci_rate <= (double)UINT64_MAX)) ||
+                !(l->cl_rate >= 0 && l->cl_rate <= 1) ||
+                !(l->mean_pair_distance == -1 ||
+                  (l->mean_pair_distance >= 0 && l->mean_pair_distance <= 1e300)))
+                __builtin_trap();
+            sink += (size_t)l->ci_redundant + (size_t)l->cl_redundant;
+        }
         vp_red_result_free(out);
     }
     (void)sink;
