@@ -65,11 +65,18 @@ static void summary(FILE *out, const struct vp_rank_result *r)
         if (pat) {
             fputs(" Inferred pattern: ", out);
             vp_html_badge(out, "bad", pat);
-            fputs(" (variable <code>", out);
-            vp_html_escape(out, r->vars[f->pattern_var].name);
-            fputs("</code>, ", out);
-            vp_html_escape(out, vp_rank_dim_name(f->pattern_dim));
-            fputs(").", out);
+            if (f->pattern_var >= 0) {
+                fputs(" (variable <code>", out);
+                vp_html_escape(out, r->vars[f->pattern_var].name);
+                fputs("</code>, ", out);
+                vp_html_escape(out, vp_rank_dim_name(f->pattern_dim));
+                fputs(").", out);
+            } else {
+                /* rule 4 for a function with no sampled variable */
+                fputs(" (vProf's rule 4: the most costly function, with no sampled "
+                      "variable to tell the patterns apart).",
+                      out);
+            }
         }
         fputs("</p>\n", out);
     }

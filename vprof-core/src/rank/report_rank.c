@@ -293,7 +293,7 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
         fprintf(out, "Comparing %zu normal and %zu slow profile(s), the most likely root cause is "
                      "`%s` (%s), ranked %zu by raw cost",
                 nn, nb, vp_rank_func_name(f), vp_rank_loc(lb, sizeof lb, f->file, f->line), f->raw_rank);
-        if (pat && f->pattern_rule == 4)
+        if (pat && (f->pattern_rule == 4 || f->pattern_var < 0))
             fprintf(out, "; inferred pattern: **%s** (vProf's rule 4: the most costly "
                          "function, with no anomalous loop or condition variable to tell "
                          "the patterns apart)",
