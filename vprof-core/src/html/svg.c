@@ -193,6 +193,12 @@ int vp_html_binning(const double *a, size_t na, const double *b, size_t nb, size
         out->nbins = max_bins;
         out->lo = l0;
         out->width = (l1 - l0) / (double)max_bins;
+    } else if (!isfinite(max - min)) {
+        /* the range itself overflows a double (-1e308 .. 1e308) */
+        out->integer = 0;
+        out->nbins = max_bins;
+        out->lo = min;
+        out->width = max / (double)max_bins - min / (double)max_bins;
     } else if (integer) {
         double values = max - min + 1;
         double w = ceil(values / (double)max_bins);
@@ -221,7 +227,7 @@ int vp_html_binning(const double *a, size_t na, const double *b, size_t nb, size
                 continue;
             double pos = out->log ? log10(v) : v;
             double k = floor((pos - out->lo) / out->width);
-            size_t bin = k < 0 ? 0 : k >= (double)out->nbins ? out->nbins - 1 : (size_t)k;
+            size_t bin = !(k > 0) ? 0 : k >= (double)out->nbins ? out->nbins - 1 : (size_t)k;
             out->count[s][bin]++;
             out->total[s]++;
         }
@@ -320,7 +326,11 @@ int vp_html_histogram(FILE *out, const struct vp_html_hist *h)
             double step = nice_step(x1 - x0, 5);
             if (bn.integer && step < 1)
                 step = 1;
-            for (double t = ceil(x0 / step) * step; t <= x1 + 1e-9 * fabs(x1); t += step) {
+            /* counted, not t += step: next to 1e18 a step of 1 is lost */
+            double t0 = ceil(x0 / step) * step, span = (x1 + 1e-9 * fabs(x1) - t0) / step;
+            size_t nticks = !(span >= 0) ? 0 : span >= 64 ? 65 : (size_t)span + 1;
+            for (size_t i = 0; i < nticks; i++) {
+                double t = t0 + step * (double)i;
                 double x = L + PW * (t - x0) / (x1 - x0);
                 fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
                              "y2=\"%.1f\"/><text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "

@@ -169,6 +169,41 @@ static void test_histogram_markup(void **state)
     free(buf);
 }
 
+/* Values no variable of a sane run has, but a damaged or adversarial
+ * profile can (found by fuzz.rankmodel): a range wider than a double holds
+ * (-1e308 .. 1e308: the bin index was NaN) and a narrow range far from 0
+ * (2^60 + 0..100: the tick loop's t += step did not move t, and never
+ * ended).  Each gives a finite chart with its ticks. */
+static void test_histogram_extreme_ranges(void **state)
+{
+    (void)state;
+    double wide[] = {-1e308, 0, 1e308}, far[] = {1152921504606846976.0, 1152921504606847232.0};
+    const double *cases[] = {wide, far};
+    size_t ns[] = {3, 2};
+    for (int c = 0; c < 2; c++) {
+        struct vp_html_binning bn;
+        assert_int_equal(vp_html_binning(cases[c], ns[c], NULL, 0, 10, &bn), 0);
+        assert_true(bn.nbins >= 1 && bn.nbins <= 10);
+        assert_true(isfinite(bn.lo) && isfinite(bn.width) && bn.width > 0);
+        assert_int_equal(bn.total[0], ns[c]);
+        vp_html_binning_free(&bn);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        struct vp_html_hist h = {.title = "values", .name = {"normal", "slow"},
+                                 .x = {cases[c], cases[c]}, .n = {ns[c], ns[c]}};
+        assert_int_equal(vp_html_histogram(f, &h), 0);
+        fclose(f);
+        assert_int_equal(count(buf, "</svg>"), 1);
+        /* five on the y axis; on the x axis at most 65 (the wide range's
+           span overflows too: none there, but a chart) */
+        int ticks = count(buf, "class=\"tick\"");
+        assert_true(ticks >= 5 + (c == 1) && ticks <= 5 + 65);
+        assert_null(strstr(buf, "nan"));
+        free(buf);
+    }
+}
+
 static void test_bar_chart(void **state)
 {
     (void)state;
@@ -282,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_binning_integer),
         cmocka_unit_test(test_binning_log_and_edges),
         cmocka_unit_test(test_histogram_markup),
+        cmocka_unit_test(test_histogram_extreme_ranges),
         cmocka_unit_test(test_bar_chart),
         cmocka_unit_test(test_source),
         cmocka_unit_test(test_page),
