@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.."
 src=$PWD
 build=$(cd "${1:-build}" && pwd); secs=${2:-600}; shift 2 2>/dev/null || shift $#
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(profile schema looptable redund rankjson)
+[ ${#targets[@]} -gt 0 ] || targets=(profile schema looptable redund rankjson rankmodel)
 out=$build/bench-fuzz
 mkdir -p "$out"
 # Seeds once (several run.sh may share them); rm -rf BUILD/bench-fuzz/seeds

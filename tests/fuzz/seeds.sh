@@ -9,7 +9,7 @@ set -euo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) out=$3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vprof-fuzz-seeds.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
-rm -rf "$out"; mkdir -p "$out"/{schema,looptable,redund,rankjson}
+rm -rf "$out"; mkdir -p "$out"/{schema,looptable,redund,rankjson,rankmodel}
 cd "$tmp"
 "$build/bin/vprof-cc" -O1 "$src/tests/fuzz/seedprog.c" -o prog
 dump() { llvm-objcopy-14 --dump-section="$1=$2" prog /dev/null 2>/dev/null || objcopy --dump-section "$1=$2" prog "$tmp/junk"; }
@@ -68,4 +68,14 @@ PY
 cp rank.json "$out/rankjson/rank.json"
 printf '{"schema":"vprof-rank/1","functions":[{"name":"f","rank":1e300,"line":-7}]}' \
     > "$out/rankjson/numbers.json"
+# rankmodel reads a script, not a file (fuzz_rankmodel.c): a few fixed
+# byte strings that build two and three runs with variables and samples
+python3 - "$out/rankmodel" <<'PY'
+import random, sys
+for k in range(4):
+    rnd = random.Random(k)
+    head = bytes([k, 1, 3, 5, 2, 3]) + bytes(rnd.randrange(256) for _ in range(24))
+    body = bytes(rnd.randrange(256) for _ in range(600 * (k + 1)))
+    open(f"{sys.argv[1]}/script{k}", "wb").write(head + body)
+PY
 for d in "$out"/*; do echo "seeds: $(basename "$d"): $(ls "$d" | wc -l) files, $(cat "$d"/* | wc -c) bytes"; done
