@@ -97,15 +97,24 @@ int main(int argc, char **argv)
         fprintf(stderr, "loopclass-report: %s\n", err);
         return 2;
     }
-    if (vp_profile_open(argv[i + 1], &p, err, sizeof err) != 0 ||
-        vp_loop_counts_from_profile(p, &c, err, sizeof err) != 0) {
+    if (vp_profile_open(argv[i + 1], &p, err, sizeof err) != 0) {
         fprintf(stderr, "loopclass-report: %s\n", err);
+        vp_loop_table_free(t);
+        return 2;
+    }
+    if (vp_loop_counts_from_profile(p, &c, err, sizeof err) != 0) {
+        fprintf(stderr, "loopclass-report: %s\n", err);
+        vp_profile_close(p);
+        vp_loop_table_free(t);
         return 2;
     }
     struct vp_loop_result *r;
     size_t n;
     if (vp_loop_analyze(t, c, &th, &r, &n, err, sizeof err) != 0) {
         fprintf(stderr, "loopclass-report: %s\n", err);
+        vp_loop_counts_free(c);
+        vp_profile_close(p);
+        vp_loop_table_free(t);
         return 2;
     }
     printf("records=%zu threads=%u\n", c->record_count, c->thread_count);
