@@ -18,7 +18,8 @@ out=$build/bench-fuzz
 mkdir -p "$out"
 # Seeds once (several run.sh may share them); rm -rf BUILD/bench-fuzz/seeds
 # to regenerate.
-[ -d "$out/seeds/schema" ] ||
+# (again when a target was added since: its seed directory is missing)
+[ -d "$out/seeds/schema" ] && [ -d "$out/seeds/rankmodel" ] ||
     bash "$src/tests/fuzz/seeds.sh" "$build" "$src" "$out/seeds" >/dev/null || { echo "seeds failed"; exit 1; }
 if [ ! -d "$out/seeds/profile" ]; then
     "$build/bin/profile_fuzz_seeds" "$out/seeds/profile" "$out/profile-work-unused" >/dev/null
