@@ -9,9 +9,22 @@ import sys
 FIELDS = {"instances": 16, "iterations": 24, "results": 32, "max": 40}
 
 
+def die(msg):
+    print(f"patch-counts.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
 def main():
+    if len(sys.argv) != 6 or sys.argv[4] not in FIELDS:
+        die("usage: patch-counts.py IN OUT RECORD instances|iterations|results|max VALUE")
     src, dst, rec, field, value = sys.argv[1:6]
-    data = bytearray(open(src, "rb").read())
+    try:
+        rec, value = int(rec), int(value, 0)
+        data = bytearray(open(src, "rb").read())
+    except (ValueError, OSError) as e:
+        die(str(e))
+    if len(data) < 16:
+        die(f"{src}: not a profile ({len(data)} bytes)")
     (header_size,) = struct.unpack_from("<I", data, 12)
     off = header_size
     while off + 16 <= len(data):
@@ -19,17 +32,16 @@ def main():
         payload = off + 16
         if typ == 16:
             _ver, hsize, nmod, nrec = struct.unpack_from("<IIII", data, payload)
-            if int(rec) >= nrec:
-                sys.exit(f"patch-counts.py: {src}: no record {rec} ({nrec} records)")
-            at = payload + hsize + nmod * 8 + int(rec) * 48 + FIELDS[field]
-            struct.pack_into("<Q", data, at, int(value, 0))
+            at = payload + hsize + nmod * 8 + rec * 48 + FIELDS[field]
+            if not 0 <= rec < nrec or at + 8 > payload + size:
+                die(f"{src}: no record {rec} ({nrec} records)")
+            struct.pack_into("<Q", data, at, value)
             open(dst, "wb").write(data)
             return
         if typ == 0:
             break
         off = payload + ((size + 7) & ~7)
-    print(f"patch-counts.py: {src}: no loop-counts section", file=sys.stderr)
-    sys.exit(2)
+    die(f"{src}: no loop-counts section")
 
 
 main()
