@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "vprof/loopclass.h"
+#include "vprof/oneline.h"
 
 const char *vp_loop_verdict_name(int v)
 {
@@ -98,6 +99,7 @@ int vp_loop_analyze(const struct vp_loop_table *t, const struct vp_loop_counts *
                                        &r[i].result_iterations)) {
                 snprintf(err, errlen, "loop %s:%u: its counters overflow 64 bits when summed",
                          t->loops[i].file, t->loops[i].line);
+                vp_oneline(err);
                 free(r);
                 return -1;
             }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vprof/loopclass.h"
+#include "vprof/oneline.h"
 
 static int fail(char *err, size_t errlen, const char *name, uint64_t off, const char *fmt, ...)
 {
@@ -18,6 +19,7 @@ static int fail(char *err, size_t errlen, const char *name, uint64_t off, const 
         vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
         va_end(ap);
     }
+    vp_oneline(err);
     return -1;
 }
 

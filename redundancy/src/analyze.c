@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "vprof/oneline.h"
 #include "vprof/redundancy.h"
 
 static int vp_red_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -22,6 +23,7 @@ static int vp_red_fail(char *err, size_t errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
+    vp_oneline(err);
     return -1;
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "vprof/looptable.h"
+#include "vprof/oneline.h"
 
 static int fail(char *err, size_t errlen, const char *name, size_t off, const char *fmt, ...)
 {
@@ -27,6 +28,7 @@ static int fail(char *err, size_t errlen, const char *name, size_t off, const ch
         vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
         va_end(ap);
     }
+    vp_oneline(err);
     return -1;
 }
 

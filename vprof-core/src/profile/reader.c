@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "vprof/oneline.h"
 #include "vprof/profile.h"
 
 /* Loop-stage section types (format.h: "16..") are kept as extras without
@@ -66,6 +67,7 @@ static int fail(struct parse *ps, uint64_t off, const char *fmt, ...)
         vsnprintf(ps->err + n, ps->errlen - (size_t)n, fmt, ap);
         va_end(ap);
     }
+    vp_oneline(ps->err);
     return -1;
 }
 

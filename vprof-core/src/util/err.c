@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "vprof/oneline.h"
+
 void vp_set_err(char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || errlen == 0)
@@ -12,4 +14,5 @@ void vp_set_err(char *err, size_t errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
+    vp_oneline(err);
 }

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Rewrite one counter of a profile's loop-counts section (type 16), for the
 bad-input tests: patch-counts.py IN OUT RECORD FIELD VALUE, FIELD one of
-instances, iterations, results, max.  Exit 2 when the profile has no such
-section or record."""
+instances, iterations, results, max, or loop with VALUE @R: give RECORD the
+loop id of record R (two records of one loop are summed).  Exit 2 when the
+profile has no such section or record."""
 import struct
 import sys
 
-FIELDS = {"instances": 16, "iterations": 24, "results": 32, "max": 40}
+FIELDS = {"loop": 0, "instances": 16, "iterations": 24, "results": 32, "max": 40}
 
 
 def die(msg):
@@ -16,10 +17,12 @@ def die(msg):
 
 def main():
     if len(sys.argv) != 6 or sys.argv[4] not in FIELDS:
-        die("usage: patch-counts.py IN OUT RECORD instances|iterations|results|max VALUE")
+        die("usage: patch-counts.py IN OUT RECORD instances|iterations|results|max|loop VALUE")
     src, dst, rec, field, value = sys.argv[1:6]
     try:
-        rec, value = int(rec), int(value, 0)
+        rec = int(rec)
+        copy = value.startswith("@")
+        value = int(value[1:] if copy else value, 0)
         data = bytearray(open(src, "rb").read())
     except (ValueError, OSError) as e:
         die(str(e))
@@ -35,6 +38,10 @@ def main():
             at = payload + hsize + nmod * 8 + rec * 48 + FIELDS[field]
             if not 0 <= rec < nrec or at + 8 > payload + size:
                 die(f"{src}: no record {rec} ({nrec} records)")
+            if copy:
+                if field != "loop" or not 0 <= value < nrec:
+                    die(f"{src}: @{value}: only loop copies, from a record of the {nrec}")
+                (value,) = struct.unpack_from("<Q", data, payload + hsize + nmod * 8 + value * 48)
             struct.pack_into("<Q", data, at, value)
             open(dst, "wb").write(data)
             return

@@ -1,0 +1,40 @@
+// A source file name may hold any byte, a newline included (here through
+// #line; clang keeps it in the debug info and the loop table).  An error
+// that quotes it is still one line (vprof/oneline.h): the CI fuzzer found
+// the overflow message below split in two on 2026-11-22.  Record 1 is
+// given record 0's loop id and both get 2^64-1 iterations, so their sum
+// overflows and the loop is refused by its (escaped) file name.
+// RUN: %vprof-cc -O0 %s -o %t
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=find,scan %t
+// RUN: %python %S/Inputs/patch-counts.py %t.vprof %t.a.vprof 1 loop @0
+// RUN: %python %S/Inputs/patch-counts.py %t.a.vprof %t.b.vprof 0 iterations 0xffffffffffffffff
+// RUN: %python %S/Inputs/patch-counts.py %t.b.vprof %t.c.vprof 1 iterations 0xffffffffffffffff
+// RUN: not %loopclass-report %t %t.c.vprof 2>&1 | FileCheck %s
+// CHECK: loopclass-report: loop {{.*}}/odd?name.c:{{[0-9]+}}: its counters overflow 64 bits when summed
+// CHECK-NOT: {{.}}
+#include <stdio.h>
+#line 1 "odd\nname.c"
+
+static int a[1000];
+
+__attribute__((noinline)) int find(int k) {
+  for (int i = 0; i < 1000; i++)
+    if (a[i] == k)
+      return i;
+  return -1;
+}
+
+__attribute__((noinline)) int scan(int k) {
+  int n = 0;
+  for (int i = 0; i < 1000; i++)
+    n += a[i] < k;
+  return n;
+}
+
+int main(void) {
+  int s = 0;
+  for (int k = 0; k < 100; k++)
+    s += find(k + 1) + scan(k);
+  printf("%d\n", s);
+  return 0;
+}
