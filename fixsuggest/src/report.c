@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "report_internal.h"
+#include "vprof/oneline.h"
 
 int vp_lr_format_parse(const char *s)
 {
@@ -111,6 +112,13 @@ int vp_lr_relpath(const struct vp_loop_report *r, const char *file, char *buf, s
     }
     snprintf(buf, n, "%s", file);
     return 0;
+}
+
+int vp_lr_shown_path(const struct vp_loop_report *r, const char *file, char *buf, size_t n)
+{
+    int rel = vp_lr_relpath(r, file, buf, n);
+    vp_oneline(buf);
+    return rel;
 }
 
 void vp_lr_categories(unsigned cats, const char **names, size_t *n)

@@ -16,7 +16,7 @@
 static void loc(FILE *out, const struct vp_loop_report *r, const char *file, unsigned line)
 {
     char rel[PATH_MAX];
-    vp_lr_relpath(r, file, rel, sizeof rel);
+    vp_lr_shown_path(r, file, rel, sizeof rel);
     if (!rel[0] && !line) { /* no source position: a library, a PLT stub */
         fputs("<span class=\"muted\">no debug info</span>", out);
         return;
@@ -183,7 +183,7 @@ static void loop_section(FILE *out, const struct vp_loop_report *r, size_t i)
     char id[32], heading[512], rel[PATH_MAX];
     const char *names[VP_FIX_CAT_COUNT];
     size_t nn;
-    vp_lr_relpath(r, l->file, rel, sizeof rel);
+    vp_lr_shown_path(r, l->file, rel, sizeof rel);
     vp_lr_categories(l->fix.categories, names, &nn);
     snprintf(id, sizeof id, "loop%zu", i + 1);
     char fn[600];

@@ -18,6 +18,11 @@
 /* `file` relative to the source root (--source-root, else the git toplevel
  * above it) into buf; returns 1 if made relative, 0 if copied as is. */
 int vp_lr_relpath(const struct vp_loop_report *r, const char *file, char *buf, size_t n);
+/* vp_lr_relpath for the reports read by people (text, Markdown, HTML):
+ * control bytes shown as '?', so a file name holding a newline or an
+ * escape sequence (possible in debug info, e.g. through #line) cannot break
+ * a line or drive the terminal.  JSON and SARIF keep the name exact. */
+int vp_lr_shown_path(const struct vp_loop_report *r, const char *file, char *buf, size_t n);
 /* Category names of `cats` in report order; names must hold 6. */
 void vp_lr_categories(unsigned cats, const char **names, size_t *n);
 const char *vp_lr_kind_name(int kind);

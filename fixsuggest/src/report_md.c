@@ -64,7 +64,7 @@ static void prose(FILE *out, const char *s)
 static void loc(FILE *out, const struct vp_loop_report *r, const char *file, unsigned line)
 {
     char rel[PATH_MAX];
-    vp_lr_relpath(r, file, rel, sizeof rel);
+    vp_lr_shown_path(r, file, rel, sizeof rel);
     if (!rel[0] && !line) { /* no source position: a library, a PLT stub */
         fputc('-', out);
         return;
@@ -178,7 +178,7 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
     for (size_t i = 0; i < r->nloops; i++) {
         const struct vp_lr_loop *l = &r->loops[i];
         char rel[PATH_MAX];
-        vp_lr_relpath(r, l->file, rel, sizeof rel);
+        vp_lr_shown_path(r, l->file, rel, sizeof rel);
         fprintf(out, "\n<details>\n<summary>#%zu <code>", i + 1);
         text(out, l->function);
         fprintf(out, "</code> ");

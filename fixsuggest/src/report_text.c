@@ -36,7 +36,7 @@ static void rank_table(FILE *out, const struct vp_loop_report *r, const struct s
     for (size_t i = 0; i < r->nrank; i++) {
         const struct vp_lr_rank_row *w = &r->rank[i];
         char loc[PATH_MAX + 16], rel[PATH_MAX];
-        vp_lr_relpath(r, w->file, rel, sizeof rel);
+        vp_lr_shown_path(r, w->file, rel, sizeof rel);
         const char *base = strrchr(rel, '/');
         if (*rel || w->line > 0)
             snprintf(loc, sizeof loc, "%s:%d", *rel ? (base ? base + 1 : rel) : "?", w->line);
@@ -112,7 +112,7 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
     for (size_t i = 0; i < r->nloops; i++) {
         const struct vp_lr_loop *l = &r->loops[i];
         char rel[PATH_MAX];
-        vp_lr_relpath(r, l->file, rel, sizeof rel);
+        vp_lr_shown_path(r, l->file, rel, sizeof rel);
         const char *names[VP_FIX_CAT_COUNT];
         size_t nn;
         vp_lr_categories(l->fix.categories, names, &nn);
@@ -228,7 +228,7 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
     }
     for (size_t i = 0; i < r->nidle; i++) {
         char rel[PATH_MAX];
-        vp_lr_relpath(r, r->idle[i].file, rel, sizeof rel);
+        vp_lr_shown_path(r, r->idle[i].file, rel, sizeof rel);
         fprintf(out, "%s%s %s at %s:%u %s\n", i ? "" : "\n", vp_lr_kind_name(r->idle[i].kind),
                 r->idle[i].function, rel, r->idle[i].line,
                 r->idle[i].unprobed ? "was not probed: vprof-cc could not copy its function for "

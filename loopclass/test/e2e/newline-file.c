@@ -3,7 +3,9 @@
 // that quotes it is still one line (vprof/oneline.h): the CI fuzzer found
 // the overflow message below split in two on 2026-11-22.  Record 1 is
 // given record 0's loop id and both get 2^64-1 iterations, so their sum
-// overflows and the loop is refused by its (escaped) file name.
+// overflows and the loop is refused by its (escaped) file name.  The
+// reports people read show the name with '?' too, on one line; JSON keeps
+// it exact.
 // RUN: %vprof-cc -O0 %s -o %t
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=find,scan %t
 // RUN: %python %S/Inputs/patch-counts.py %t.vprof %t.a.vprof 1 loop @0
@@ -12,6 +14,12 @@
 // RUN: not %loopclass-report %t %t.c.vprof 2>&1 | FileCheck %s
 // CHECK: loopclass-report: loop {{.*}}/odd?name.c:{{[0-9]+}}: its counters overflow 64 bits when summed
 // CHECK-NOT: {{.}}
+// RUN: %vprof-loop --function find --no-color -- %t 2>/dev/null | FileCheck %s --check-prefix=TEXT
+// TEXT: #1 find  {{.*}}/odd?name.c:5  loop
+// RUN: %vprof-loop --function find --format md -- %t 2>/dev/null | FileCheck %s --check-prefix=MD
+// MD: <summary>#1 <code>find</code> {{.*}}/odd?name.c:5: 0*1?</summary>
+// RUN: %vprof-loop --function find --format json -- %t 2>/dev/null | FileCheck %s --check-prefix=JSON
+// JSON: "file": "{{.*}}/odd\nname.c",
 #include <stdio.h>
 #line 1 "odd\nname.c"
 

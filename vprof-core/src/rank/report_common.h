@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "vprof/format.h"
+#include "vprof/oneline.h"
 #include "vprof/rank.h"
 
 /* The last path component. */
@@ -27,7 +28,7 @@ static inline const char *vp_rank_loc(char *buf, size_t n, const char *file, int
     if ((!file || !file[0]) && line <= 0)
         return "-";
     snprintf(buf, n, "%s:%d", vp_rank_base_name(file), line);
-    return buf;
+    return vp_oneline(buf); /* a name from debug info may hold a newline */
 }
 
 /* How many functions a report with `--top top` (0: all) shows. */
