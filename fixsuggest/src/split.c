@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "vprof/loopcmd.h"
+#include "vprof/oneline.h"
 
 int vp_loopcmd_split(const char *line, char ***argv, size_t *argc, char *err, size_t errlen)
 {
@@ -92,6 +93,7 @@ int vp_loopcmd_split(const char *line, char ***argv, size_t *argc, char *err, si
 oom:
     snprintf(err, errlen, "out of memory");
 fail:
+    vp_oneline(err); /* the quoted command may span lines */
     for (size_t i = 0; i < n; i++)
         free(v[i]);
     free(v);

@@ -529,6 +529,10 @@ static void test_split(void **state)
     assert_int_equal(vp_loopcmd_split("a \"b", &v, &c, err, sizeof err), -1);
     assert_int_equal(vp_loopcmd_split("   ", &v, &c, err, sizeof err), -1);
     assert_int_equal(vp_loopcmd_split("a\\", &v, &c, err, sizeof err), -1);
+    /* a command over several lines: the message quoting it stays one line */
+    assert_int_equal(vp_loopcmd_split("./app \\\n --x 'y\nz", &v, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unterminated '"));
+    assert_null(strchr(err, '\n'));
 }
 
 int main(void)
