@@ -17,6 +17,7 @@ for var in ("VPROF_LOOP_FUNCTIONS", "VPROF_OUTPUT", "LD_PRELOAD"):
 config.substitutions += [
     ("%vprof-cc", os.path.join(config.vprof_bin_dir, "vprof-cc")),
     ("%vprof-loop", os.path.join(config.vprof_bin_dir, "vprof-loop")),
+    ("%vprof ", os.path.join(config.vprof_bin_dir, "vprof") + " "),
     ("%vprof-plugin", config.vprof_plugin),
     ("%vprof-rt", os.path.join(config.vprof_lib_dir, "libvprof-rt.so")),
     ("%loopclass-report", os.path.join(config.loopclass_bin_dir, "loopclass-report")),

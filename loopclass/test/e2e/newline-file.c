@@ -20,7 +20,20 @@
 // MD: <summary>#1 <code>find</code> {{.*}}/odd?name.c:5: 0*1?</summary>
 // RUN: %vprof-loop --function find --format json -- %t 2>/dev/null | FileCheck %s --check-prefix=JSON
 // JSON: "file": "{{.*}}/odd\nname.c",
+// So do vprof report and vprof rank (text and Markdown).
+// RUN: %vprof record -o %t.n.vprof -- %t 20000 >/dev/null 2>&1
+// RUN: %vprof record -o %t.s.vprof -- %t 100000 >/dev/null 2>&1
+// RUN: %vprof report %t.s.vprof | FileCheck %s --check-prefix=REPORT
+// REPORT: find {{ *}}{{.*}}/odd?name.c:4
+// REPORT-NOT: odd{{$}}
+// RUN: %vprof rank --normal %t.n.vprof --buggy %t.s.vprof | FileCheck %s --check-prefix=RANK
+// RANK: 1  find {{ *}}odd?name.c:4 {{.*}}(odd?name.c:{{[0-9]+}})
+// RANK-NOT: odd{{$}}
+// RUN: %vprof rank --normal %t.n.vprof --buggy %t.s.vprof --format md | FileCheck %s --check-prefix=RANKMD
+// RANKMD: `find` (odd?name.c:4)
+// RANKMD-NOT: odd{{$}}
 #include <stdio.h>
+#include <stdlib.h>
 #line 1 "odd\nname.c"
 
 static int a[1000];
@@ -39,9 +52,9 @@ __attribute__((noinline)) int scan(int k) {
   return n;
 }
 
-int main(void) {
-  int s = 0;
-  for (int k = 0; k < 100; k++)
+int main(int argc, char **argv) {
+  int s = 0, n = argc > 1 ? atoi(argv[1]) : 100;
+  for (int k = 0; k < n; k++)
     s += find(k + 1) + scan(k);
   printf("%d\n", s);
   return 0;

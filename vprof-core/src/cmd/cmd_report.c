@@ -21,6 +21,7 @@
 
 #include "cmd/commands.h"
 #include "vprof/json.h"
+#include "vprof/oneline.h"
 #include "vprof/profile.h"
 #include "vprof/symbols.h"
 
@@ -530,6 +531,7 @@ static void print_text(FILE *out, const struct report *rep, size_t top)
             snprintf(src, sizeof src, "%s:%d", r->file, r->line);
         else if (r->mod)
             snprintf(src, sizeof src, "%s", vp_profile_str(p, r->mod->path));
+        vp_oneline(src); /* names from debug info may hold any byte */
         fprintf(out, "%8.2f %8.2f %9" PRIu64 "  %-32s %s\n", pct, cum, r->self, r->name, src);
         if (r->nvars) {
             print_var_header(out);

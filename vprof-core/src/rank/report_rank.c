@@ -53,6 +53,8 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
         if (v)
             snprintf(var, sizeof var, "%s (%s:%d%s)", v->name, vp_rank_base_name(v->file), v->line,
                      v->new_in_build ? ", new in this build" : "");
+        if (v)
+            vp_oneline(var);
         else
             snprintf(var, sizeof var, "-");
         const char *pat = vp_rank_pattern_name(f->pattern);
@@ -73,8 +75,9 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
                              " the slow run)", VP_RANK_OVERREP_FACTOR);
             fputc(':', out);
             for (size_t l = 0; l < f->nlines; l++) {
-                fprintf(out, "%s %s:%d (%llu", l ? "," : "", vp_rank_base_name(f->lines[l].file),
-                        f->lines[l].line, (unsigned long long)f->lines[l].count);
+                fprintf(out, "%s %s (%llu", l ? "," : "",
+                        vp_rank_loc(lb, sizeof lb, f->lines[l].file, f->lines[l].line),
+                        (unsigned long long)f->lines[l].count);
                 if (f->lines[l].loop_line)
                     fprintf(out, "; loop at line %d", f->lines[l].loop_line);
                 fputc(')', out);
@@ -350,7 +353,9 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
                     (unsigned long long)f->outside);
         fputs("\n", out);
         for (size_t l = 0; l < f->nlines; l++) {
-            fprintf(out, "  - `%s:%d` — %llu sample(s)", f->lines[l].file, f->lines[l].line,
+            char lb[1024];
+            snprintf(lb, sizeof lb, "%s:%d", f->lines[l].file, f->lines[l].line);
+            fprintf(out, "  - `%s` — %llu sample(s)", vp_oneline(lb),
                     (unsigned long long)f->lines[l].count);
             if (f->lines[l].loop_line)
                 fprintf(out, ", in the loop at line %d", f->lines[l].loop_line);
