@@ -7,6 +7,8 @@
 #ifndef VPROF_ONELINE_H
 #define VPROF_ONELINE_H
 
+#include <stdio.h>
+
 /* Replaces every control byte of `s` (below 0x20, and 0x7f) with '?', in
  * place; NULL is a no-op.  Returns s. */
 static inline char *vp_oneline(char *s)
@@ -15,6 +17,14 @@ static inline char *vp_oneline(char *s)
         if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
             *p = '?';
     return s;
+}
+
+/* Writes `s` to `out` as vp_oneline would show it, without a buffer (so
+ * without a length limit). */
+static inline void vp_oneline_fputs(const char *s, FILE *out)
+{
+    for (; s && *s; s++)
+        fputc((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f ? '?' : *s, out);
 }
 
 #endif

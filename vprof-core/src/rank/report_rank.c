@@ -48,14 +48,13 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
     for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
         const struct vp_rank_func_result *f = &r->funcs[i];
         const struct vp_rank_var_result *v = vp_rank_decider(r, f);
-        char lb[256], var[256];
+        char lb[512], var[256]; /* lb: a base name (<= 255 bytes) and ":line" */
         const char *loc = vp_rank_loc(lb, sizeof lb, f->file, f->line);
-        if (v)
+        if (v) {
             snprintf(var, sizeof var, "%s (%s:%d%s)", v->name, vp_rank_base_name(v->file), v->line,
                      v->new_in_build ? ", new in this build" : "");
-        if (v)
             vp_oneline(var);
-        else
+        } else
             snprintf(var, sizeof var, "-");
         const char *pat = vp_rank_pattern_name(f->pattern);
         fprintf(out, "%4zu  %-*s %-24s %10.4f s %10.4f s %8.3f %8s %-15s %-18s %s\n", f->rank,
@@ -292,7 +291,7 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
     if (r->nfuncs) {
         const struct vp_rank_func_result *f = &r->funcs[0];
         const char *pat = vp_rank_pattern_name(f->pattern);
-        char lb[256];
+        char lb[512];
         fprintf(out, "Comparing %zu normal and %zu slow profile(s), the most likely root cause is "
                      "`%s` (%s), ranked %zu by raw cost",
                 nn, nb, vp_rank_func_name(f), vp_rank_loc(lb, sizeof lb, f->file, f->line), f->raw_rank);
@@ -353,9 +352,9 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
                     (unsigned long long)f->outside);
         fputs("\n", out);
         for (size_t l = 0; l < f->nlines; l++) {
-            char lb[1024];
-            snprintf(lb, sizeof lb, "%s:%d", f->lines[l].file, f->lines[l].line);
-            fprintf(out, "  - `%s` — %llu sample(s)", vp_oneline(lb),
+            fputs("  - `", out);
+            vp_oneline_fputs(f->lines[l].file, out);
+            fprintf(out, ":%d` — %llu sample(s)", f->lines[l].line,
                     (unsigned long long)f->lines[l].count);
             if (f->lines[l].loop_line)
                 fprintf(out, ", in the loop at line %d", f->lines[l].loop_line);

@@ -26,6 +26,8 @@ def main():
         data = bytearray(open(src, "rb").read())
     except (ValueError, OSError) as e:
         die(str(e))
+    if not 0 <= value < 1 << 64:
+        die(f"{value}: not a 64-bit unsigned value")
     if len(data) < 16:
         die(f"{src}: not a profile ({len(data)} bytes)")
     (header_size,) = struct.unpack_from("<I", data, 12)
