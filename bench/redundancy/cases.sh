@@ -33,6 +33,16 @@
 #             function selected, default rates: without the static pruning
 # as rate1/base and noprune/base.
 #
+# PARTS=1 adds where `on`'s time goes, from the same probed binary with the
+# function selected:
+#   noinst:   instance recording off (VPROF_RED_INSTANCE_RATE=2^30): the
+#             probes and cross-iteration sampling
+#   noiter:   iteration sampling off (VPROF_RED_ITER_RATE=2^30): the probes
+#             and instance recording
+#   neither:  both off: the probes' countdowns and decisions alone
+# as noinst/base, noiter/base and neither/base (instr.sh counts the same
+# variants in instructions).
+#
 # All builds align loops to 64 bytes (ALIGN=64; ALIGN=0: as the compiler
 # places them).  On an AMD EPYC a hot loop that straddles a 64-byte line
 # costs up to 40 %: mysql27287's xml_parent_of loop, byte for byte the
@@ -80,6 +90,9 @@ if [ -n "${OLD:-}" ]; then
 fi
 t7=${TABLE7:-0}
 [[ $t7 =~ ^[01]$ ]] || die "TABLE7 must be 0 or 1, not '$t7'"
+parts=${PARTS:-0}
+[[ $parts =~ ^[01]$ ]] || die "PARTS must be 0 or 1, not '$parts'"
+off=1073741824
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -143,6 +156,7 @@ run() {
 
 t7h=""
 [ "$t7" = 1 ] && t7h=$(printf "  %10s %12s" rate1/base noprune/base)
+[ "$parts" = 1 ] && t7h+=$(printf "  %11s %11s %12s" noinst/base noiter/base neither/base)
 lh=""
 if [ "$layouts" -gt 1 ]; then
   lh=$(printf "  %7s %7s" lo hi)
@@ -150,6 +164,7 @@ if [ "$layouts" -gt 1 ]; then
 fi
 printf "%-24s %-28s %8s %10s %8s%s%s%s\n" case function base_s none/base on/base "$lh" "${old:+  old/base}" "$t7h"
 : >"$work/all_none"; : >"$work/all_on"; : >"$work/all_old"; : >"$work/all_rate1"; : >"$work/all_noprune"
+: >"$work/all_noinst"; : >"$work/all_noiter"; : >"$work/all_neither"
 for c in "${cases[@]}"; do
   dir=$root/bench/cases/$c
   read -r fn args < <(python3 - "$dir/truth.json" <<'EOF'
@@ -165,7 +180,7 @@ EOF
   [ -n "$old" ] && build "$c.old" "$old/bin/vprof-cc" -mllvm -vprof-loop-probes=0
   [ "$t7" = 1 ] && build "$c.noprune" "$cc" -mllvm -vprof-loop-probes=0 -mllvm -vprof-redundancy-no-pruning
   for ((k = 0; k < layouts; k++)); do
-    for v in base none on old rate1 noprune; do : >"$work/$v.$k"; done
+    for v in base none on old rate1 noprune noinst noiter neither; do : >"$work/$v.$k"; done
   done
   for ((i = 0; i < rounds; i++)); do
     for ((k = 0; k < layouts; k++)); do
@@ -176,6 +191,12 @@ EOF
       if [ "$t7" = 1 ]; then
         run rate1 "$k" "$rt" "$c" VPROF_LOOP_FUNCTIONS="$fn" VPROF_RED_ITER_RATE=1 VPROF_RED_INSTANCE_RATE=1
         run noprune "$k" "$rt" "$c.noprune" VPROF_LOOP_FUNCTIONS="$fn"
+      fi
+      if [ "$parts" = 1 ]; then
+        run noinst "$k" "$rt" "$c" VPROF_LOOP_FUNCTIONS="$fn" VPROF_RED_INSTANCE_RATE=$off
+        run noiter "$k" "$rt" "$c" VPROF_LOOP_FUNCTIONS="$fn" VPROF_RED_ITER_RATE=$off
+        run neither "$k" "$rt" "$c" VPROF_LOOP_FUNCTIONS="$fn" VPROF_RED_ITER_RATE=$off \
+          VPROF_RED_INSTANCE_RATE=$off
       fi
     done
   done
@@ -197,6 +218,10 @@ EOF
     echo "$r1" >>"$work/all_rate1"; echo "$rp" >>"$work/all_noprune"
     r7=$(printf "  %10.4f %12.4f" "$r1" "$rp")
   fi
+  if [ "$parts" = 1 ]; then
+    for v in noinst noiter neither; do ratio "$v" >>"$work/all_$v"; done
+    r7+=$(printf "  %11.4f %11.4f %12.4f" "$(ratio noinst)" "$(ratio noiter)" "$(ratio neither)")
+  fi
   printf "%-24s %-28s %8.3f %10.4f %8.4f%s%s%s\n" "$c" "$fn" "$(cat "$work"/base.[0-9] | median)" "$rn" "$ro" \
     "$rlh" "$rold" "$r7"
 done
@@ -204,6 +229,8 @@ mold=""
 [ -n "$old" ] && mold=$(printf "  %8.4f" "$(median <"$work/all_old")")
 m7=""
 [ "$t7" = 1 ] && m7=$(printf "  %10.4f %12.4f" "$(median <"$work/all_rate1")" "$(median <"$work/all_noprune")")
+[ "$parts" = 1 ] && m7+=$(printf "  %11.4f %11.4f %12.4f" "$(median <"$work/all_noinst")" \
+  "$(median <"$work/all_noiter")" "$(median <"$work/all_neither")")
 mlh=""
 [ "$layouts" -gt 1 ] && mlh=$(printf "  %7s %7s" "" "")
 printf "%-24s %-28s %8s %10.4f %8.4f%s%s%s\n" "median" "" "" "$(median <"$work/all_none")" \
