@@ -16,6 +16,8 @@ PKGS=(
   tcl time
   # rt.valgrind: the runtime under valgrind; bench/redundancy/instr.sh
   valgrind
+  # rt.forkheld*: backtraces of a hung test process; the core.dwarf.gdb tests
+  gdb
 )
 missing=()
 for p in "${PKGS[@]}"; do

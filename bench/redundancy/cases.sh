@@ -147,11 +147,26 @@ build() {
 }
 # run VARIANT LAYOUT RUNTIME BINARY [VAR=VALUE...]: one timed run of the
 # slow input, appended to VARIANT.LAYOUT
+# The process's strings (the environment, argv[0] and the file name the
+# kernel puts at the top of the stack) take the same number of bytes in
+# every variant: VPROF_BENCH_PAD fills up what the variant's variables,
+# output name and binary name leave.  Otherwise the stack starts at a
+# different address in each variant, which moves timings on its own
+# (Mytkowicz et al., ASPLOS 2009): the same binary with instance recording
+# and iteration sampling both off ran at 1.16-1.27 of the base where it
+# ran 1.07-1.25 with them on (bench/results/redundancy-overhead.md).
 run() {
-  local v=$1 k=$2 lib=$3 bin=$4
+  local v=$1 k=$2 lib=$3 bin=$4 a n
   shift 4
+  local out="$work/$v.vprof" exe="./$bin.$k"
+  n=$((${#lib} + 12 + ${#out} + 14 + 2 * (${#exe} + 1)))
+  for a in "$@"; do n=$((n + ${#a} + 1)); done
+  [ "$n" -lt 1024 ] || die "the variables of variant $v take $n bytes (at most 1023)"
+  local padv
+  padv=$(printf '%*s' $((1024 - n)) '' | tr ' ' x)
   # shellcheck disable=SC2086
-  (cd "$work" && timeit env LD_PRELOAD="$lib" VPROF_OUTPUT="$work/$v.vprof" "$@" "./$bin.$k" $args) >>"$work/$v.$k"
+  (cd "$work" && timeit env LD_PRELOAD="$lib" VPROF_OUTPUT="$out" "$@" VPROF_BENCH_PAD="$padv" \
+    "$exe" $args) >>"$work/$v.$k"
 }
 
 t7h=""

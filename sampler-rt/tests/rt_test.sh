@@ -268,7 +268,20 @@ forkheld|forkheld_exec|forkheld_dlopen)
   # does not reset in the child) at the fork: the child must not wait for it
   # when it writes its profile (before 2026-11-22 it hung in 5 of 5 runs).
   arg=${case_name#forkheld}; arg=${arg#_}
-  run "$RT_BIN/t_cpu" forkheld $arg > "$W/out.txt" || fail "the fork child hung or failed"
+  # t_cpu gives the child 10 s.  If the parent itself is still running after
+  # 12 s (once on CI, 2026-11-24, not seen here in 60 runs), the backtraces
+  # of every thread of it and of its child say where before it is killed.
+  "${ENV[@]}" "$RT_BIN/t_cpu" forkheld $arg > "$W/out.txt" & pid=$!
+  for _ in $(seq 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    for p in "$pid" $(pgrep -P "$pid"); do
+      echo "--- threads of $p: $(tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null)" >&2
+      timeout 15 gdb -batch -nx -p "$p" -ex "thread apply all bt" 2>&1 | grep -E '^(Thread|#)' >&2
+    done
+    kill -9 "$pid" $(pgrep -P "$pid") 2>/dev/null
+    fail "t_cpu forkheld $arg still running after 12 s (backtraces above)"
+  fi
+  wait "$pid" || fail "the fork child hung or failed"
   child=$(awk '/^child/ {print $2}' "$W/out.txt")
   f="$W/p.out.$child"; [ "$arg" = exec ] && f="$f.exec0"
   dump "$W/p.out"; dump "$f"
