@@ -151,10 +151,10 @@ build() {
 # kernel puts at the top of the stack) take the same number of bytes in
 # every variant: VPROF_BENCH_PAD fills up what the variant's variables,
 # output name and binary name leave.  Otherwise the stack starts at a
-# different address in each variant, which moves timings on its own
-# (Mytkowicz et al., ASPLOS 2009): the same binary with instance recording
-# and iteration sampling both off ran at 1.16-1.27 of the base where it
-# ran 1.07-1.25 with them on (bench/results/redundancy-overhead.md).
+# different address in each variant, which can move timings on its own
+# (Mytkowicz et al., ASPLOS 2009).  It was not what made PARTS's variants of
+# one binary disagree by 0.05-0.1 (bench/results/redundancy-overhead.md):
+# they still do with it.
 run() {
   local v=$1 k=$2 lib=$3 bin=$4 a n
   shift 4
