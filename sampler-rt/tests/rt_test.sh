@@ -274,11 +274,13 @@ forkheld|forkheld_exec|forkheld_dlopen)
   "${ENV[@]}" "$RT_BIN/t_cpu" forkheld $arg > "$W/out.txt" & pid=$!
   for _ in $(seq 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$pid" 2>/dev/null; then
-    for p in "$pid" $(pgrep -P "$pid"); do
+    # the child from /proc (no procps on a bare machine)
+    procs=("$pid" $(cat /proc/"$pid"/task/*/children 2>/dev/null))
+    for p in "${procs[@]}"; do
       echo "--- threads of $p: $(tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null)" >&2
       timeout 15 gdb -batch -nx -p "$p" -ex "thread apply all bt" 2>&1 | grep -E '^(Thread|#)' >&2
     done
-    kill -9 "$pid" $(pgrep -P "$pid") 2>/dev/null
+    kill -9 "${procs[@]}" 2>/dev/null
     fail "t_cpu forkheld $arg still running after 12 s (backtraces above)"
   fi
   wait "$pid" || fail "the fork child hung or failed"
