@@ -67,6 +67,8 @@ enum vp_rt_read_mode {
     VP_RT_READ_PIPE = 2, /* write() into a pipe, EFAULT = unreadable     */
 };
 
+enum { VP_RT_REFRESH_SAME, VP_RT_REFRESH_UNLOCKED, VP_RT_REFRESH_LOCKED };
+
 /* One loaded module (dl_iterate_phdr, outside the signal path). */
 struct vp_rt_module {
     uint64_t load_bias;
@@ -250,6 +252,9 @@ struct vp_rt_state {
     _Atomic uint64_t handler_ns, handler_calls;
     _Atomic uint64_t dl_iterate_in_handler; /* must stay 0, see rt_modules.c */
     int modules_stale;             /* fork child kept an old module list    */
+    uint32_t modules_refresh[3];   /* at exit/exec: list unchanged, read
+                                      without the lock, scanned with it
+                                      (VP_RT_REFRESH_*; VPROF_DEBUG)       */
 
     const struct vp_rt_component *components[VP_RT_MAX_COMPONENTS];
     _Atomic int component_count;

@@ -26,6 +26,7 @@
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #define UNW_LOCAL_ONLY
@@ -69,25 +70,49 @@ static uint32_t vp_rt_modstr(struct vp_rt_modlist *ml, const char *s)
     return off;
 }
 
+/* Reads `n` bytes at `addr` into `dst`: 0, or -1 if unreadable. */
+typedef int (*vp_rt_reader)(uint64_t addr, void *dst, uint32_t n);
+
+/* Under the loader's lock (a dl_iterate_phdr callback): the module cannot
+   be unmapped meanwhile. */
+static int vp_rt_read_locked(uint64_t addr, void *dst, uint32_t n)
+{
+    memcpy(dst, (const void *)(uintptr_t)addr, n);
+    return 0;
+}
+
+/* Without it: another thread may dlclose the module meanwhile, so every
+   byte goes through the fault-safe reader, 64 at a time. */
+static int vp_rt_read_unlocked(uint64_t addr, void *dst, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k += 64)
+        if (vp_rt_safe_read(addr + k, (uint8_t *)dst + k, n - k < 64 ? n - k : 64) != 0)
+            return -1;
+    return 0;
+}
+
 /* Finds the GNU build id among a module's PT_NOTE segments. */
-static void vp_rt_build_id(const struct dl_phdr_info *info, struct vp_rt_module *m)
+static void vp_rt_build_id(const struct dl_phdr_info *info, struct vp_rt_module *m,
+                           vp_rt_reader rd)
 {
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type != PT_NOTE)
             continue;
-        const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
-        const uint8_t *end = p + ph->p_memsz;
-        while (p + sizeof(ElfW(Nhdr)) <= end) {
-            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-            const uint8_t *name = p + sizeof *nh;
-            const uint8_t *desc = name + ((nh->n_namesz + 3) & ~3u);
-            const uint8_t *next = desc + ((nh->n_descsz + 3) & ~3u);
-            if (next > end)
+        uint64_t p = info->dlpi_addr + ph->p_vaddr, end = p + ph->p_memsz;
+        ElfW(Nhdr) nh;
+        while (p + sizeof nh <= end && rd(p, &nh, sizeof nh) == 0) {
+            uint64_t name = p + sizeof nh;
+            uint64_t desc = name + ((nh.n_namesz + 3) & ~3u);
+            uint64_t next = desc + ((nh.n_descsz + 3) & ~3u);
+            if (next > end || next <= p)
                 break;
-            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && memcmp(name, "GNU", 4) == 0) {
-                m->build_id_len = nh->n_descsz > 32 ? 32 : nh->n_descsz;
-                memcpy(m->build_id, desc, m->build_id_len);
+            char gnu[4];
+            if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && rd(name, gnu, 4) == 0 &&
+                memcmp(gnu, "GNU", 4) == 0) {
+                uint32_t len = nh.n_descsz > 32 ? 32 : nh.n_descsz;
+                if (rd(desc, m->build_id, len) == 0)
+                    m->build_id_len = len;
                 return;
             }
             p = next;
@@ -95,23 +120,32 @@ static void vp_rt_build_id(const struct dl_phdr_info *info, struct vp_rt_module 
     }
 }
 
+/* The public head of one entry of the loader's list (l_addr, l_name, l_ld,
+   l_next, l_prev), read with `rd`. */
+static int vp_rt_read_link(vp_rt_reader rd, const struct link_map *l, struct link_map *out)
+{
+    return rd((uint64_t)(uintptr_t)l, out, sizeof *out);
+}
+
 /* A signature of the loader's list of loaded objects (_r_debug.r_map: each
    one's load bias, dynamic section and name pointer), read without a lock.
    Returns 0, or -1 when the list is being changed (r_state not
-   RT_CONSISTENT) or does not end within 4096 entries.  Safe where nothing can
-   change the list meanwhile: inside a dl_iterate_phdr callback (the loader's
-   write lock is held) or in a fork child's single thread. */
-static int vp_rt_link_sig(uint64_t *sig)
+   RT_CONSISTENT), does not end within 4096 entries, or (read unlocked) an
+   entry was freed under us.  With vp_rt_read_locked it is safe only where
+   nothing can change the list meanwhile: inside a dl_iterate_phdr callback
+   (the loader's write lock is held) or in a fork child's single thread. */
+static int vp_rt_link_sig(uint64_t *sig, vp_rt_reader rd)
 {
     if (_r_debug.r_state != RT_CONSISTENT)
         return -1;
     uint64_t h = 0x9e3779b97f4a7c15ull;
     uint32_t n = 0;
-    for (const struct link_map *l = _r_debug.r_map; l; l = l->l_next) {
-        if (++n > 4096)
+    struct link_map e;
+    for (const struct link_map *l = _r_debug.r_map; l; l = e.l_next) {
+        if (++n > 4096 || vp_rt_read_link(rd, l, &e) != 0)
             return -1;
-        uint64_t parts[3] = {(uint64_t)l->l_addr, (uint64_t)(uintptr_t)l->l_ld,
-                             (uint64_t)(uintptr_t)l->l_name};
+        uint64_t parts[3] = {(uint64_t)e.l_addr, (uint64_t)(uintptr_t)e.l_ld,
+                             (uint64_t)(uintptr_t)e.l_name};
         for (int i = 0; i < 3; i++) {
             h ^= parts[i];
             h *= 0xff51afd7ed558ccdull;
@@ -122,13 +156,13 @@ static int vp_rt_link_sig(uint64_t *sig)
     return 0;
 }
 
-static int vp_rt_scan_cb(struct dl_phdr_info *info, size_t size, void *arg)
+/* Appends the module `info` describes (its program headers and notes read
+   with `rd`) to `ml`; a module without code is skipped. */
+static void vp_rt_add_module(struct vp_rt_modlist *ml, const struct dl_phdr_info *info,
+                             vp_rt_reader rd)
 {
-    struct vp_rt_modlist *ml = arg;
-    if (ml->link_sig_ok < 0) /* first call; the lock is held, the list can't move */
-        ml->link_sig_ok = vp_rt_link_sig(&ml->link_sig) == 0;
     if (ml->count >= VP_RT_MAX_MODULES)
-        return 1;
+        return;
     struct vp_rt_module *m = &ml->mods[ml->count];
     memset(m, 0, sizeof *m);
     m->load_bias = info->dlpi_addr;
@@ -144,20 +178,28 @@ static int vp_rt_scan_cb(struct dl_phdr_info *info, size_t size, void *arg)
         }
     }
     if (m->lo == UINT64_MAX)
-        return 0; /* no code */
+        return; /* no code */
     const char *name = info->dlpi_name;
     if (!name || !name[0])
         name = ml->count == 0 ? vp_rt_exe_path : "";
     m->path = vp_rt_modstr(ml, name);
-    vp_rt_build_id(info, m);
+    vp_rt_build_id(info, m, rd);
     ml->count++;
+}
+
+static int vp_rt_scan_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct vp_rt_modlist *ml = arg;
+    if (ml->link_sig_ok < 0) /* first call; the lock is held, the list can't move */
+        ml->link_sig_ok = vp_rt_link_sig(&ml->link_sig, vp_rt_read_locked) == 0;
+    if (ml->count >= VP_RT_MAX_MODULES)
+        return 1;
+    vp_rt_add_module(ml, info, vp_rt_read_locked);
     return 0;
 }
 
-/* Fills `ml` with the loaded modules (not the signal path: dl_iterate_phdr).
-   The first module is the main executable.  Can't fail; truncates at
-   VP_RT_MAX_MODULES. */
-void vp_rt_modules_scan(struct vp_rt_modlist *ml)
+static void vp_rt_modlist_clear(struct vp_rt_modlist *ml)
 {
     if (!vp_rt_exe_path[0]) {
         ssize_t n = readlink("/proc/self/exe", vp_rt_exe_path, sizeof vp_rt_exe_path - 1);
@@ -167,6 +209,104 @@ void vp_rt_modules_scan(struct vp_rt_modlist *ml)
     ml->strings_used = 1;
     ml->strings[0] = 0;
     ml->link_sig_ok = -1;
+}
+
+#define VP_RT_UNLOCKED_PHDRS 64
+
+/* The program headers of loader entry `e` (the `i`th of the list) into
+   `ph`; returns how many, or -1.  The main program's come from the auxiliary
+   vector, as dl_iterate_phdr's do; any other's from its ELF header, which
+   is mapped at its load bias when its first segment has address 0 (what
+   linkers emit for shared objects).  An entry whose headers do not name its
+   own dynamic section (a prelinked library, a header not found) fails. */
+static int vp_rt_unlocked_phdrs(const struct link_map *e, uint32_t i, ElfW(Phdr) *ph)
+{
+    uint64_t at, n;
+    if (i == 0) {
+        at = getauxval(AT_PHDR);
+        n = getauxval(AT_PHNUM);
+    } else {
+        ElfW(Ehdr) eh;
+        if (vp_rt_read_unlocked((uint64_t)e->l_addr, &eh, sizeof eh) != 0 ||
+            memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_phentsize != sizeof(ElfW(Phdr)))
+            return -1;
+        at = (uint64_t)e->l_addr + eh.e_phoff;
+        n = eh.e_phnum;
+    }
+    if (at == 0 || n == 0 || n > VP_RT_UNLOCKED_PHDRS ||
+        vp_rt_read_unlocked(at, ph, (uint32_t)(n * sizeof *ph)) != 0)
+        return -1;
+    for (uint64_t k = 0; k < n; k++)
+        if (ph[k].p_type == PT_DYNAMIC)
+            return (uint64_t)e->l_addr + ph[k].p_vaddr == (uint64_t)(uintptr_t)e->l_ld ? (int)n
+                                                                                     : -1;
+    return e->l_ld ? -1 : (int)n; /* a static program has no dynamic section */
+}
+
+/* Fills `ml` as vp_rt_modules_scan does, without the loader's lock: the
+   list is walked and the modules' headers read through the fault-safe
+   reader, and the result is kept only if the list was consistent and the
+   same before and after.  A program thread that calls dl_iterate_phdr in a
+   loop (a C++ program throwing in one thread while another exits) can keep
+   the lock from the exiting writer for seconds: glibc's lock is not fair
+   (rt.forkheld_dlopen's parent waited 0.2-2.7 s here and more than 20 s on
+   CI; docs/runtime.md, "Modules at exit").  Returns 0, or -1 (list moving,
+   other namespaces, a header not found): the caller scans with the lock. */
+static int vp_rt_modules_scan_unlocked(struct vp_rt_modlist *ml)
+{
+    uint64_t before, after;
+    if (vp_rt_link_sig(&before, vp_rt_read_unlocked) != 0)
+        return -1;
+    if (_r_debug.r_version >= 2 && ((struct r_debug_extended *)&_r_debug)->r_next)
+        return -1; /* dlmopen namespaces: dl_iterate_phdr lists them too */
+    vp_rt_modlist_clear(ml);
+    struct link_map e;
+    ElfW(Phdr) ph[VP_RT_UNLOCKED_PHDRS];
+    char name[VP_RT_PATH_MAX];
+    uint32_t i = 0;
+    for (const struct link_map *l = _r_debug.r_map; l; l = e.l_next, i++) {
+        if (i >= 4096 || vp_rt_read_link(vp_rt_read_unlocked, l, &e) != 0)
+            return -1;
+        int n = vp_rt_unlocked_phdrs(&e, i, ph);
+        if (n < 0)
+            return -1;
+        name[0] = 0;
+        /* up to its NUL, in reads that do not cross a page: the bytes past
+           it may be unmapped */
+        for (uint32_t k = 0, c; e.l_name && k < sizeof name - 1; k += c) {
+            uint64_t at = (uint64_t)(uintptr_t)e.l_name + k;
+            c = 4096 - (uint32_t)(at & 4095);
+            c = c < 64 ? c : 64;
+            c = c < sizeof name - 1 - k ? c : (uint32_t)(sizeof name - 1 - k);
+            if (vp_rt_read_unlocked(at, name + k, c) != 0)
+                return -1;
+            if (memchr(name + k, 0, c))
+                break;
+        }
+        name[sizeof name - 1] = 0;
+        struct dl_phdr_info info;
+        memset(&info, 0, sizeof info);
+        info.dlpi_addr = e.l_addr;
+        info.dlpi_name = name;
+        info.dlpi_phdr = ph;
+        info.dlpi_phnum = (ElfW(Half))n;
+        vp_rt_add_module(ml, &info, vp_rt_read_unlocked);
+    }
+    if (vp_rt_link_sig(&after, vp_rt_read_unlocked) != 0 || after != before)
+        return -1;
+    ml->link_sig = before;
+    ml->link_sig_ok = 1;
+    if (vp_rt.have_index)
+        vp_rt_index_bind(&vp_rt.index, ml);
+    return 0;
+}
+
+/* Fills `ml` with the loaded modules (not the signal path: dl_iterate_phdr).
+   The first module is the main executable.  Can't fail; truncates at
+   VP_RT_MAX_MODULES. */
+void vp_rt_modules_scan(struct vp_rt_modlist *ml)
+{
+    vp_rt_modlist_clear(ml);
     dl_iterate_phdr(vp_rt_scan_cb, ml);
     if (ml->link_sig_ok < 0)
         ml->link_sig_ok = 0;
@@ -191,7 +331,7 @@ static int vp_rt_fork_sig_ok, vp_rt_fork_lock_unknown;
 void vp_rt_modules_after_fork(void)
 {
     vp_rt_fork_lock_unknown = 1;
-    vp_rt_fork_sig_ok = vp_rt_link_sig(&vp_rt_fork_sig) == 0;
+    vp_rt_fork_sig_ok = vp_rt_link_sig(&vp_rt_fork_sig, vp_rt_read_locked) == 0;
 }
 
 /* Rescans into the inactive snapshot and publishes it (normal context only,
@@ -205,7 +345,8 @@ void vp_rt_modules_refresh(void)
 {
     if (vp_rt_fork_lock_unknown) {
         uint64_t now;
-        int changed = vp_rt_fork_sig_ok && vp_rt_link_sig(&now) == 0 && now != vp_rt_fork_sig;
+        int changed = vp_rt_fork_sig_ok && vp_rt_link_sig(&now, vp_rt_read_locked) == 0 &&
+                      now != vp_rt_fork_sig;
         if (!changed) {
             const struct vp_rt_modlist *ml = vp_rt.modlists[atomic_load(&vp_rt.modlist_cur)];
             if (!(vp_rt_fork_sig_ok && ml->link_sig_ok && ml->link_sig == vp_rt_fork_sig))
@@ -215,8 +356,22 @@ void vp_rt_modules_refresh(void)
         vp_rt_fork_lock_unknown = 0;
     }
     int cur = atomic_load(&vp_rt.modlist_cur);
+    const struct vp_rt_modlist *old = vp_rt.modlists[cur];
+    uint64_t now;
+    const char *e = getenv("VPROF_UNLOCKED_MODULES"); /* 0: always the locked scan (testing) */
+    int unlocked = !(e && e[0] == '0');
+    if (unlocked && old->link_sig_ok > 0 && vp_rt_link_sig(&now, vp_rt_read_unlocked) == 0 &&
+        now == old->link_sig) {
+        vp_rt.modules_refresh[VP_RT_REFRESH_SAME]++;
+        return; /* nothing loaded or unloaded since */
+    }
     struct vp_rt_modlist *ml = vp_rt.modlists[!cur];
-    vp_rt_modules_scan(ml);
+    if (unlocked && vp_rt_modules_scan_unlocked(ml) == 0) {
+        vp_rt.modules_refresh[VP_RT_REFRESH_UNLOCKED]++;
+    } else {
+        vp_rt_modules_scan(ml);
+        vp_rt.modules_refresh[VP_RT_REFRESH_LOCKED]++;
+    }
     atomic_store(&vp_rt.modlist_cur, !cur);
 }
 

@@ -333,6 +333,11 @@ static void vp_rt_debug_report(const char *path)
     p = vp_rt_utoa(p, calls ? atomic_load(&vp_rt.handler_ns) / calls : 0);
     p = vp_rt_stpcpy(p, " dl_iterate_phdr_in_handler=", end);
     p = vp_rt_utoa(p, atomic_load(&vp_rt.dl_iterate_in_handler));
+    p = vp_rt_stpcpy(p, " modules_at_end=", end); /* unchanged/unlocked/locked */
+    for (int i = 0; i < 3; i++) {
+        p = vp_rt_utoa(p, vp_rt.modules_refresh[i]);
+        p = vp_rt_stpcpy(p, i < 2 ? "/" : "", end);
+    }
     p = vp_rt_stpcpy(p, " foreign_signals=", end);
     p = vp_rt_utoa(p, atomic_load(&vp_rt.foreign_signals));
     p = vp_rt_stpcpy(p, " timer=", end);

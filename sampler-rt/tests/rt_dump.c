@@ -7,6 +7,9 @@
  * within max_depth) and prints a line-oriented summary the test scripts grep:
  *   header pid=.. ppid=.. root_pid=.. flags=.. exit_status=.. clock=.. depth=..
  *   modules count=.. indexed=..
+ *   module <i> text=<lo - load_bias>+<hi - lo> build_id=<hex> path=<path>
+ *                                               (after the sections: the
+ *                                                paths are in STRINGS)
  *   pc samples=.. with_callers=.. unwind_failed=.. weighted=..
  *   tid <tid> samples=<n> weighted=<w>          (from PC samples; w sums
  *                                                VP_PC_SAMPLE_WEIGHT)
@@ -82,6 +85,8 @@ int main(int argc, char **argv)
     size_t nag = 0;
     const uint8_t *vals = NULL;
     uint64_t nvals = 0;
+    const uint8_t *mods = NULL, *strs = NULL;
+    uint64_t nmods = 0, strs_size = 0;
     uint64_t tid_s[64] = {0}, tid_w[64] = {0};
     uint32_t tid_id[64] = {0};
     while (!seen_end) {
@@ -107,6 +112,8 @@ int main(int argc, char **argv)
         case VP_SEC_STRINGS:
             if (s.size == 0 || d[0] != 0 || d[s.size - 1] != 0)
                 FAIL("bad string table at offset %" PRIu64, off);
+            strs = d;
+            strs_size = s.size;
             break;
         case VP_SEC_MODULES: {
             if (s.size % sizeof(struct vp_prof_module))
@@ -120,6 +127,8 @@ int main(int argc, char **argv)
                     FAIL("module %u: empty text range", i);
             }
             printf("modules count=%u indexed=%u\n", n, ix);
+            mods = d;
+            nmods = n;
             break;
         }
         case VP_SEC_PC_SAMPLES: {
@@ -238,6 +247,17 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < nag; k++)
         printf("var %u depth=%u status=%u count=%" PRIu64 " min=0x%" PRIx64 " max=0x%" PRIx64 "\n",
                ag[k].var, ag[k].depth, ag[k].status, ag[k].count, ag[k].min, ag[k].max);
+    for (uint64_t i = 0; i < nmods; i++) {
+        struct vp_prof_module m;
+        memcpy(&m, mods + i * sizeof m, sizeof m);
+        if (!strs || m.path >= strs_size)
+            FAIL("module %" PRIu64 ": path outside the string table", i);
+        printf("module %" PRIu64 " text=%#" PRIx64 "+%#" PRIx64 " build_id=", i, m.lo - m.load_bias,
+               m.hi - m.lo);
+        for (uint32_t k = 0; k < m.build_id_len && k < sizeof m.build_id; k++)
+            printf("%02x", m.build_id[k]);
+        printf(" path=%s\n", (const char *)strs + m.path);
+    }
     printf("ok\n");
     free(seqs);
     free(ag);

@@ -14,6 +14,7 @@
  *                          with "dlopen" the parent loads libz.so.1 first;
  *                          prints "child PID" and exits 0 when the child
  *                          ended by itself within 10 s
+ *   t_cpu dlopen           loads libz.so.1, burns 100 ms
  *   t_cpu forkdlopen       the child of a plain fork loads libz.so.1 and
  *                          burns; prints "child PID"
  *   t_cpu forever          burn until killed
@@ -283,6 +284,14 @@ int main(int argc, char **argv)
         kill(c, SIGKILL);
         waitpid(c, &st, 0);
         return 2;
+    }
+    if (!strcmp(mode, "dlopen")) { /* a module the runtime's start-up scan missed */
+        if (!dlopen("libz.so.1", RTLD_NOW)) {
+            fprintf(stderr, "dlopen: %s\n", dlerror());
+            return 1;
+        }
+        burn(100);
+        return 0;
     }
     if (!strcmp(mode, "forkdlopen")) {
         burn(50);
