@@ -301,6 +301,8 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
             snprintf(cwd, sizeof cwd, ".");
         snprintf(vp_rt.output, sizeof vp_rt.output, "%s/%s", cwd, out);
     }
+    const char *um = getenv("VPROF_UNLOCKED_MODULES"); /* 0: testing, docs/runtime.md */
+    vp_rt.locked_modules_only = um && um[0] == '0';
     const char *ix = getenv("VPROF_INDEX");
     if (ix && *ix)
         snprintf(vp_rt.index_path, sizeof vp_rt.index_path, "%s", ix);

@@ -67,7 +67,7 @@ enum vp_rt_read_mode {
     VP_RT_READ_PIPE = 2, /* write() into a pipe, EFAULT = unreadable     */
 };
 
-enum { VP_RT_REFRESH_SAME, VP_RT_REFRESH_UNLOCKED, VP_RT_REFRESH_LOCKED };
+enum { VP_RT_REFRESH_SAME, VP_RT_REFRESH_UNLOCKED, VP_RT_REFRESH_LOCKED, VP_RT_REFRESH_OLD };
 
 /* One loaded module (dl_iterate_phdr, outside the signal path). */
 struct vp_rt_module {
@@ -252,9 +252,11 @@ struct vp_rt_state {
     _Atomic uint64_t handler_ns, handler_calls;
     _Atomic uint64_t dl_iterate_in_handler; /* must stay 0, see rt_modules.c */
     int modules_stale;             /* fork child kept an old module list    */
-    uint32_t modules_refresh[3];   /* at exit/exec: list unchanged, read
-                                      without the lock, scanned with it
-                                      (VP_RT_REFRESH_*; VPROF_DEBUG)       */
+    uint32_t modules_refresh[4];   /* at a write: list unchanged, read
+                                      without the lock, scanned with it,
+                                      old table kept (VP_RT_REFRESH_*;
+                                      VPROF_DEBUG)                          */
+    int locked_modules_only;       /* VPROF_UNLOCKED_MODULES=0 (testing)    */
 
     const struct vp_rt_component *components[VP_RT_MAX_COMPONENTS];
     _Atomic int component_count;
@@ -298,7 +300,7 @@ void vp_rt_index_bind(struct vp_rt_index *ix, struct vp_rt_modlist *ml);
 
 /* rt_modules.c */
 void vp_rt_modules_scan(struct vp_rt_modlist *ml);
-void vp_rt_modules_refresh(void);
+void vp_rt_modules_refresh(int in_signal);
 void vp_rt_modules_after_fork(void);
 void vp_rt_unwind_prepare(void);
 int vp_rt_unwind_covers(uint64_t pc);

@@ -334,18 +334,22 @@ void vp_rt_modules_after_fork(void)
     vp_rt_fork_sig_ok = vp_rt_link_sig(&vp_rt_fork_sig, vp_rt_read_locked) == 0;
 }
 
-/* Rescans into the inactive snapshot and publishes it (normal context only,
-   serialised by the writer's `writing` flag).  In a fork child that has not
-   changed the loader's list, keeps the snapshot: it is exact when it was
-   taken with the list the child started with; otherwise (the parent loaded a
-   module after the snapshot and before forking) the modules loaded since
-   are missing and their PCs stay unresolved, counted in
-   `vp_rt.modules_stale`. */
-void vp_rt_modules_refresh(void)
+/* Rescans into the inactive snapshot and publishes it (serialised by the
+   writer's `writing` flag).  `in_signal`: called from a terminating signal's
+   handler, where only the unlocked read may run (no dl_iterate_phdr: the
+   interrupted thread may hold the loader's lock); if it fails, the old
+   snapshot is kept and the modules loaded since it are missing, as before
+   2026-11-24.  In a fork child that has not changed the loader's list,
+   keeps the snapshot: it is exact when it was taken with the list the child
+   started with; otherwise (the parent loaded a module after the snapshot
+   and before forking) the modules loaded since are missing and their PCs
+   stay unresolved, counted in `vp_rt.modules_stale`. */
+void vp_rt_modules_refresh(int in_signal)
 {
     if (vp_rt_fork_lock_unknown) {
         uint64_t now;
-        int changed = vp_rt_fork_sig_ok && vp_rt_link_sig(&now, vp_rt_read_locked) == 0 &&
+        /* the child may have threads by now: read unlocked */
+        int changed = vp_rt_fork_sig_ok && vp_rt_link_sig(&now, vp_rt_read_unlocked) == 0 &&
                       now != vp_rt_fork_sig;
         if (!changed) {
             const struct vp_rt_modlist *ml = vp_rt.modlists[atomic_load(&vp_rt.modlist_cur)];
@@ -353,13 +357,13 @@ void vp_rt_modules_refresh(void)
                 vp_rt.modules_stale = 1;
             return;
         }
-        vp_rt_fork_lock_unknown = 0;
+        if (!in_signal)
+            vp_rt_fork_lock_unknown = 0;
     }
     int cur = atomic_load(&vp_rt.modlist_cur);
     const struct vp_rt_modlist *old = vp_rt.modlists[cur];
     uint64_t now;
-    const char *e = getenv("VPROF_UNLOCKED_MODULES"); /* 0: always the locked scan (testing) */
-    int unlocked = !(e && e[0] == '0');
+    int unlocked = !vp_rt.locked_modules_only;
     if (unlocked && old->link_sig_ok > 0 && vp_rt_link_sig(&now, vp_rt_read_unlocked) == 0 &&
         now == old->link_sig) {
         vp_rt.modules_refresh[VP_RT_REFRESH_SAME]++;
@@ -368,6 +372,9 @@ void vp_rt_modules_refresh(void)
     struct vp_rt_modlist *ml = vp_rt.modlists[!cur];
     if (unlocked && vp_rt_modules_scan_unlocked(ml) == 0) {
         vp_rt.modules_refresh[VP_RT_REFRESH_UNLOCKED]++;
+    } else if (in_signal) {
+        vp_rt.modules_refresh[VP_RT_REFRESH_OLD]++;
+        return;
     } else {
         vp_rt_modules_scan(ml);
         vp_rt.modules_refresh[VP_RT_REFRESH_LOCKED]++;

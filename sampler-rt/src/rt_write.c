@@ -333,10 +333,10 @@ static void vp_rt_debug_report(const char *path)
     p = vp_rt_utoa(p, calls ? atomic_load(&vp_rt.handler_ns) / calls : 0);
     p = vp_rt_stpcpy(p, " dl_iterate_phdr_in_handler=", end);
     p = vp_rt_utoa(p, atomic_load(&vp_rt.dl_iterate_in_handler));
-    p = vp_rt_stpcpy(p, " modules_at_end=", end); /* unchanged/unlocked/locked */
-    for (int i = 0; i < 3; i++) {
+    p = vp_rt_stpcpy(p, " modules_at_end=", end); /* unchanged/unlocked/locked/old */
+    for (int i = 0; i < 4; i++) {
         p = vp_rt_utoa(p, vp_rt.modules_refresh[i]);
-        p = vp_rt_stpcpy(p, i < 2 ? "/" : "", end);
+        p = vp_rt_stpcpy(p, i < 3 ? "/" : "", end);
     }
     p = vp_rt_stpcpy(p, " foreign_signals=", end);
     p = vp_rt_utoa(p, atomic_load(&vp_rt.foreign_signals));
@@ -397,7 +397,9 @@ int vp_rt_write_profile(int reason)
     pthread_sigmask(SIG_BLOCK, &block, &old);
     vp_rt_pause_sampling();
     if (reason == VP_RT_WRITE_EXIT || reason == VP_RT_WRITE_EXEC)
-        vp_rt_modules_refresh(); /* normal context: dl_iterate_phdr is fine */
+        vp_rt_modules_refresh(0); /* normal context: dl_iterate_phdr is fine */
+    else if (reason == VP_RT_WRITE_SIGNAL)
+        vp_rt_modules_refresh(1); /* a handler: no loader lock */
 
     char final[VP_RT_PATH_MAX + 64], tmp[VP_RT_PATH_MAX + 128];
     int rc = -1;

@@ -14,7 +14,7 @@
  *                          with "dlopen" the parent loads libz.so.1 first;
  *                          prints "child PID" and exits 0 when the child
  *                          ended by itself within 10 s
- *   t_cpu dlopen           loads libz.so.1, burns 100 ms
+ *   t_cpu dlopen [MS]      loads libz.so.1, burns MS ms (100)
  *   t_cpu forkdlopen       the child of a plain fork loads libz.so.1 and
  *                          burns; prints "child PID"
  *   t_cpu forever          burn until killed
@@ -290,7 +290,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "dlopen: %s\n", dlerror());
             return 1;
         }
-        burn(100);
+        burn(argc > 2 ? atof(argv[2]) : 100);
         return 0;
     }
     if (!strcmp(mode, "forkdlopen")) {
