@@ -24,6 +24,7 @@
 #include <elf.h>
 #include <limits.h>
 #include <link.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -212,6 +213,7 @@ static void vp_rt_modlist_clear(struct vp_rt_modlist *ml)
 }
 
 #define VP_RT_UNLOCKED_PHDRS 64
+#define VP_RT_UNLOCKED_TRIES 4
 
 /* The program headers of loader entry `e` (the `i`th of the list) into
    `ph`; returns how many, or -1.  The main program's come from the auxiliary
@@ -370,7 +372,16 @@ void vp_rt_modules_refresh(int in_signal)
         return; /* nothing loaded or unloaded since */
     }
     struct vp_rt_modlist *ml = vp_rt.modlists[!cur];
-    if (unlocked && vp_rt_modules_scan_unlocked(ml) == 0) {
+    /* A list that moved under the read (another thread in dlopen or
+       dlclose) is read again, a few times: each fallback to the lock is a
+       wait that may be long. */
+    int ok = 0;
+    for (int attempt = 0; unlocked && !ok && attempt < VP_RT_UNLOCKED_TRIES; attempt++) {
+        if (attempt)
+            sched_yield();
+        ok = vp_rt_modules_scan_unlocked(ml) == 0;
+    }
+    if (ok) {
         vp_rt.modules_refresh[VP_RT_REFRESH_UNLOCKED]++;
     } else if (in_signal) {
         vp_rt.modules_refresh[VP_RT_REFRESH_OLD]++;
