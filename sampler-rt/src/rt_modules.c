@@ -215,6 +215,12 @@ static void vp_rt_modlist_clear(struct vp_rt_modlist *ml)
 #define VP_RT_UNLOCKED_PHDRS 64
 #define VP_RT_UNLOCKED_TRIES 4
 
+/* The unlocked scan's buffers, static rather than 7.7 KB more on the stack
+   of a thread a terminating signal interrupted: writes are serialised by
+   the writer's `writing` flag, so one scan runs at a time. */
+static ElfW(Phdr) vp_rt_unlocked_ph[VP_RT_UNLOCKED_PHDRS];
+static char vp_rt_unlocked_name[VP_RT_PATH_MAX];
+
 /* The program headers of loader entry `e` (the `i`th of the list) into
    `ph`; returns how many, or -1.  The main program's come from the auxiliary
    vector, as dl_iterate_phdr's do; any other's from its ELF header, which
@@ -248,23 +254,23 @@ static int vp_rt_unlocked_phdrs(const struct link_map *e, uint32_t i, ElfW(Phdr)
 /* Fills `ml` as vp_rt_modules_scan does, without the loader's lock: the
    list is walked and the modules' headers read through the fault-safe
    reader, and the result is kept only if the list was consistent and the
-   same before and after.  A program thread that calls dl_iterate_phdr in a
-   loop (a C++ program throwing in one thread while another exits) can keep
-   the lock from the exiting writer for seconds: glibc's lock is not fair
-   (rt.forkheld_dlopen's parent waited 0.2-2.7 s here and more than 20 s on
-   CI; docs/runtime.md, "Modules at exit").  Returns 0, or -1 (list moving,
-   other namespaces, a header not found): the caller scans with the lock. */
-static int vp_rt_modules_scan_unlocked(struct vp_rt_modlist *ml)
+   same before (`before`, the caller's vp_rt_link_sig) and after.  A
+   program thread that calls dl_iterate_phdr in a loop (a C++ program
+   throwing in one thread while another exits) can keep the lock from the
+   exiting writer for seconds: glibc's lock is not fair (rt.forkheld_dlopen's
+   parent took 0.4-2.9 s here where 0.17 s is due, and more than 20 s on CI;
+   docs/runtime.md, "Modules at exit").  Returns 0, or -1 (list moving,
+   other namespaces, a header not found). */
+static int vp_rt_modules_scan_unlocked(struct vp_rt_modlist *ml, uint64_t before)
 {
-    uint64_t before, after;
-    if (vp_rt_link_sig(&before, vp_rt_read_unlocked) != 0)
-        return -1;
+    uint64_t after;
     if (_r_debug.r_version >= 2 && ((struct r_debug_extended *)&_r_debug)->r_next)
         return -1; /* dlmopen namespaces: dl_iterate_phdr lists them too */
     vp_rt_modlist_clear(ml);
     struct link_map e;
-    ElfW(Phdr) ph[VP_RT_UNLOCKED_PHDRS];
-    char name[VP_RT_PATH_MAX];
+    ElfW(Phdr) *ph = vp_rt_unlocked_ph;
+    char *name = vp_rt_unlocked_name;
+    const uint32_t cap = sizeof vp_rt_unlocked_name;
     uint32_t i = 0;
     for (const struct link_map *l = _r_debug.r_map; l; l = e.l_next, i++) {
         if (i >= 4096 || vp_rt_read_link(vp_rt_read_unlocked, l, &e) != 0)
@@ -275,17 +281,17 @@ static int vp_rt_modules_scan_unlocked(struct vp_rt_modlist *ml)
         name[0] = 0;
         /* up to its NUL, in reads that do not cross a page: the bytes past
            it may be unmapped */
-        for (uint32_t k = 0, c; e.l_name && k < sizeof name - 1; k += c) {
+        for (uint32_t k = 0, c; e.l_name && k < cap - 1; k += c) {
             uint64_t at = (uint64_t)(uintptr_t)e.l_name + k;
             c = 4096 - (uint32_t)(at & 4095);
             c = c < 64 ? c : 64;
-            c = c < sizeof name - 1 - k ? c : (uint32_t)(sizeof name - 1 - k);
+            c = c < cap - 1 - k ? c : cap - 1 - k;
             if (vp_rt_read_unlocked(at, name + k, c) != 0)
                 return -1;
             if (memchr(name + k, 0, c))
                 break;
         }
-        name[sizeof name - 1] = 0;
+        name[cap - 1] = 0;
         struct dl_phdr_info info;
         memset(&info, 0, sizeof info);
         info.dlpi_addr = e.l_addr;
@@ -364,22 +370,24 @@ void vp_rt_modules_refresh(int in_signal)
     }
     int cur = atomic_load(&vp_rt.modlist_cur);
     const struct vp_rt_modlist *old = vp_rt.modlists[cur];
-    uint64_t now;
-    int unlocked = !vp_rt.locked_modules_only;
-    if (unlocked && old->link_sig_ok > 0 && vp_rt_link_sig(&now, vp_rt_read_unlocked) == 0 &&
-        now == old->link_sig) {
-        vp_rt.modules_refresh[VP_RT_REFRESH_SAME]++;
-        return; /* nothing loaded or unloaded since */
-    }
     struct vp_rt_modlist *ml = vp_rt.modlists[!cur];
-    /* A list that moved under the read (another thread in dlopen or
-       dlclose) is read again, a few times: each fallback to the lock is a
-       wait that may be long. */
+    /* The list's signature: the old table is kept when it matches (nothing
+       loaded or unloaded since), else the list is read.  A list that moved
+       under either (another thread in dlopen or dlclose) is tried again, a
+       few times: each fallback to the lock is a wait that may be long. */
     int ok = 0;
-    for (int attempt = 0; unlocked && !ok && attempt < VP_RT_UNLOCKED_TRIES; attempt++) {
+    for (int attempt = 0; !vp_rt.locked_modules_only && !ok && attempt < VP_RT_UNLOCKED_TRIES;
+         attempt++) {
+        uint64_t now;
         if (attempt)
             sched_yield();
-        ok = vp_rt_modules_scan_unlocked(ml) == 0;
+        if (vp_rt_link_sig(&now, vp_rt_read_unlocked) != 0)
+            continue;
+        if (old->link_sig_ok > 0 && now == old->link_sig) {
+            vp_rt.modules_refresh[VP_RT_REFRESH_SAME]++;
+            return;
+        }
+        ok = vp_rt_modules_scan_unlocked(ml, now) == 0;
     }
     if (ok) {
         vp_rt.modules_refresh[VP_RT_REFRESH_UNLOCKED]++;
