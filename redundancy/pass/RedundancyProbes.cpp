@@ -84,9 +84,10 @@ static cl::opt<unsigned> CopyMin(
     cl::desc("Instructions the recording copies may always add to a function"));
 static cl::opt<bool> FuseLatch(
     "vprof-redundancy-fuse-latch", cl::init(false), cl::Hidden,
-    cl::desc("Decide an iteration in the loop's conditional latch, with one "
-             "branch (default off: the header's `add; je` is cheaper on "
-             "most loops, docs/redundancy.md \"One branch per iteration\")"));
+    cl::desc("Decide an iteration in the conditional latch of loops without "
+             "strides, with one branch (default off: the header's `add; je` "
+             "is as cheap on most loops, docs/redundancy.md \"One branch per "
+             "iteration\")"));
 static cl::opt<unsigned> Stride(
     "vprof-redundancy-stride", cl::init(4), cl::Hidden,
     cl::desc("Unsampled iterations of a small innermost loop run in blocks "
@@ -118,7 +119,7 @@ namespace {
 /// which the countdown is small, and four copies of a call site made
 /// gcc46401's walk 5 % slower in time for 2.5 % fewer instructions.
 bool stridable(const Loop &L) {
-  if (Stride < 2 || FuseLatch || !L.getSubLoops().empty())
+  if (Stride < 2 || !L.getSubLoops().empty())
     return false;
   size_t Size = 0;
   for (BasicBlock *BB : L.blocks())
@@ -986,10 +987,10 @@ void FunctionInstrumenter::instrumentIterations(BasicBlock *Header,
   Value *Slot = PM.slot(B, Index);
   B.CreateStore(Cd, Slot); // the runtime reads and resets the slot
   AskRuntime(Slot, Rest);
-  if (FuseLatch)
-    fuseLatchDecisions(Test, Rest, Blocks, CdVar);
-  else if (Strided)
+  if (Strided)
     strideIterations(Header, Rest, Blocks, InLoop, CdVar, Stride);
+  else if (FuseLatch)
+    fuseLatchDecisions(Test, Rest, Blocks, CdVar);
 }
 
 /// The header's countdown costs every iteration a decrement and a branch,
@@ -1092,7 +1093,8 @@ void FunctionInstrumenter::strideIterations(
 /// instruction selection does not split it back into two branches.  The
 /// header stays the loop's only entry (preheader, the copy's back edges),
 /// so the CFG stays reducible: the fast back edge makes the body a loop of
-/// its own, nested in the header's.  Opt-in (-vprof-redundancy-fuse-latch):
+/// its own, nested in the header's.  Loops with strides keep them.
+/// Opt-in (-vprof-redundancy-fuse-latch):
 /// with countdowns that run out at 0 the header's `add; je` is cheaper on
 /// most loops.
 void FunctionInstrumenter::fuseLatchDecisions(BasicBlock *Test,

@@ -17,7 +17,7 @@
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.0.vprof VPROF_LOOP_FUNCTIONS=walk VPROF_RED_ITER_RATE=100 %t 1 30000
 // RUN: %redundancy-report %t %t.0.vprof | FileCheck %s --check-prefix=ONE
 // The same with the decision in the latch (-vprof-redundancy-fuse-latch):
-// RUN: %vprof-cc -O2 %s -o %t.fused -mllvm -vprof-redundancy-fuse-latch
+// RUN: %vprof-cc -O2 %s -o %t.fused -mllvm -vprof-redundancy-fuse-latch -mllvm -vprof-redundancy-stride=0
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.f1.vprof VPROF_LOOP_FUNCTIONS=walk VPROF_RED_ITER_RATE=100 %t.fused 30000 1
 // RUN: %redundancy-report %t.fused %t.f1.vprof | FileCheck %s --check-prefix=LONG
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.f3.vprof VPROF_LOOP_FUNCTIONS=walk VPROF_RED_ITER_RATE=100 %t.fused 3 10000

@@ -10,7 +10,7 @@
 // The latch decision is opt-in (-vprof-redundancy-fuse-latch): with
 // countdowns that run out at 0 the header's `add; je` is one fused
 // instruction, cheaper than combining the flags on most loops.
-// RUN: %vprof-cc -O2 -S -emit-llvm -fno-discard-value-names %S/../e2e/iter-rate.c -o %t.ll -mllvm -vprof-redundancy-fuse-latch
+// RUN: %vprof-cc -O2 -S -emit-llvm -fno-discard-value-names %S/../e2e/iter-rate.c -o %t.ll -mllvm -vprof-redundancy-fuse-latch -mllvm -vprof-redundancy-stride=0
 // RUN: FileCheck %s --input-file=%t.ll
 // RUN: %vprof-cc -O2 -S -emit-llvm -fno-discard-value-names %S/../e2e/iter-rate.c -o %t.default.ll
 // RUN: FileCheck %s --input-file=%t.default.ll --check-prefix=DEFAULT
