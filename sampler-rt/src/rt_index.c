@@ -198,18 +198,23 @@ static void vp_rt_index_range_info(struct vp_rt_index *ix)
     ix->range_info = info;
 }
 
-static int vp_rt_same_file(const char *a, const char *b)
+static int vp_rt_same_file(const char *a, const char *b, int resolve)
 {
     if (strcmp(a, b) == 0)
         return 1;
+    if (!resolve)
+        return 0;
     char ra[PATH_MAX], rb[PATH_MAX];
     return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
 }
 
 /* Matches each index module to a loaded module (build id when both have one,
-   else the resolved path) and marks it indexed in `ml`.  Not the signal path;
-   imods are only (re)built before timers are armed or in a fork child. */
-void vp_rt_index_bind(struct vp_rt_index *ix, struct vp_rt_modlist *ml)
+   else the path, resolved with realpath when `resolve`) and marks it indexed
+   in `ml`.  imods are only (re)built before timers are armed, in a fork
+   child, or at the profile's write (sampling paused).  From a terminating
+   signal's handler `resolve` must be 0: realpath may malloc and takes
+   8 KB of the interrupted thread's stack. */
+void vp_rt_index_bind(struct vp_rt_index *ix, struct vp_rt_modlist *ml, int resolve)
 {
     int rebuild = ix->imod_count == 0;
     for (uint32_t m = 0; m < ix->hdr->module_count; m++) {
@@ -219,7 +224,8 @@ void vp_rt_index_bind(struct vp_rt_index *ix, struct vp_rt_modlist *ml)
             int match = im->build_id_len && lm->build_id_len
                             ? im->build_id_len == lm->build_id_len &&
                                   memcmp(im->build_id, lm->build_id, im->build_id_len) == 0
-                            : vp_rt_same_file(ix->strings + im->path, ml->strings + lm->path);
+                            : vp_rt_same_file(ix->strings + im->path, ml->strings + lm->path,
+                                              resolve);
             if (!match)
                 continue;
             lm->indexed = 1;

@@ -296,7 +296,7 @@ uint64_t vp_rt_now_ns(int clock);
 
 /* rt_index.c */
 int vp_rt_index_load(const char *path, struct vp_rt_index *ix);
-void vp_rt_index_bind(struct vp_rt_index *ix, struct vp_rt_modlist *ml);
+void vp_rt_index_bind(struct vp_rt_index *ix, struct vp_rt_modlist *ml, int resolve);
 
 /* rt_modules.c */
 void vp_rt_modules_scan(struct vp_rt_modlist *ml);

@@ -259,9 +259,12 @@ static int vp_rt_unlocked_phdrs(const struct link_map *e, uint32_t i, ElfW(Phdr)
    throwing in one thread while another exits) can keep the lock from the
    exiting writer for seconds: glibc's lock is not fair (rt.forkheld_dlopen's
    parent took 0.4-2.9 s here where 0.17 s is due, and more than 20 s on CI;
-   docs/runtime.md, "Modules at exit").  Returns 0, or -1 (list moving,
-   other namespaces, a header not found). */
-static int vp_rt_modules_scan_unlocked(struct vp_rt_modlist *ml, uint64_t before)
+   docs/runtime.md, "Modules at exit").  `old`, from a terminating signal's
+   handler: the table in use, whose modules still mapped where they were
+   keep their `indexed` mark (the index is bound without realpath there).
+   Returns 0, or -1 (list moving, other namespaces, a header not found). */
+static int vp_rt_modules_scan_unlocked(struct vp_rt_modlist *ml, uint64_t before,
+                                       const struct vp_rt_modlist *old)
 {
     uint64_t after;
     if (_r_debug.r_version >= 2 && ((struct r_debug_extended *)&_r_debug)->r_next)
@@ -304,8 +307,17 @@ static int vp_rt_modules_scan_unlocked(struct vp_rt_modlist *ml, uint64_t before
         return -1;
     ml->link_sig = before;
     ml->link_sig_ok = 1;
+    for (uint32_t k = 0; old && k < ml->count; k++)
+        for (uint32_t j = 0; j < old->count; j++) {
+            const struct vp_rt_module *a = &ml->mods[k], *b = &old->mods[j];
+            if (a->load_bias == b->load_bias && a->lo == b->lo && a->hi == b->hi &&
+                strcmp(ml->strings + a->path, old->strings + b->path) == 0) {
+                ml->mods[k].indexed = b->indexed;
+                break;
+            }
+        }
     if (vp_rt.have_index)
-        vp_rt_index_bind(&vp_rt.index, ml);
+        vp_rt_index_bind(&vp_rt.index, ml, !old);
     return 0;
 }
 
@@ -319,7 +331,7 @@ void vp_rt_modules_scan(struct vp_rt_modlist *ml)
     if (ml->link_sig_ok < 0)
         ml->link_sig_ok = 0;
     if (vp_rt.have_index)
-        vp_rt_index_bind(&vp_rt.index, ml);
+        vp_rt_index_bind(&vp_rt.index, ml, 1);
 }
 
 /* The loader's list as the fork child started (vp_rt_modules_after_fork);
@@ -387,7 +399,7 @@ void vp_rt_modules_refresh(int in_signal)
             vp_rt.modules_refresh[VP_RT_REFRESH_SAME]++;
             return;
         }
-        ok = vp_rt_modules_scan_unlocked(ml, now) == 0;
+        ok = vp_rt_modules_scan_unlocked(ml, now, in_signal ? old : NULL) == 0;
     }
     if (ok) {
         vp_rt.modules_refresh[VP_RT_REFRESH_UNLOCKED]++;

@@ -344,6 +344,26 @@ modules_unlocked)
   "$RT_BIN/rt_dump" "$W/p.out" > "$W/ps.txt" || fail "invalid profile"
   grep -q "modules_at_end=0/1/0/0 " "$W/errs.txt" || fail "SIGTERM: not read without the lock: $(cat "$W/errs.txt")"
   grep '^module ' "$W/ps.txt" | diff "$W/mods0.txt" - >&2 || fail "SIGTERM: the table is not the locked scan's"
+  # An index that names the program by a path other than its resolved one
+  # (a symlink): at exit realpath matches the two; in a SIGTERM handler
+  # realpath may not run (it may malloc), and the module keeps the mark the
+  # start-up table gave it.  mkindex's variables all point at main.
+  ln -s "$RT_BIN/t_cpu" "$W/t_cpu_link"
+  a=$((16#$(nm "$RT_BIN/t_cpu" | awk '$3 == "main" {print $1}')))
+  vars=()
+  for v in g_counter g_int_ptr g_bad_ptr g_neg g_dead_stack_ptr; do vars+=("$v=$(printf %x $a)"); done
+  "$RT_BIN/mkindex" "$W/link.index" "$W/t_cpu_link" "${vars[@]}" vp_loop_rbx_body=$(printf %x $a) \
+    vp_loop_rbx_end=$(printf %x $((a + 16))) vp_caller_call=$(printf %x $((a + 32))) \
+    vp_caller_ret=$(printf %x $((a + 48))) || fail "mkindex"
+  run VPROF_INDEX="$W/link.index" "$W/t_cpu_link" dlopen || fail "exit (index by a symlink)"
+  dump "$W/p.out"
+  [ "$(field "$W/p.out" modules indexed)" = 1 ] || fail "exit: the program is not marked indexed"
+  "${ENV[@]}" VPROF_INDEX="$W/link.index" VPROF_DEBUG=1 "$W/t_cpu_link" dlopen 5000 2> "$W/errs.txt" & pid=$!
+  sleep 0.4; kill -TERM $pid; wait $pid; rc=$?
+  [ $rc = 143 ] || fail "exit status $rc, expected 143 (killed by SIGTERM, index by a symlink)"
+  grep -q "modules_at_end=0/1/0/0 " "$W/errs.txt" || fail "SIGTERM (index by a symlink): not read without the lock"
+  dump "$W/p.out"
+  [ "$(field "$W/p.out" modules indexed)" = 1 ] || fail "SIGTERM: the program lost its indexed mark"
   # nothing loaded since start-up: no scan at all
   run VPROF_DEBUG=1 "$RT_BIN/t_cpu" spin 50 2> "$W/err.txt"
   grep -q "modules_at_end=1/0/0/0 " "$W/err.txt" || fail "rescanned an unchanged list: $(cat "$W/err.txt")"
