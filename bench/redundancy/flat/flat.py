@@ -18,19 +18,30 @@ selected, instance recording off:
 Prints medians of user+sys time over the rounds and of the per-round ratios
 to the first variant (the machine is noisy: ratios of interleaved runs).
 """
-import argparse, json, os, statistics, subprocess, sys, tempfile
+import argparse, os, statistics, subprocess, sys, tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.abspath(os.path.join(here, '..', '..', '..'))
+sys.path.insert(0, os.path.join(root, 'bench', 'harness'))
+import bench as harness  # noqa: E402  (run(), load_truth())
 INF = '1073741824'
 
 
-def run(cmd, env):
-    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, ru = os.wait4(p.pid, 0)
-    if status != 0:
-        sys.exit(f"flat.py: {' '.join(cmd)} failed (status {status})")
-    return ru.ru_utime + ru.ru_stime
+def timed(cmd, env):
+    """user + sys seconds of one run of cmd (the harness's run())."""
+    rc, _, err, _, cpu = harness.run(cmd, env=env, stdout=subprocess.DEVNULL)
+    if rc != 0:
+        last = (err.strip().splitlines() or ['no message'])[-1]
+        sys.exit(f"flat.py: {' '.join(cmd)} exited with {rc}: {last}")
+    return cpu
+
+
+def build(cmd):
+    rc, _, err, _, _ = harness.run(cmd)
+    if rc != 0:
+        lines = err.strip().splitlines() or ['no message']
+        last = next((l for l in lines if 'error' in l), lines[-1])
+        sys.exit(f"flat.py: build failed: {' '.join(cmd[:1] + cmd[-3:])}: {last}")
 
 
 def table(title, variants, rounds):
@@ -41,7 +52,7 @@ def table(title, variants, rounds):
         for n, cmd, e in variants:
             e = dict(e)
             e['FLAT_PAD'] = 'x' * (size - sum(len(k) + len(v) + 2 for k, v in e.items()))
-            times[n].append(run(cmd, e))
+            times[n].append(timed(cmd, e))
     first = variants[0][0]
     print(f"\n{title} ({rounds} interleaved rounds, user+sys s)")
     print(f"| variant | median s | median ratio to {first} |")
@@ -63,30 +74,38 @@ def main():
         sys.exit(f"flat.py: {a.build} has no bin/vprof-cc and lib/libvprof-rt.so (build it first)")
     if a.rounds < 1:
         sys.exit("flat.py: --rounds must be at least 1")
-    case = os.path.join(root, 'bench', 'cases', a.case)
+    case = os.path.join(harness.CASES, a.case)
     try:
-        truth = json.load(open(os.path.join(case, 'truth.json')))
+        truth = harness.load_truth(a.case)
     except OSError:
-        sys.exit(f"flat.py: no bench case '{a.case}'")
-    fn = (truth.get('root_cause') or {}).get('function')
+        sys.exit(f"flat.py: no bench case '{a.case}' ({case}/truth.json)")
+    except ValueError as e:
+        sys.exit(f"flat.py: {case}/truth.json is not valid JSON: {e}")
+    if not isinstance(truth, dict):
+        sys.exit(f"flat.py: {case}/truth.json is not a JSON object")
+    rc = truth.get('root_cause')
+    fn = rc.get('function') if isinstance(rc, dict) else None
     if not fn:
         sys.exit(f"flat.py: case '{a.case}' has no root-cause function")
     srcs = sorted(os.path.join(case, f) for f in os.listdir(case) if f.endswith('.c'))
+    if not srcs:
+        sys.exit(f"flat.py: case '{a.case}' has no .c files")
+    args = truth.get('slow_args', [])
+    if not isinstance(args, list) or not all(isinstance(x, str) for x in args):
+        sys.exit(f"flat.py: {case}/truth.json: slow_args is not a list of strings")
     with tempfile.TemporaryDirectory() as w:
         probed, base = os.path.join(w, 'probed'), os.path.join(w, 'base')
         shim = os.path.join(w, 'reset_only.so')
         common = ['-O2', '-std=gnu11', '-falign-loops=64', '-mllvm', '-vprof-loop-probes=0']
-        subprocess.run([cc] + common + srcs + ['-o', probed, '-lm'], check=True)
-        subprocess.run([cc] + common + ['-mllvm', '-vprof-redundancy-probes=0'] + srcs +
-                       ['-o', base, '-lm'], check=True)
+        build([cc] + common + srcs + ['-o', probed, '-lm'])
+        build([cc] + common + ['-mllvm', '-vprof-redundancy-probes=0'] + srcs +
+              ['-o', base, '-lm'])
         fused = os.path.join(w, 'fused')
-        subprocess.run([cc] + common + ['-mllvm', '-vprof-redundancy-fuse-latch'] + srcs +
-                       ['-o', fused, '-lm'], check=True)
-        subprocess.run(['cc', '-O2', '-shared', '-fPIC', os.path.join(here, 'reset_only.c'),
-                        '-o', shim], check=True)
+        build([cc] + common + ['-mllvm', '-vprof-redundancy-fuse-latch'] + srcs +
+              ['-o', fused, '-lm'])
+        build(['cc', '-O2', '-shared', '-fPIC', os.path.join(here, 'reset_only.c'), '-o', shim])
         env = dict(os.environ, VPROF_OUTPUT=os.path.join(w, 'out.vprof'), VPROF_LOOP_FUNCTIONS=fn,
                    VPROF_RED_INSTANCE_RATE=INF, LD_PRELOAD=rt)
-        args = truth.get('slow_args', [])
         v = [('base', [base] + args, env),
              ('none', [probed] + args, dict(env, VPROF_RED_ITER_RATE=INF))]
         for r in ('1000', '16000'):

@@ -13,10 +13,14 @@
  *   FLAT_LOOP=I   only the loop of index I gets FLAT_RATE; the others get
  *                 INT32_MAX (not called again)
  *
- * Bench-only: not thread-safe (the bench programs are single-threaded).
+ * A value that is not a number in range ends the program with one line and
+ * exit status 2.  Bench-only: not thread-safe (the bench programs are
+ * single-threaded).
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 struct slot { /* struct vp_red_rt_slot (vprof/format.h) */
     int32_t iter_countdown, instance_countdown, instance_active, recording;
@@ -25,14 +29,33 @@ struct slot { /* struct vp_red_rt_slot (vprof/format.h) */
 static int32_t rate = -1, only = -1;
 static long first;
 
+/* The variable's value as a number in [lo, INT32_MAX], `dflt` when unset;
+   anything else ends the program with one line (a bench run measured with
+   a value it did not ask for would be silently wrong). */
+static long env_num(const char *name, long lo, long dflt)
+{
+    const char *e = getenv(name);
+    if (!e)
+        return dflt;
+    char *end;
+    errno = 0;
+    long v = strtol(e, &end, 10);
+    if (errno || end == e || *end || v < lo || v > INT32_MAX) {
+        static const char msg[] = "reset_only: bad FLAT_RATE, FLAT_FIRST or FLAT_LOOP value\n";
+        ssize_t r = write(2, msg, sizeof msg - 1);
+        (void)r;
+        _exit(2);
+    }
+    return v;
+}
+
 int32_t __vprof_red_iter_sample(const void *module, uint32_t idx, struct slot *s)
 {
     (void)module;
     if (rate < 0) {
-        const char *e = getenv("FLAT_RATE");
-        rate = e && atoi(e) > 0 ? atoi(e) : 4000;
-        first = (e = getenv("FLAT_FIRST")) ? atol(e) : 0;
-        only = (e = getenv("FLAT_LOOP")) ? atoi(e) : -1;
+        rate = (int32_t)env_num("FLAT_RATE", 1, 4000);
+        first = env_num("FLAT_FIRST", 0, 0);
+        only = (int32_t)env_num("FLAT_LOOP", 0, -1);
     }
     if (only >= 0 && (int32_t)idx != only) {
         s->iter_countdown = INT32_MAX;
