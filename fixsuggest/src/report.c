@@ -150,6 +150,25 @@ int vp_lr_in_function(const char *function, const char *inlined_into, const char
            (inlined_into && names_function(inlined_into, selected));
 }
 
+int vp_lr_function_loops(const struct vp_loop_report *r, const char *function)
+{
+    int ran = 0, idle = 0, unprobed = 0;
+    for (size_t k = 0; k < r->nloops && !ran; k++)
+        ran = vp_lr_in_function(r->loops[k].function, r->loops[k].inlined_into, function);
+    if (ran)
+        return VP_LR_FN_DIAGNOSED;
+    for (size_t k = 0; k < r->nidle; k++)
+        if (vp_lr_in_function(r->idle[k].function, r->idle[k].inlined_into, function))
+            *(r->idle[k].unprobed ? &unprobed : &idle) = 1;
+    return idle ? VP_LR_FN_NONE_RAN : unprobed ? VP_LR_FN_UNPROBED : VP_LR_FN_NO_LOOP;
+}
+
+const char *vp_lr_function_loops_name(int state)
+{
+    static const char *const names[] = {"diagnosed", "none", "none-ran", "not-probed"};
+    return state >= 0 && state < 4 ? names[state] : "none";
+}
+
 const char *vp_lr_loop_label(const struct vp_lr_loop *l, char *buf, size_t n)
 {
     if (l->kind == VP_LOOP_NATURAL && (l->flags & VP_LOOPF_TAIL_CALLS))

@@ -58,6 +58,10 @@ static void fix_badges(FILE *out, const struct vp_fix_result *f)
     }
 }
 
+/* What the probes found in a probed function's loops (vp_lr_function_loops). */
+static const char *const probed_note[] = {"loops diagnosed", "no loop", "no loop ran",
+                                          "loops not probed"};
+
 static int rank_section(FILE *out, const struct vp_loop_report *r)
 {
     vp_html_section_begin(out, "rank", "vprof rank", 1);
@@ -73,7 +77,8 @@ static int rank_section(FILE *out, const struct vp_loop_report *r)
         bars[i].label = labels[i];
         bars[i].value[0] = r->rank[i].raw_cost;
         bars[i].value[1] = r->rank[i].calibrated_cost;
-        bars[i].note = r->rank[i].selected ? "loops probed" : NULL;
+        bars[i].note = r->rank[i].selected ? probed_note[vp_lr_function_loops(r, r->rank[i].name)]
+                                           : NULL;
     }
     struct vp_html_bar_chart c = {.title = "Functions most likely to cause the slowdown",
                                   .series = {"raw cost", "calibrated cost"},
@@ -100,7 +105,8 @@ static int rank_section(FILE *out, const struct vp_loop_report *r)
             vp_html_badge(out, "bad", w->pattern);
         else
             fputs("&ndash;", out);
-        fprintf(out, "</td><td>%s</td></tr>\n", w->selected ? "yes" : "");
+        fprintf(out, "</td><td>%s</td></tr>\n",
+                w->selected ? probed_note[vp_lr_function_loops(r, w->name)] : "");
     }
     fputs("</tbody></table></div>\n", out);
     vp_html_section_end(out);

@@ -36,6 +36,16 @@ const char *vp_lr_loop_label(const struct vp_lr_loop *l, char *buf, size_t n);
 /* Whether a loop of `function` (inlined into `inlined_into`, or NULL) is a
    loop of the selected function `selected`. */
 int vp_lr_in_function(const char *function, const char *inlined_into, const char *selected);
+/* What became of the loops of the selected function `function` (a name
+ * of functions[] or of a selected rank row): a loop of it (or inlined into
+ * it) was diagnosed; it has no loop in any loop table (a library function
+ * not built with vprof-cc, a PLT stub, a function without loops); none of
+ * its loops ran; its loops ran without probes (vprof-cc could not copy
+ * the function).  The order is the text summary's. */
+enum { VP_LR_FN_DIAGNOSED, VP_LR_FN_NO_LOOP, VP_LR_FN_NONE_RAN, VP_LR_FN_UNPROBED };
+int vp_lr_function_loops(const struct vp_loop_report *r, const char *function);
+/* JSON's name of a state: "diagnosed", "none", "none-ran", "not-probed". */
+const char *vp_lr_function_loops_name(int state);
 /* Iterations per instance: "2.5" below 100, else "4,812". */
 char *vp_lr_avg(char *buf, size_t n, double avg);
 /* What compiler copy `c` of loop `l` is: a part of a loop LoopSimplify split

@@ -140,6 +140,9 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         vp_json_kv_double(j, "discount", w->discount);
         vp_json_kv_str(j, "pattern", w->pattern);
         vp_json_kv_bool(j, "probed", w->selected);
+        vp_json_kv_str(j, "loops",
+                       w->selected ? vp_lr_function_loops_name(vp_lr_function_loops(r, w->name))
+                                   : NULL);
         vp_json_end_object(j);
     }
     vp_json_end_array(j);

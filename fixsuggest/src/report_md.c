@@ -96,6 +96,14 @@ static void fixes(FILE *out, const struct vp_fix_result *f)
         fprintf(out, "%s%s", k ? ", " : "", vp_fix_strategy_name(f->fixes[k]));
 }
 
+/* The rank table's "probed" cell: ✓, or why the function has no loop in
+   the report (blank: not among the probed). */
+static const char *probed_cell(const struct vp_loop_report *r, const struct vp_lr_rank_row *w)
+{
+    static const char *const cell[] = {"✓", "no loop", "no loop ran", "not probed"};
+    return w->selected ? cell[vp_lr_function_loops(r, w->name)] : "";
+}
+
 int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
 {
     size_t flagged = 0;
@@ -120,8 +128,9 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
     fprintf(out, "\n\n");
 
     if (r->nrank) {
-        fprintf(out, "**vprof rank** (functions most likely to cause the slowdown; "
-                     "loops of the ones marked ✓ were probed)\n\n");
+        fprintf(out, "**vprof rank** (functions most likely to cause the slowdown; the loops "
+                     "of the top %zu were probed: ✓ where a loop was diagnosed)\n\n",
+                r->top);
         fprintf(out, "| rank | function | location | calibrated cost | raw cost | pattern | probed |\n");
         fprintf(out, "|---:|---|---|---:|---:|---|:---:|\n");
         for (size_t i = 0; i < r->nrank; i++) {
@@ -131,7 +140,7 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
             fprintf(out, "` | ");
             loc(out, r, w->file, (unsigned)w->line);
             fprintf(out, " | %.3f s | %.3f s | %s | %s |\n", w->calibrated_cost, w->raw_cost,
-                    w->pattern ? w->pattern : "-", w->selected ? "✓" : "");
+                    w->pattern ? w->pattern : "-", probed_cell(r, w));
         }
         fprintf(out, "\n");
     }

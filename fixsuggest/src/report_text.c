@@ -68,18 +68,7 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
     for (int pass = 0; pass < 4; pass++) {
         size_t in_group = 0;
         for (size_t i = 0; i < r->nfunctions; i++) {
-            int ran = 0, idle = 0, unprobed = 0;
-            for (size_t k = 0; k < r->nloops && !ran; k++)
-                ran = vp_lr_in_function(r->loops[k].function, r->loops[k].inlined_into,
-                                        r->functions[i]);
-            for (size_t k = 0; k < r->nidle; k++)
-                if (vp_lr_in_function(r->idle[k].function, r->idle[k].inlined_into,
-                                      r->functions[i]))
-                    *(r->idle[k].unprobed ? &unprobed : &idle) = 1;
-            int here = pass == 0 ? ran
-                       : pass == 1 ? !ran && !idle && !unprobed
-                       : pass == 2 ? !ran && idle
-                                   : !ran && !idle && unprobed;
+            int here = vp_lr_function_loops(r, r->functions[i]) == pass;
             if (!here)
                 continue;
             if (pass == 0)
