@@ -174,25 +174,6 @@ static void add_anom(struct ctx *c, const char *func, const char *file, const ch
                                         .top_line = line, .top_samples = samples, .pat = *pat};
 }
 
-/* The ranking's anomalous samples in loop `l`; the file matches exactly or,
-   for a ranking made elsewhere, by its last component. */
-static const struct rank_anom *anom_of(const struct ctx *c, const struct vp_loop_info *l)
-{
-    const char *lb = strrchr(l->file, '/');
-    lb = lb ? lb + 1 : l->file;
-    for (size_t i = 0; i < c->nanoms; i++) {
-        const struct rank_anom *a = &c->anoms[i];
-        if (a->loop_line != (int)l->line || (strcmp(a->function, l->function) != 0 &&
-                                             strcmp(a->function, l->linkage) != 0))
-            continue;
-        const char *ab = strrchr(a->file, '/');
-        ab = ab ? ab + 1 : a->file;
-        if (strcmp(a->file, l->file) == 0 || strcmp(ab, lb) == 0)
-            return a;
-    }
-    return NULL;
-}
-
 /* A ranking file's missing constraint for function `f` (docs/vprof-loop.md,
    "A constraint the loop is missing"): pattern missing-constraint decided
    by the variable the anomalous lines are of, of a basic type (its entry
@@ -604,6 +585,44 @@ static int same_function(const struct vp_loop_info *a, const struct vp_loop_info
     return strcmp(a->function, b->function) == 0 && strcmp(a->file, b->file) == 0;
 }
 
+/* The function the ranking names for a selected loop: the one it is
+   inlined into (rank names the concrete function), else its own. */
+static const char *owner(const struct sel_loop *s)
+{
+    return s->inlined_into ? s->inlined_into : s->info->function;
+}
+
+/* Whether two selected loops are loops of one ranked function (and file):
+   a static helper's loops inlined into it are its loops too. */
+static int same_owner(const struct sel_loop *a, const struct sel_loop *b)
+{
+    return strcmp(owner(a), owner(b)) == 0 && strcmp(a->info->file, b->info->file) == 0;
+}
+
+/* The ranking's anomalous samples in selected loop `s`, of its own
+   function or of the function it is inlined into (whose code `vprof rank`
+   reports, its anomalous lines in the helper's loop when the helper is of
+   the same file); the file matches exactly or, for a ranking made
+   elsewhere, by its last component. */
+static const struct rank_anom *anom_of(const struct ctx *c, const struct sel_loop *s)
+{
+    const struct vp_loop_info *l = s->info;
+    const char *lb = strrchr(l->file, '/');
+    lb = lb ? lb + 1 : l->file;
+    for (size_t i = 0; i < c->nanoms; i++) {
+        const struct rank_anom *a = &c->anoms[i];
+        if (a->loop_line != (int)l->line ||
+            (strcmp(a->function, l->function) != 0 && strcmp(a->function, l->linkage) != 0 &&
+             (!s->inlined_into || strcmp(a->function, s->inlined_into) != 0)))
+            continue;
+        const char *ab = strrchr(a->file, '/');
+        ab = ab ? ab + 1 : a->file;
+        if (strcmp(a->file, l->file) == 0 || strcmp(ab, lb) == 0)
+            return a;
+    }
+    return NULL;
+}
+
 /* The loop enclosing sel[k] among the selected loops (-1: none): its
    parent, or for an outermost loop the recursion of its function. */
 static long enclosing(const struct sel_loop *sel, size_t nsel, size_t k)
@@ -634,7 +653,7 @@ static long enclosing(const struct sel_loop *sel, size_t nsel, size_t k)
 static void mark_anomaly(const struct ctx *c, struct sel_loop *sel, size_t nsel)
 {
     for (size_t k = 0; k < nsel; k++) {
-        const struct rank_anom *a = anom_of(c, sel[k].info);
+        const struct rank_anom *a = anom_of(c, &sel[k]);
         int twin = 0;
         for (size_t j = 0; j < k && !twin; j++)
             twin = sel[j].info->line == sel[k].info->line &&
@@ -652,7 +671,7 @@ static void mark_anomaly(const struct ctx *c, struct sel_loop *sel, size_t nsel)
         for (size_t steps = 0; j >= 0 && steps < nsel; steps++, j = enclosing(sel, nsel, (size_t)j))
             sel[j].anom_in = sat_add(sel[j].anom_in, sel[k].anom_own);
         for (size_t q = 0; q < nsel; q++)
-            if (same_function(sel[q].info, sel[k].info))
+            if (same_owner(&sel[q], &sel[k]))
                 sel[q].anom_total = sat_add(sel[q].anom_total, sel[k].anom_own);
     }
     for (size_t k = 0; k < nsel; k++) {
@@ -661,7 +680,7 @@ static void mark_anomaly(const struct ctx *c, struct sel_loop *sel, size_t nsel)
         /* the best of its function: held share first, then depth, then count */
         size_t best = k;
         for (size_t q = 0; q < nsel; q++) {
-            if (!sel[q].anom_in || !same_function(sel[q].info, sel[k].info))
+            if (!sel[q].anom_in || !same_owner(&sel[q], &sel[k]))
                 continue;
             double tq = (double)sel[q].anom_total;
             int hq = sel[q].anom_in >= VP_ANOM_SHARE * tq,
@@ -683,7 +702,7 @@ static void mark_anomaly(const struct ctx *c, struct sel_loop *sel, size_t nsel)
         if (!sel[b].anom_marked)
             continue;
         for (size_t k = 0; k < nsel; k++) {
-            const struct rank_anom *a = sel[k].anom_own ? anom_of(c, sel[k].info) : NULL;
+            const struct rank_anom *a = sel[k].anom_own ? anom_of(c, &sel[k]) : NULL;
             if (!a || (sel[b].anom_top && a->top_samples <= sel[b].anom_top->top_samples))
                 continue;
             long j = (long)k;

@@ -254,6 +254,7 @@ char *vp_lr_anomaly_text(char *buf, size_t n, const struct vp_lr_loop *l, const 
     snprintf(buf, n, "%s of the %s anomalous samples%s%s%s%s in the loops of %s%s%s fall in this "
                      "loop%s",
              in, all, var ? " of " : "", var ? q : "", var ? l->rank_variable : "", var ? q : "",
-             q, l->function, q, l->kind == VP_LOOP_RECURSION ? "" : " or the loops inside it");
+             q, l->inlined_into ? l->inlined_into : l->function, q,
+             l->kind == VP_LOOP_RECURSION ? "" : " or the loops inside it");
     return buf;
 }

@@ -66,6 +66,36 @@ def main():
        "the text report names the loop's function and the function it is inlined into",
        r.stdout[-1500:] + r.stderr[-500:])
 
+    # vprof rank on the helper program: the host loop's counter j slows
+    # down (its deltas) because each call of the inlined helper scans 10x
+    # more.  Its anomalous samples are taken in the helper's loop, of the
+    # same file: they are reported there, in that loop, not on the call line
+    # in HOST-LOOP (before 2026-11-24 they were; in a program whose helpers
+    # are all inlined into main, main's call line was in no loop at all),
+    # and vprof-loop marks the helper's loop, inlined into scan_all.
+    funcs, r = record_rank(bindir, work, [helper, "2000", "100000"], [helper, "20000", "30000"],
+                           prefix="h")
+    f = next((f for f in funcs if f["name"] == "scan_all"), None)
+    lines = f["anomalous_lines"] if f else []
+    inside = sum(l["samples"] for l in lines if l["loop_line"] == hline["HELPER-LOOP"]
+                 and hline["HELPER-LOOP"] <= l["line"] <= hline["HELPER-LOOP"] + 1)
+    ok(lines and inside * 10 >= 9 * sum(l["samples"] for l in lines)
+       and all(l["file"] == helper_c for l in lines),
+       "scan_all's anomalous lines are in the inlined helper's loop (HELPER-LOOP)",
+       "exit %d, scan_all %s\n%s" % (r.returncode, f and {k: f[k] for k in
+                                                           ("anomalous_variable", "anomalous_lines")},
+                                     r.stderr[-1000:]))
+    hout = os.path.join(work, "helper-rank-loop.json")
+    if os.path.exists(hout):
+        os.unlink(hout)
+    r = run([os.path.join(bindir, "vprof-loop"), "--top", "1", "--rank", "hrank.json", "--format",
+             "json", "-o", hout, "--", helper, "20000", "3000"], work)
+    hl = json.load(open(hout))["loops"] if os.path.exists(hout) else []
+    marked = [(l["function"], l["line"]) for l in hl if l.get("rank_anomaly")]
+    ok(r.returncode == 0 and marked == [("count_matches", hline["HELPER-LOOP"])],
+       "vprof-loop marks the inlined helper's loop as where scan_all's anomaly is",
+       "exit %d, marked %s\n%s" % (r.returncode, marked, r.stderr[-1000:]))
+
     # vprof rank: the anomalous lines are lookup's own, in its loop.  The
     # slow run searches 10x more keys, so the loop index is anomalous.
     funcs, r = record_rank(bindir, work, [prog, "2800", "60000"], [prog, "28000", "6000"])

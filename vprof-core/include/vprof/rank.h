@@ -74,17 +74,15 @@ struct vp_rank_var {
 
 /* Resolves a slow run's frame PC to a source line, for localisation. */
 struct vp_rank_symbolizer {
-    /* 0 and *file, *line set, or -1.  The line is in the code of function
-       `want` (the function being reported) when pc is in it, inlined or
-       not, else in the code of the function containing pc; *func (may be
-       NULL) names the function whose code the line is in, used to keep a
-       global's lines inside one function. */
+    /* 0 and *file, *line, *loop_line set, or -1.  The line is in the code
+       of function `want` (the function being reported) when pc is in it,
+       inlined or not, else in the code of the function containing pc; *func
+       (may be NULL) names that function, used to keep a global's lines
+       inside one function.  *loop_line: the line of the innermost loop
+       enclosing the line, 0 if none or unknown (always 0 until
+       vp_rank_use_loop_tables).  docs/rank.md, "Localisation". */
     int (*line)(void *ctx, uint64_t pc, const char *want, const char **file, int *line,
-                const char **func);
-    /* The line of the innermost loop enclosing file:line of function func
-       (as `line` gave them), 0 if none or unknown.  NULL until
-       vp_rank_use_loop_tables. */
-    int (*loop_line)(void *ctx, const char *func, const char *file, int line);
+                const char **func, int *loop_line);
     void (*free)(void *ctx);
     void *ctx;
 };

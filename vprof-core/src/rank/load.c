@@ -173,12 +173,18 @@ struct sym_ctx {
     struct vp_loop_locator *loops; /* vp_rank_use_loop_tables, or NULL */
 };
 
-/* The line of pc in the code of `want` (the outermost frame of its inline
-   chain that is want's code), else in the code of the concrete function
-   containing pc (the last frame): samples in code inlined into a loop land
-   on the loop's call line, not in a header the loop table does not know. */
+/* The line of pc in the code of `want`: the outermost frame of its inline
+   chain that is want's code, else the concrete function's (the last frame):
+   samples in code inlined into a loop land on the loop's call line, not in
+   a header the loop table does not know.  With the loop tables, a deeper
+   frame in the same file whose line is in a loop of its own function is
+   taken instead, the innermost one: a static helper of the file inlined at
+   -O2 puts the samples on its loop, where the work is, not on the call line
+   in want, which may be in no loop at all.  A frame in another file (a
+   library header, C++'s char_traits) is not taken: the line stays in the
+   reported function's file (docs/rank.md, "Localisation"). */
 static int sym_line(void *ctx, uint64_t pc, const char *want, const char **file, int *line,
-                    const char **func)
+                    const char **func, int *loop_line)
 {
     struct sym_ctx *s = ctx;
     struct vp_line_frame fr[VP_INLINE_FRAMES_MAX];
@@ -196,13 +202,23 @@ static int sym_line(void *ctx, uint64_t pc, const char *want, const char **file,
         k--;
     *file = fr[k].file;
     *line = fr[k].line;
+    *loop_line = 0;
+    if (!s->loops)
+        return 0;
+    for (size_t i = 0; i < k; i++) {
+        if (fr[i].line <= 0 || !fr[i].function || !fr[i].file || !fr[k].file ||
+            strcmp(fr[i].file, fr[k].file) != 0)
+            continue;
+        int at = vp_loop_locate(s->loops, vp_func_key(fr[i].function, fr[i].linkage),
+                                fr[i].file, fr[i].line);
+        if (at > 0) {
+            *line = fr[i].line;
+            *loop_line = at;
+            return 0;
+        }
+    }
+    *loop_line = vp_loop_locate(s->loops, *func, *file, *line);
     return 0;
-}
-
-static int sym_loop_line(void *ctx, const char *func, const char *file, int line)
-{
-    struct sym_ctx *s = ctx;
-    return s->loops ? vp_loop_locate(s->loops, func, file, line) : 0;
 }
 
 /* The absolute paths of the modules the slow runs recorded, each once,
@@ -246,7 +262,6 @@ struct vp_loop_locator *vp_rank_use_loop_tables(struct vp_rank_model *m)
         if (!r->slow || r->sym.line != sym_line)
             continue;
         ((struct sym_ctx *)r->sym.ctx)->loops = l;
-        r->sym.loop_line = sym_loop_line;
     }
     return l;
 }
@@ -611,7 +626,6 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
         s->res = L.res;
         s->loops = NULL;
         L.run->sym.line = sym_line;
-        L.run->sym.loop_line = NULL; /* until vp_rank_use_loop_tables */
         L.run->sym.free = sym_free;
         L.run->sym.ctx = s;
         if (L.p->value_count) {

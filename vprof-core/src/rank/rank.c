@@ -772,8 +772,9 @@ static int collect_lines(const struct vp_rank_model *m, const struct var_group *
             while (b < o.n && o.pcs[b] == o.pcs[a])
                 b++;
             const char *file = NULL, *func = NULL;
-            int line = 0;
-            if (run->sym.line(run->sym.ctx, o.pcs[a], func_name, &file, &line, &func) == 0 &&
+            int line = 0, loop_line = 0;
+            if (run->sym.line(run->sym.ctx, o.pcs[a], func_name, &file, &line, &func,
+                              &loop_line) == 0 &&
                 (!vr->global || !func || strcmp(func, func_name) == 0)) {
                 if (acc->n == acc->cap) {
                     size_t cap = acc->cap ? acc->cap * 2 : 16;
@@ -788,8 +789,7 @@ static int collect_lines(const struct vp_rank_model *m, const struct var_group *
                 struct vp_rank_line *l = &acc->lines[acc->n];
                 l->file = strdup(file ? slow_file(g->al, g->slow_run[i], file) : "");
                 l->line = line;
-                l->loop_line =
-                    run->sym.loop_line ? run->sym.loop_line(run->sym.ctx, func, file, line) : 0;
+                l->loop_line = loop_line;
                 l->count = b - a;
                 if (!l->file) {
                     free(o.pcs);
