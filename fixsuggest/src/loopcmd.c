@@ -419,6 +419,30 @@ static int check_same_binary(struct ctx *c, const char *exe, const struct vp_loo
         }
         vp_profile_close(p);
     }
+    /* The binary itself: a slow profile that did not record it (no module
+       with its build-id) is another program's, whatever names the two share
+       (main, a library's).  A binary without a build-id, or a script, is
+       left to the name check below. */
+    uint8_t id[32];
+    size_t idlen = vp_elf_build_id(exe, id, sizeof id);
+    for (size_t i = 0; idlen && i < c->nslow; i++) {
+        struct vp_profile *p;
+        char err[1024];
+        if (vp_profile_open(c->slow_profiles[i], &p, err, sizeof err) != 0)
+            continue;
+        int seen = 0;
+        for (size_t m = 0; m < p->module_count && !seen; m++)
+            seen = p->modules[m].build_id_len == idlen &&
+                   memcmp(p->modules[m].build_id, id, idlen) == 0;
+        if (!seen && p->module_count) {
+            msg(c, "the ranking is from another program: its slow profile %s recorded %s, not "
+                   "%s (no module with its build-id); rank profiles of this program",
+                c->slow_profiles[i], vp_profile_str(p, p->modules[0].path), exe);
+            vp_profile_close(p);
+            return -1;
+        }
+        vp_profile_close(p);
+    }
     /* Names: some top function must exist in the binary or in a library
        of it built with vprof-cc. */
     if (!c->nrank_names)

@@ -116,6 +116,15 @@ def main():
         print("%s: vprof-loop --normal/--buggy ranked and found find's 0*1? loop"
               % ("ok" if good else "FAIL"))
         bad += 0 if good else 1
+    # A ranking of this program's profiles, vprof-loop run on another
+    # program built with vprof-cc: the two share `main`, so the name check
+    # alone let it through (found dogfooding, 2026-11-24).
+    other_prog = os.path.join(work, "other_prog")
+    common.build(bindir, [os.path.join(src, "inline", "helper.c")], other_prog)
+    check("ranking of another program",
+          [loop, "--top", "3", "--normal", npro, "--buggy", bpro, "--", other_prog, "200", "30"],
+          2, "the ranking is from another program: its slow profile %s recorded %s, not %s"
+          % (bpro, prog, other_prog), work)
     print("PASS" if not bad else "FAILED: %d" % bad)
     return 1 if bad else 0
 

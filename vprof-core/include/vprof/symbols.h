@@ -37,6 +37,9 @@ struct vp_symtab;
 int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_id_len,
                    struct vp_symtab **out, char *err, size_t errlen);
 void vp_symtab_close(struct vp_symtab *st);
+/* The GNU build-id of ELF file `elf_path` into id[0..cap): its length, 0
+ * when the file cannot be read, is not ELF or has none (or a longer one). */
+size_t vp_elf_build_id(const char *elf_path, uint8_t *id, size_t cap);
 int vp_symtab_has_dwarf(const struct vp_symtab *st);
 
 /* The function containing `addr`, or NULL. */

@@ -679,6 +679,28 @@ static void hex(char *out, size_t outlen, const uint8_t *b, size_t n)
         out[k < outlen ? k : outlen - 1] = '\0';
 }
 
+size_t vp_elf_build_id(const char *elf_path, uint8_t *id, size_t cap)
+{
+    elf_version(EV_CURRENT);
+    int fd = open(elf_path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    size_t n = 0;
+    Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    if (e && elf_kind(e) == ELF_K_ELF) {
+        const void *p = NULL;
+        ssize_t len = dwelf_elf_gnu_build_id(e, &p);
+        if (len > 0 && (size_t)len <= cap) {
+            memcpy(id, p, (size_t)len);
+            n = (size_t)len;
+        }
+    }
+    if (e)
+        elf_end(e);
+    close(fd);
+    return n;
+}
+
 int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_id_len,
                    struct vp_symtab **out, char *err, size_t errlen)
 {
