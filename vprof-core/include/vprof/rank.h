@@ -113,6 +113,13 @@ struct vp_rank_run {
     char **declared;
     size_t ndeclared, declared_cap;
     int declared_sorted;
+    /* The base names of the source files the build's variable table names,
+       outside the system headers (/usr/include, /usr/lib), sorted and
+       distinct (vp_rank_run_add_source, vp_rank_run_sort_sources): which
+       program this is, to refuse profiles of unrelated programs; none for
+       a run built by hand. */
+    char **sources;
+    size_t nsources, sources_cap;
 };
 
 struct vp_rank_model {
@@ -142,6 +149,10 @@ int vp_rank_run_declare(struct vp_rank_run *r, const char *function, const char 
                         const char *file);
 /* Sorts the declarations for lookup (optional: unsorted ones are scanned). */
 void vp_rank_run_sort_declared(struct vp_rank_run *r);
+/* Adds the base name of source file `path` to r->sources (a system header
+ * or an empty path is left out); then vp_rank_run_sort_sources. */
+int vp_rank_run_add_source(struct vp_rank_run *r, const char *path);
+void vp_rank_run_sort_sources(struct vp_rank_run *r);
 /* 1 when the run declares that variable, 0 when not, -1 out of memory. */
 int vp_rank_run_declares(const struct vp_rank_run *r, const char *function, const char *name,
                          const char *file);

@@ -607,6 +607,10 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
             goto oom;
     }
     vp_rank_run_sort_declared(L.run);
+    for (size_t v = 0; v < L.p->var_count; v++)
+        if (vp_rank_run_add_source(L.run, vp_profile_var_str(L.p, L.p->vars[v].file)))
+            goto oom;
+    vp_rank_run_sort_sources(L.run);
     loader_free_maps(&L);
     if (L.run->nfuncs == 0) {
         const char *why = vp_resolver_error(L.res);

@@ -58,6 +58,9 @@ void vp_rank_model_free(struct vp_rank_model *m)
         for (size_t d = 0; d < r->ndeclared; d++)
             free(r->declared[d]);
         free(r->declared);
+        for (size_t d = 0; d < r->nsources; d++)
+            free(r->sources[d]);
+        free(r->sources);
         if (r->sym.free)
             r->sym.free(r->sym.ctx);
     }
@@ -267,6 +270,36 @@ int vp_rank_run_declare(struct vp_rank_run *r, const char *function, const char 
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int vp_rank_run_add_source(struct vp_rank_run *r, const char *path)
+{
+    if (!path || !path[0] || strncmp(path, "/usr/include/", 13) == 0 ||
+        strncmp(path, "/usr/lib/", 9) == 0)
+        return 0;
+    const char *base = vp_rank_base_name(path);
+    if (r->nsources && strcmp(r->sources[r->nsources - 1], base) == 0)
+        return 0; /* the variables of one function come together */
+    if (grow((void **)&r->sources, &r->sources_cap, r->nsources + 1, sizeof *r->sources))
+        return -1;
+    if (!(r->sources[r->nsources] = strdup(base)))
+        return -1;
+    r->nsources++;
+    return 0;
+}
+
+void vp_rank_run_sort_sources(struct vp_rank_run *r)
+{
+    if (r->nsources > 1)
+        qsort(r->sources, r->nsources, sizeof *r->sources, cmp_str);
+    size_t w = 0;
+    for (size_t i = 0; i < r->nsources; i++) {
+        if (w && strcmp(r->sources[w - 1], r->sources[i]) == 0)
+            free(r->sources[i]);
+        else
+            r->sources[w++] = r->sources[i];
+    }
+    r->nsources = w;
 }
 
 void vp_rank_run_sort_declared(struct vp_rank_run *r)

@@ -1074,6 +1074,22 @@ static void free_state(struct state *s)
     free(s->var_func);
 }
 
+/* Whether two runs' sorted source lists have a name in common. */
+static int share_source(const struct vp_rank_run *a, const struct vp_rank_run *b)
+{
+    size_t i = 0, k = 0;
+    while (i < a->nsources && k < b->nsources) {
+        int c = strcmp(a->sources[i], b->sources[k]);
+        if (!c)
+            return 1;
+        if (c < 0)
+            i++;
+        else
+            k++;
+    }
+    return 0;
+}
+
 static int check_inputs(const struct vp_rank_model *m, char *err, size_t errlen)
 {
     size_t nslow = 0, nnormal = 0;
@@ -1114,6 +1130,20 @@ static int check_inputs(const struct vp_rank_model *m, char *err, size_t errlen)
                     "%s: no function names in common with the buggy profile(s): "
                     "profiles of unrelated programs?",
                     n->label);
+            return -1;
+        }
+        /* Names such as main or a library's are shared by any two
+           programs; the source files their builds instrumented are not,
+           while another version of the program keeps most of them. */
+        for (size_t j = 0; j < m->nruns; j++) {
+            const struct vp_rank_run *s = &m->runs[j];
+            if (!s->slow || !s->nsources || !n->nsources || share_source(n, s))
+                continue;
+            vp_set_err(err, errlen,
+                    "%s: its program's source files (%s%s) and those of %s (%s%s) have none in "
+                    "common: profiles of unrelated programs?",
+                    n->label, n->sources[0], n->nsources > 1 ? ", ..." : "", s->label,
+                    s->sources[0], s->nsources > 1 ? ", ..." : "");
             return -1;
         }
     }
