@@ -197,21 +197,26 @@ static int vp_rt_hook(int sig, void (*fn)(int, siginfo_t *, void *), struct siga
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = fn;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    /* A writer running in a signal handler must never interrupt our SIGPROF
-       handler on the same thread (it would wait for it): block them here.
-       SIGTRAP is not added, even in sigtrap mode: these handlers chain to
-       the target's own, and a breakpoint (int3) hit while SIGTRAP is
-       blocked makes the kernel reset SIGTRAP to SIG_DFL, after which the
-       next sample would kill the process.  The writer blocks the sampling
-       signals itself (vp_rt_sample_signals), and a SIGTRAP sampling
+    /* Every asynchronous signal is blocked while our handler runs.  A
+       writer running in a signal handler must never interrupt our SIGPROF
+       handler on the same thread (it would wait for it), and a target's
+       handler that leaves by siglongjmp (a SIGUSR1 or SIGALRM timeout)
+       must not leave ours halfway: the thread's in-handler mark stayed set
+       and every later sample was refused as re-entrant, and each fork then
+       waited its full 0.5 s for the sampler to pause (found dogfooding,
+       2026-11-24; stress test sigjmp.sh).  They are delivered when it
+       returns.  The synchronous ones are not blocked: SIGTRAP (these
+       handlers chain to the target's own, and a breakpoint (int3) hit while
+       SIGTRAP is blocked makes the kernel reset SIGTRAP to SIG_DFL, after
+       which the next sample would kill the process; the writer blocks the
+       sampling signals itself, vp_rt_sample_signals, and a SIGTRAP sampling
        handler blocks SIGTRAP while it runs, as any handler blocks its own
-       signal. */
-    sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGPROF);
-    for (int i = 0; i < VP_RT_NFATAL; i++)
-        sigaddset(&sa.sa_mask, vp_rt_fatal_signals[i]);
-    if (vp_rt.flush_signal)
-        sigaddset(&sa.sa_mask, vp_rt.flush_signal);
+       signal), nor a fault in a chained handler (blocked, the kernel would
+       kill the process instead of running the target's handler). */
+    sigfillset(&sa.sa_mask);
+    static const int sync_signals[] = {SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS};
+    for (size_t i = 0; i < sizeof sync_signals / sizeof *sync_signals; i++)
+        sigdelset(&sa.sa_mask, sync_signals[i]);
     return vp_rt.real_sigaction(sig, &sa, target);
 }
 

@@ -65,7 +65,11 @@ int vp_rt_thread_register(void)
     vp_rt_tls_in_handler = 0;
     uint32_t i = atomic_fetch_add(&vp_rt.thread_next, 1);
     if (i >= vp_rt.max_threads) {
+        /* No row, but still sampled: the exit destructor must disarm its
+           timer (a perf fd or a POSIX timer per thread; threads past the
+           table leaked one each until the program ran out of fds). */
         vp_rt_tls_slot = -1;
+        pthread_setspecific(vp_rt_exit_key, (void *)(uintptr_t)((uint64_t)i + 1));
         return -1;
     }
     struct vp_rt_thread *t = &vp_rt.threads[i];
@@ -145,9 +149,16 @@ static void *vp_rt_thread_start(void *p)
 {
     struct vp_rt_start st = *(struct vp_rt_start *)p;
     free(p);
+    /* No cancellation point may act before the target's code runs: the
+       timer's set-up closes a descriptor (close is one), and a deferred
+       cancel there ended the thread without running its start routine or
+       its cleanup handlers, leaking the thread's perf fds. */
+    int cancel;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
     vp_rt_thread_register();
     if (atomic_load(&vp_rt.active))
         vp_rt_thread_arm();
+    pthread_setcancelstate(cancel, NULL);
     return st.fn(st.arg);
 }
 
