@@ -123,7 +123,9 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
         cats(out, l->fix.categories);
         fprintf(out, " → ");
         fixes(out, &l->fix);
-        fprintf(out, ")");
+        /* its share: the one flagged loop may be one the run hardly spent
+           time in, below the hot loops without a root cause */
+        fprintf(out, "; %.1f%% of the slow run)", l->share * 100.0);
     }
     fprintf(out, "\n\n");
 
