@@ -4,22 +4,8 @@
  * descriptors it started with. */
 #define _GNU_SOURCE
 #include "common.h"
-#include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
-
-static int nfds(void)
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/fd");
-    struct dirent *e;
-    if (!d)
-        return -1;
-    while ((e = readdir(d)))
-        n += e->d_name[0] != '.';
-    closedir(d);
-    return n;
-}
 
 static atomic_int cleaned, started;
 static void cleanup(void *a)
@@ -43,7 +29,7 @@ static void *worker(void *a)
 
 int main(void)
 {
-    int cancelled = 0, n = 1000, fd0 = nfds();
+    int cancelled = 0, n = 1000, fd0 = count_entries("/proc/self/fd");
     for (int r = 0; r < n; r++) {
         pthread_t t;
         void *x;
@@ -54,6 +40,6 @@ int main(void)
         cancelled += x == PTHREAD_CANCELED;
     }
     printf("cancelled %d started %d cleaned %d leaked_fds %d hot %ld\n", cancelled,
-           atomic_load(&started), atomic_load(&cleaned), nfds() - fd0, hot(2000000));
+           atomic_load(&started), atomic_load(&cleaned), count_entries("/proc/self/fd") - fd0, hot(2000000));
     return 0;
 }

@@ -4,6 +4,7 @@
 #define STRESS_COMMON_H
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <unistd.h>
 
 /* CPU work with a nested loop; the result depends only on n. */
@@ -17,6 +18,21 @@ __attribute__((noinline)) static long hot(long n)
         acc += v & 7;
     }
     return acc;
+}
+
+/* How many entries directory `dir` has (/proc/self/fd: open descriptors),
+   -1 if it cannot be read. */
+static inline int count_entries(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    if (!d)
+        return -1;
+    while ((e = readdir(d)))
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
 }
 
 /* Writes a line with write(2): no stdio buffer to duplicate across fork. */

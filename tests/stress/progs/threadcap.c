@@ -2,22 +2,8 @@
  * runtime's thread table holds (VPROF_MAX_THREADS); the process ends with
  * the descriptors and POSIX timers it started with. */
 #include "common.h"
-#include <dirent.h>
 #include <pthread.h>
 #include <string.h>
-
-static int count(const char *dir)
-{
-    int n = 0;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    if (!d)
-        return -1;
-    while ((e = readdir(d)))
-        n += e->d_name[0] != '.';
-    closedir(d);
-    return n;
-}
 
 static int timers(void)
 {
@@ -39,7 +25,7 @@ static void *tiny(void *a)
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 600, sum = 0;
-    int fd0 = count("/proc/self/fd"), t0 = timers();
+    int fd0 = count_entries("/proc/self/fd"), t0 = timers();
     for (long i = 0; i < n; i++) {
         pthread_t t;
         void *x;
@@ -48,7 +34,7 @@ int main(int argc, char **argv)
         pthread_join(t, &x);
         sum += (long)x;
     }
-    printf("sum %ld leaked_fds %d leaked_timers %d\n", sum, count("/proc/self/fd") - fd0,
+    printf("sum %ld leaked_fds %d leaked_timers %d\n", sum, count_entries("/proc/self/fd") - fd0,
            timers() - t0);
     return 0;
 }
