@@ -774,6 +774,19 @@ static void vp_rt_chain(const struct sigaction *t, int sig, siginfo_t *si, void 
             vp_rt_die_by(sig);
         return;
     }
+    /* The mask the kernel would have given the target's handler: the
+       interrupted code's, its own sa_mask, and the signal unless
+       SA_NODEFER.  Ours blocks every asynchronous signal (vp_rt_hook): a
+       target handler that waits for one, or leaves by longjmp (which keeps
+       the handler's mask), would otherwise keep them blocked.  The kernel
+       restores the interrupted mask when our handler returns. */
+    if (ucv) {
+        sigset_t m = ((const ucontext_t *)ucv)->uc_sigmask;
+        sigorset(&m, &m, &t->sa_mask);
+        if (!(t->sa_flags & SA_NODEFER))
+            sigaddset(&m, sig);
+        pthread_sigmask(SIG_SETMASK, &m, NULL);
+    }
     if (t->sa_flags & SA_SIGINFO)
         t->sa_sigaction(sig, si, ucv);
     else
