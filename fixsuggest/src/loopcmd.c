@@ -388,6 +388,8 @@ static int rank_profiles(struct ctx *c)
 
 /* ---- does the ranking belong to this binary? ----------------------------- */
 
+static int is_script(const char *path);
+
 static int check_same_binary(struct ctx *c, const char *exe, const struct vp_loopmods *mods)
 {
     const char *base = strrchr(exe, '/');
@@ -395,53 +397,45 @@ static int check_same_binary(struct ctx *c, const char *exe, const struct vp_loo
     char real_exe[PATH_MAX];
     if (!realpath(exe, real_exe))
         snprintf(real_exe, sizeof real_exe, "%s", exe);
+    /* The binary's build-id, read once: a slow profile must have recorded a
+       module with it.  One of the binary's name with another build-id is
+       another build of it; none at all, another program, whatever names
+       the two share (main, a library's).  A script is left to the name
+       check below. */
+    if (is_script(exe))
+        return 0;
+    uint8_t id[32];
+    size_t idlen = vp_elf_build_id(exe, id, sizeof id);
     for (size_t i = 0; i < c->nslow; i++) {
         struct vp_profile *p;
         char err[1024];
         if (vp_profile_open(c->slow_profiles[i], &p, err, sizeof err) != 0)
             continue; /* reported where the samples are read */
-        for (size_t m = 0; m < p->module_count; m++) {
+        int seen = 0;
+        const char *other = NULL; /* a module of the binary's name, another build-id */
+        for (size_t m = 0; m < p->module_count && !seen; m++) {
             const struct vp_prof_module *mod = &p->modules[m];
             const char *mp = vp_profile_str(p, mod->path);
+            mp = mp ? mp : "";
             const char *mb = strrchr(mp, '/');
             mb = mb ? mb + 1 : mp;
-            if (!mod->build_id_len || (strcmp(mp, real_exe) != 0 && strcmp(mb, base) != 0))
-                continue;
-            struct vp_symtab *st;
-            if (vp_symtab_open(exe, mod->build_id, mod->build_id_len, &st, err, sizeof err) != 0) {
-                msg(c, "the ranking is from another build of %s: its slow profile %s recorded "
-                       "%s with a different build-id; record and rank again",
-                    exe, c->slow_profiles[i], mp);
-                vp_profile_close(p);
-                return -1;
-            }
-            vp_symtab_close(st);
+            seen = idlen && mod->build_id_len == idlen && memcmp(mod->build_id, id, idlen) == 0;
+            if (!seen && mod->build_id_len && (strcmp(mp, real_exe) == 0 || strcmp(mb, base) == 0))
+                other = mp;
         }
-        vp_profile_close(p);
-    }
-    /* The binary itself: a slow profile that did not record it (no module
-       with its build-id) is another program's, whatever names the two share
-       (main, a library's).  A binary without a build-id, or a script, is
-       left to the name check below. */
-    uint8_t id[32];
-    size_t idlen = vp_elf_build_id(exe, id, sizeof id);
-    for (size_t i = 0; idlen && i < c->nslow; i++) {
-        struct vp_profile *p;
-        char err[1024];
-        if (vp_profile_open(c->slow_profiles[i], &p, err, sizeof err) != 0)
-            continue;
-        int seen = 0;
-        for (size_t m = 0; m < p->module_count && !seen; m++)
-            seen = p->modules[m].build_id_len == idlen &&
-                   memcmp(p->modules[m].build_id, id, idlen) == 0;
-        if (!seen && p->module_count) {
+        const char *first = p->module_count ? vp_profile_str(p, p->modules[0].path) : NULL;
+        if (!seen && other)
+            msg(c, "the ranking is from another build of %s: its slow profile %s recorded "
+                   "%s with a different build-id; record and rank again",
+                exe, c->slow_profiles[i], other);
+        else if (!seen && idlen && p->module_count)
             msg(c, "the ranking is from another program: its slow profile %s recorded %s, not "
                    "%s (no module with its build-id); rank profiles of this program",
-                c->slow_profiles[i], vp_profile_str(p, p->modules[0].path), exe);
-            vp_profile_close(p);
-            return -1;
-        }
+                c->slow_profiles[i], first ? first : "?", exe);
+        int refused = !seen && (other || (idlen && p->module_count));
         vp_profile_close(p);
+        if (refused)
+            return -1;
     }
     /* Names: some top function must exist in the binary or in a library
        of it built with vprof-cc. */

@@ -125,6 +125,15 @@ def main():
           [loop, "--top", "3", "--normal", npro, "--buggy", bpro, "--", other_prog, "200", "30"],
           2, "the ranking is from another program: its slow profile %s recorded %s, not %s"
           % (bpro, prog, other_prog), work)
+    # Another build of the same program (its name, another build-id).
+    os.makedirs(os.path.join(work, "rebuilt"), exist_ok=True)
+    rebuilt = os.path.join(work, "rebuilt", "prog")
+    common.build(bindir, [os.path.join(src, "golden_prog.c")], rebuilt,
+                 ["-O1", "-mllvm", "-vprof-redundancy-probes=0"])
+    check("ranking of another build",
+          [loop, "--top", "3", "--normal", npro, "--buggy", bpro, "--", rebuilt, "200", "30"],
+          2, "the ranking is from another build of %s: its slow profile %s recorded %s with a "
+          "different build-id" % (rebuilt, bpro, prog), work)
     print("PASS" if not bad else "FAILED: %d" % bad)
     return 1 if bad else 0
 
