@@ -189,10 +189,6 @@ static void vp_rt_index_range_info(struct vp_rt_index *ix)
             if (!caller)
                 continue;
             info[i].caller_count++;
-            const struct vp_op *op = ix->ops + r->first_op;
-            for (uint32_t j = 0; j < r->op_count; j++)
-                if ((op[j].code == VP_OP_REG || op[j].code == VP_OP_BREG) && op[j].reg <= 16)
-                    info[i].caller_regs |= 1u << op[j].reg;
         }
     }
     ix->range_info = info;

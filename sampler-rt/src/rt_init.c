@@ -3,7 +3,7 @@
  *
  * The library is injected with LD_PRELOAD; its constructor reads the
  * environment contract (docs/runtime.md), maps the buffers and the PC index,
- * prepares libunwind, installs the signal handlers, and arms the timers last.
+ * records the unwind tables, installs the signal handlers, and arms the timers last.
  * It also owns: fork (pthread_atfork child: fresh buffers, own file), exit
  * (atexit, exit/_exit interposition), and the target's view of the signal
  * dispositions we keep (sigaction/signal interposition).

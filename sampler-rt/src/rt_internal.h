@@ -8,7 +8,8 @@
  *   rt_thread.c   pthread_create interposition, thread table;
  *   rt_timer.c    the timer sources (perf task-clock, timer_create, setitimer);
  *   rt_index.c    mapping and validating the PC index file (start-up only);
- *   rt_modules.c  loaded modules, build ids, libunwind table registration;
+ *   rt_modules.c  loaded modules, build ids, directly readable ranges;
+ *   rt_unwind.c   the stack stepper (.eh_frame CFI) and its module tables;
  *   rt_write.c    writing the profile file (normal context or a terminating /
  *                 flush signal; uses only async-signal-safe calls);
  *   rt_exec.c     exec*() interposition (flush before the image is replaced).
@@ -125,11 +126,10 @@ struct vp_rt_vframe {
    evaluating it, computed once at start-up (rt_index.c) instead of by
    scanning the range's recipes on every sample. */
 struct vp_rt_range_info {
-    uint32_t caller_regs;   /* DWARF registers used by its CALLER_OK recipes */
     uint32_t caller_count;  /* its CALLER_OK recipes                          */
     uint8_t cfa0;           /* a recipe uses the CFA (depth 0)                */
     uint8_t cfa_caller;     /* a CALLER_OK recipe uses the CFA (depth > 0)    */
-    uint8_t pad[6];
+    uint8_t pad[2];
 };
 
 /* The validated, read-only view of the PC index file. */
@@ -302,9 +302,12 @@ void vp_rt_index_bind(struct vp_rt_index *ix, struct vp_rt_modlist *ml, int reso
 void vp_rt_modules_scan(struct vp_rt_modlist *ml);
 void vp_rt_modules_refresh(int in_signal);
 void vp_rt_modules_after_fork(void);
-void vp_rt_unwind_prepare(void);
-int vp_rt_unwind_covers(uint64_t pc);
 void vp_rt_direct_init(void);
+
+/* rt_unwind.c */
+void vp_rt_unwind_prepare(void);
+int vp_rt_unwind_step(const uint64_t regs[17], uint32_t valid, int *exact, uint64_t out[17],
+                      uint32_t *out_valid, uint64_t *cfa);
 
 /* rt_timer.c */
 void vp_rt_timer_prepare(void);

@@ -1,23 +1,11 @@
 /*
- * rt_modules.c - the loaded modules of the target, and how libunwind finds
- * their unwind tables without dl_iterate_phdr in the signal handler.
+ * rt_modules.c - the loaded modules of the target (for the profile's module
+ * table and for exec/exit refreshes), build ids, and the address ranges the
+ * signal path may read with plain loads.  The unwind tables are rt_unwind.c's.
  *
- * libunwind's local unwinder looks up the FDE of each IP with
- * dl_iterate_phdr(), which takes glibc's loader lock and, for a module with
- * no .eh_frame_hdr, may read .debug_frame from disk with malloc.  Neither
- * belongs in a SIGPROF handler.  But libunwind first consults its list of
- * "dynamic" unwind info (_U_dyn_register), walked without locks.  So at
- * start-up (before timers are armed) we register, for every module loaded
- * then, its .eh_frame_hdr binary-search table as UNW_INFO_FORMAT_REMOTE_TABLE,
- * exactly as libunwind's own dl_iterate_phdr callback would describe it.  The
- * handler only steps from IPs inside a registered module
- * (vp_rt_unwind_covers); it stops unwinding elsewhere (dlopened later, JIT
- * code) and marks the sample VP_PCF_UNWIND_FAILED.  Modules loaded at
- * start-up can never be unloaded, so the registered tables stay valid.
- *
- * To prove the handler never reaches dl_iterate_phdr, the runtime exports a
- * forwarding dl_iterate_phdr that counts calls made inside the handler
- * (reported with VPROF_DEBUG=1; a test asserts 0).
+ * The runtime exports a forwarding dl_iterate_phdr that counts calls made
+ * inside the handler (reported with VPROF_DEBUG=1; a test asserts 0): the
+ * handler must never take the loader's lock.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -30,33 +18,9 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
-#define UNW_LOCAL_ONLY
-#include <libunwind.h>
-
 #include "rt_internal.h"
 
-#ifndef DW_EH_PE_datarel
-#define DW_EH_PE_udata4 0x03
-#define DW_EH_PE_sdata4 0x0b
-#define DW_EH_PE_pcrel 0x10
-#define DW_EH_PE_datarel 0x30
-#endif
-
-/* libunwind's dynamic-info registration (exported, declared in libunwind-dynamic.h). */
-static unw_dyn_info_t vp_rt_dyn[VP_RT_MAX_MODULES];
-/* Text ranges with a registered table; read by the signal path. */
-static struct { uint64_t lo, hi; } vp_rt_covered[VP_RT_MAX_MODULES];
-static uint32_t vp_rt_covered_count;
 static char vp_rt_exe_path[VP_RT_PATH_MAX];
-
-/* Signal path: is `pc` inside a module whose unwind table is registered? */
-int vp_rt_unwind_covers(uint64_t pc)
-{
-    for (uint32_t i = 0; i < vp_rt_covered_count; i++)
-        if (pc >= vp_rt_covered[i].lo && pc < vp_rt_covered[i].hi)
-            return 1;
-    return 0;
-}
 
 /* Copies a NUL-terminated string into the module string table; returns its
    offset, or 0 ("") when the table is full. */
@@ -411,102 +375,6 @@ void vp_rt_modules_refresh(int in_signal)
         vp_rt.modules_refresh[VP_RT_REFRESH_LOCKED]++;
     }
     atomic_store(&vp_rt.modlist_cur, !cur);
-}
-
-/* Decodes the few .eh_frame_hdr encodings glibc/binutils/lld emit. */
-static int vp_rt_read_enc(const uint8_t **p, uint8_t enc, uint64_t *out)
-{
-    const uint8_t *q = *p;
-    int32_t s;
-    uint32_t u;
-    switch (enc & 0x0f) {
-    case DW_EH_PE_sdata4:
-        memcpy(&s, q, 4);
-        *out = (uint64_t)(int64_t)s;
-        break;
-    case DW_EH_PE_udata4:
-        memcpy(&u, q, 4);
-        *out = u;
-        break;
-    default:
-        return -1;
-    }
-    if ((enc & 0x70) == DW_EH_PE_pcrel)
-        *out += (uint64_t)(uintptr_t)q;
-    else if ((enc & 0x70) != 0)
-        return -1;
-    *p = q + 4;
-    return 0;
-}
-
-static int vp_rt_register_cb(struct dl_phdr_info *info, size_t size, void *arg)
-{
-    if (vp_rt_covered_count >= VP_RT_MAX_MODULES)
-        return 1;
-    const ElfW(Phdr) *eh = NULL;
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_GNU_EH_FRAME)
-            eh = ph;
-        else if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
-            uint64_t a = info->dlpi_addr + ph->p_vaddr;
-            if (a < lo)
-                lo = a;
-            if (a + ph->p_memsz > hi)
-                hi = a + ph->p_memsz;
-        }
-    }
-    if (!eh || lo == UINT64_MAX)
-        return 0;
-    const uint8_t *hdr = (const uint8_t *)(info->dlpi_addr + eh->p_vaddr);
-    /* version, eh_frame_ptr_enc, fde_count_enc, table_enc */
-    if (hdr[0] != 1 || hdr[3] != (DW_EH_PE_datarel | DW_EH_PE_sdata4))
-        return 0;
-    const uint8_t *p = hdr + 4;
-    uint64_t eh_frame, fde_count;
-    if (vp_rt_read_enc(&p, hdr[1], &eh_frame) != 0 || vp_rt_read_enc(&p, hdr[2], &fde_count) != 0 ||
-        fde_count == 0)
-        return 0;
-    unw_dyn_info_t *di = &vp_rt_dyn[vp_rt_covered_count];
-    memset(di, 0, sizeof *di);
-    di->format = UNW_INFO_FORMAT_REMOTE_TABLE;
-    di->start_ip = lo;
-    di->end_ip = hi;
-    di->u.rti.name_ptr = (unw_word_t)(uintptr_t)info->dlpi_name;
-    di->u.rti.segbase = (unw_word_t)(uintptr_t)hdr;
-    di->u.rti.table_data = (unw_word_t)(uintptr_t)p;
-    di->u.rti.table_len = fde_count * 8 / sizeof(unw_word_t); /* 2 x int32 per entry */
-    _U_dyn_register(di);
-    vp_rt_covered[vp_rt_covered_count].lo = lo;
-    vp_rt_covered[vp_rt_covered_count].hi = hi;
-    vp_rt_covered_count++;
-    return 0;
-}
-
-/* Signal-path helper for the warm-up below. */
-static __attribute__((noinline)) int vp_rt_warm_unwind(void)
-{
-    unw_context_t ctx;
-    unw_cursor_t cur;
-    int n = 0;
-    if (unw_getcontext(&ctx) != 0 || unw_init_local(&cur, &ctx) != 0)
-        return -1;
-    while (n < 64 && unw_step(&cur) > 0)
-        n++;
-    return n;
-}
-
-/* Prepares libunwind for use in the handler: per-thread caches (no global
-   cache lock), the module tables registered, and one unwind done here so
-   libunwind's lazy initialisation (mempools, its own TLS) is not first run
-   in a signal handler.  Call once, before timers are armed. */
-void vp_rt_unwind_prepare(void)
-{
-    const char *c = getenv("VPROF_UNW_CACHE");
-    unw_set_caching_policy(unw_local_addr_space, c && c[0] == 'g' ? UNW_CACHE_GLOBAL : c && c[0] == 'n' ? UNW_CACHE_NONE : UNW_CACHE_PER_THREAD);
-    dl_iterate_phdr(vp_rt_register_cb, NULL);
-    vp_rt_warm_unwind();
 }
 
 /* Collects the readable PT_LOAD segments of a module that dlopen can pin. */

@@ -4,8 +4,9 @@
  * Everything in this file runs inside a signal handler, interrupting the
  * target at an arbitrary instruction.  The rules (docs/runtime.md):
  *   - only async-signal-safe calls: clock_gettime, process_vm_readv, write,
- *     read, syscall(gettid), raise, sigaction/pthread_sigmask, and libunwind's
- *     local unwinder over tables registered at start-up (rt_modules.c);
+ *     read, syscall(gettid), raise, sigaction/pthread_sigmask, and the
+ *     runtime's own stack stepper over tables recorded at start-up
+ *     (rt_unwind.c);
  *   - no allocation, no locks, no stdio; buffers were mmap'd at start-up and
  *     slots are reserved with one atomic fetch_add each;
  *   - a read from a target address is a plain load only where the address is
@@ -34,9 +35,6 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#define UNW_LOCAL_ONLY
-#include <libunwind.h>
-
 #include "rt_internal.h"
 
 VP_RT_TLS int vp_rt_tls_slot = -1;
@@ -53,10 +51,6 @@ struct vp_rt_frame {
     uint64_t cfa;
     int cfa_ok;
 };
-
-/* Callee-saved registers (rbx, rbp, rsp, r12-r15) plus rip: what a caller
-   frame reconstructed by unwinding can be trusted for. */
-#define VP_RT_CALLER_REGS ((1u << 3) | (1u << 6) | (1u << 7) | (0xfu << 12) | (1u << 16))
 
 /* Signal path: CLOCK_* time in nanoseconds (vDSO, async-signal-safe). */
 uint64_t vp_rt_now_ns(int clock)
@@ -554,28 +548,6 @@ static void vp_rt_frame0(struct vp_rt_frame *fr, const ucontext_t *uc)
     fr->cfa_ok = 0;
 }
 
-/* Signal path: the cursor's current (caller) frame: return address `ip`,
-   stack pointer `sp`, and of the other callee-saved registers (rbx, rbp,
-   r12-r15) those in `want` (DWARF numbering bits): each costs a libunwind
-   call, so only the registers the frame's recipes read are fetched. */
-static void vp_rt_frame_from_cursor(struct vp_rt_frame *fr, unw_cursor_t *cur, uint64_t ip,
-                                    uint64_t sp, uint32_t want)
-{
-    static const int regs[] = {3, 6, 12, 13, 14, 15};
-    fr->valid = (1u << 16) | (1u << 7);
-    fr->regs[16] = ip;
-    fr->regs[7] = sp;
-    for (unsigned i = 0; i < sizeof regs / sizeof regs[0]; i++) {
-        unw_word_t w;
-        if ((want & (1u << regs[i])) && unw_get_reg(cur, regs[i], &w) == 0) {
-            fr->regs[regs[i]] = w;
-            fr->valid |= 1u << regs[i];
-        }
-    }
-    fr->pc = ip;
-    fr->cfa_ok = 0;
-}
-
 /* Signal path: the thread table row of the calling thread (registering an
    unknown thread lock-free), or -1 when the table is full. */
 static int vp_rt_slot(uint32_t tid)
@@ -629,8 +601,7 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
                                    0, &cx);
 
     unsigned got = 0; /* callers recorded */
-    unw_cursor_t cur;
-    int cursor_ok = 0;
+    int exact = 1;    /* the interrupted PC is exact; a caller's is a return address */
     uint64_t bias = 0;
     const struct vp_index_range *rg = use_index ? vp_rt_lookup(fr.pc, &bias) : NULL;
     for (unsigned d = 0;; d++) {
@@ -640,34 +611,23 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
         struct vp_rt_frame next;
         int stepped = 0;
         if (want_step) {
-            if (!vp_rt_unwind_covers(d == 0 ? fr.pc : fr.pc - 1)) {
-                /* No registered unwind table: stepping could make libunwind
-                   call dl_iterate_phdr or guess through frame pointers. */
+            int next_exact = exact;
+            uint64_t cfa = 0;
+            int s = vp_rt_unwind_step(fr.regs, fr.valid, &next_exact, next.regs, &next.valid, &cfa);
+            if (s > 0) {
+                stepped = 1;
+                fr.cfa = cfa;
+                fr.cfa_ok = 1;
+                next.pc = next.regs[16];
+                next.cfa_ok = 0;
+                exact = next_exact;
+                if (use_index && d < vp_rt.depth)
+                    next_rg = vp_rt_lookup(exact ? next.pc : next.pc - 1, &next_bias);
+            } else if (s < 0) {
+                /* no table (code dlopened later, JIT), a malformed one, or an
+                   unreadable saved register */
                 rec->flags |= VP_PCF_UNWIND_FAILED;
                 atomic_fetch_add_explicit(&vp_rt.unwind_errors, 1, memory_order_relaxed);
-            } else {
-                if (!cursor_ok)
-                    cursor_ok = unw_init_local2(&cur, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0;
-                int s = cursor_ok ? unw_step(&cur) : -1;
-                unw_word_t ip = 0, sp = 0;
-                if (s > 0 && unw_get_reg(&cur, UNW_REG_IP, &ip) == 0 &&
-                    unw_get_reg(&cur, UNW_REG_SP, &sp) == 0 && ip != 0) {
-                    stepped = 1;
-                    fr.cfa = sp; /* x86-64: the CFA of a frame is its caller's SP */
-                    fr.cfa_ok = 1;
-                    /* the caller's range (looked up at its call instruction)
-                       says which of its registers will be read */
-                    uint32_t want = 0;
-                    if (use_index && d < vp_rt.depth &&
-                        (next_rg = vp_rt_lookup(ip - 1, &next_bias)) != NULL) {
-                        const struct vp_rt_range_info *ni = vp_rt_info(next_rg);
-                        want = ni ? ni->caller_regs : VP_RT_CALLER_REGS;
-                    }
-                    vp_rt_frame_from_cursor(&next, &cur, ip, sp, want);
-                } else if (s < 0 || (s > 0 && ip != 0)) {
-                    rec->flags |= VP_PCF_UNWIND_FAILED;
-                    atomic_fetch_add_explicit(&vp_rt.unwind_errors, 1, memory_order_relaxed);
-                }
             }
         }
         if (rg && (d == 0 || !vp_rt_info(rg) || vp_rt_info(rg)->caller_count))
