@@ -141,6 +141,7 @@ static void vp_rt_fork_child(void)
     madvise(vp_rt.pc_buf, vp_rt.max_samples * vp_rt.pc_slot_size, MADV_DONTNEED);
     madvise(vp_rt.val_buf, vp_rt.max_values * sizeof(struct vp_rt_value), MADV_DONTNEED);
     madvise(vp_rt.vframes, vp_rt.max_vframes * sizeof(struct vp_rt_vframe), MADV_DONTNEED);
+    atomic_store(&vp_rt.scratch_busy, 0);
     _Atomic uint64_t *counters[] = {&vp_rt.pc_next, &vp_rt.val_next, &vp_rt.vframe_next,
                                     &vp_rt.seq, &vp_rt.signals,
                                     &vp_rt.pc_samples, &vp_rt.pc_dropped, &vp_rt.value_samples,
@@ -359,10 +360,11 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
                         ? mmap(NULL, vp_rt.max_vframes * sizeof(struct vp_rt_vframe), prot, fl, -1, 0)
                         : NULL;
     vp_rt.threads = mmap(NULL, sizeof(struct vp_rt_thread) * vp_rt.max_threads, prot, fl, -1, 0);
+    vp_rt.scratch = mmap(NULL, (size_t)VP_RT_SCRATCH_SLOT * (vp_rt.max_threads + 1), prot, fl, -1, 0);
     vp_rt.modlists[0] = mmap(NULL, sizeof(struct vp_rt_modlist), prot, fl, -1, 0);
     vp_rt.modlists[1] = mmap(NULL, sizeof(struct vp_rt_modlist), prot, fl, -1, 0);
     if (vp_rt.pc_buf == MAP_FAILED || vp_rt.val_buf == MAP_FAILED ||
-        vp_rt.vframes == MAP_FAILED || vp_rt.threads == MAP_FAILED ||
+        vp_rt.vframes == MAP_FAILED || vp_rt.threads == MAP_FAILED || vp_rt.scratch == MAP_FAILED ||
         vp_rt.modlists[0] == MAP_FAILED || vp_rt.modlists[1] == MAP_FAILED) {
         vp_rt_log("cannot map the sample buffers; profiling disabled", NULL);
         return;

@@ -55,6 +55,7 @@
 #define VP_RT_MAX_COMPONENTS 8
 #define VP_RT_MAX_DIRECT 256      /* readable PT_LOAD ranges read without a syscall */
 #define VP_RT_RED_ZONE 128        /* x86-64 SysV: bytes below rsp a leaf may use */
+#define VP_RT_SCRATCH_SLOT 12288  /* the handler's buffers per thread (rt_signal.c) */
 
 /* Same numbers as enum vp_clock, which records the mode in the header. */
 enum vp_rt_timer_mode {
@@ -212,6 +213,10 @@ struct vp_rt_state {
     _Atomic uint64_t seq;          /* atomic: next sample sequence number  */
     struct vp_rt_thread *threads;
     _Atomic uint32_t thread_next;  /* atomic                               */
+    /* the sampling handler's buffers, VP_RT_SCRATCH_SLOT bytes per thread
+       table row, plus one shared row for threads past the table */
+    uint8_t *scratch;
+    _Atomic int scratch_busy;      /* atomic: try-lock of the shared row    */
 
     /* loss counters: each an atomic, updated relaxed */
     _Atomic uint64_t signals, pc_samples, pc_dropped, value_samples,
@@ -306,8 +311,9 @@ void vp_rt_direct_init(void);
 
 /* rt_unwind.c */
 void vp_rt_unwind_prepare(void);
+#define VP_RT_UNWIND_WORK 2048 /* bytes of workspace vp_rt_unwind_step needs */
 int vp_rt_unwind_step(const uint64_t regs[17], uint32_t valid, int *exact, uint64_t out[17],
-                      uint32_t *out_valid, uint64_t *cfa);
+                      uint32_t *out_valid, uint64_t *cfa, void *work);
 
 /* rt_timer.c */
 void vp_rt_timer_prepare(void);

@@ -170,7 +170,32 @@ struct vp_rt_read {
 
 #define VP_RT_BATCH 64      /* reads per batch                             */
 #define VP_RT_SPAN 256      /* reads closer than this share one transfer   */
-#define VP_RT_SCRATCH 2048  /* stack bytes for the shared transfers        */
+#define VP_RT_SCRATCH 2048  /* bytes for the shared transfers              */
+
+/* The handler's buffers (~9 KiB: value reads, unwinding), per thread rather than on the stack
+   the signal interrupted: a target's small sigaltstack or coroutine stack
+   must hold the kernel's signal frame (~3.5 KiB with AVX-512 state) and the
+   handler.  They are the thread table row's slice of vp_rt.scratch (not
+   TLS: ~7 KiB of initial-exec TLS would make the library impossible to
+   dlopen); a thread past the table borrows the shared last slice, or reads
+   no values when another thread has it.  Only the outermost handler entry
+   of a thread uses them (a nested one is dropped), one range at a time. */
+struct vp_rt_scratch {
+    /* vp_rt_sample_range */
+    const struct vp_recipe *rs[VP_RT_BATCH];
+    uint64_t val[VP_RT_BATCH];
+    struct vp_rt_read rd[VP_RT_BATCH];
+    uint8_t status[VP_RT_BATCH];
+    uint8_t rd_of[VP_RT_BATCH];
+    /* vp_rt_read_batch */
+    uint8_t ord[VP_RT_BATCH];
+    uint8_t bytes[VP_RT_SCRATCH];
+    struct iovec loc[VP_RT_BATCH], rem[VP_RT_BATCH];
+    uint32_t first[VP_RT_BATCH + 1];
+    /* vp_rt_unwind_step */
+    _Alignas(16) uint8_t unwind[VP_RT_UNWIND_WORK];
+};
+_Static_assert(sizeof(struct vp_rt_scratch) <= VP_RT_SCRATCH_SLOT, "VP_RT_SCRATCH_SLOT");
 
 /* Signal path: performs the `n` (<= VP_RT_BATCH) reads of `rd` with as few
    process_vm_readv calls and iovec elements as possible.  The kernel pins
@@ -180,9 +205,9 @@ struct vp_rt_read {
    a short transfer the elements fully transferred are good, the next one
    failed (its reads are retried one by one: a span may cover an unmapped
    gap) and the rest are tried again.  The pipe reader goes one by one. */
-static void vp_rt_read_batch(struct vp_rt_read *rd, uint32_t n)
+static void vp_rt_read_batch(struct vp_rt_scratch *sc, struct vp_rt_read *rd, uint32_t n)
 {
-    uint8_t ord[VP_RT_BATCH];
+    uint8_t *ord = sc->ord;
     uint32_t m = 0, direct = 0;
     for (uint32_t i = 0; i < n; i++) {
         rd[i].out = 0;
@@ -214,9 +239,9 @@ static void vp_rt_read_batch(struct vp_rt_read *rd, uint32_t n)
     }
     uint32_t i = 0;
     while (i < m) {
-        uint8_t scratch[VP_RT_SCRATCH];
-        struct iovec loc[VP_RT_BATCH], rem[VP_RT_BATCH];
-        uint32_t first[VP_RT_BATCH + 1], g = 0, used = 0, j = i;
+        uint8_t *scratch = sc->bytes;
+        struct iovec *loc = sc->loc, *rem = sc->rem;
+        uint32_t *first = sc->first, g = 0, used = 0, j = i;
         while (j < m) { /* group ord[j..] into spans */
             uint64_t lo = rd[ord[j]].addr, hi = lo + rd[ord[j]].size;
             uint32_t e = j + 1;
@@ -381,6 +406,7 @@ static uint64_t vp_rt_extend(uint64_t v, uint32_t size, uint32_t var_id)
 /* Per sample: the PC slot and, per depth, the frame entry its values refer
    to (0 = none reserved yet). */
 struct vp_rt_sample_ctx {
+    struct vp_rt_scratch *sc;
     uint32_t slot;
     uint32_t frame_ref[VP_RT_MAX_DEPTH + 1];
 };
@@ -438,11 +464,12 @@ static void vp_rt_sample_range(const struct vp_index_range *rg, const struct vp_
     const struct vp_rt_index *ix = &vp_rt.index;
     uint32_t k = 0;
     while (k < rg->recipe_count) {
-        const struct vp_recipe *rs[VP_RT_BATCH];
-        uint64_t val[VP_RT_BATCH];
-        uint8_t status[VP_RT_BATCH];
-        struct vp_rt_read rd[VP_RT_BATCH];
-        uint8_t rd_of[VP_RT_BATCH];
+        struct vp_rt_scratch *sc = cx->sc;
+        const struct vp_recipe **rs = sc->rs;
+        uint64_t *val = sc->val;
+        uint8_t *status = sc->status;
+        struct vp_rt_read *rd = sc->rd;
+        uint8_t *rd_of = sc->rd_of;
         uint32_t n = 0, nr = 0;
         for (; k < rg->recipe_count && n < VP_RT_BATCH; k++) {
             const struct vp_recipe *r = &ix->recipes[ix->refs[rg->first_recipe + k]];
@@ -460,7 +487,7 @@ static void vp_rt_sample_range(const struct vp_index_range *rg, const struct vp_
             }
             n++;
         }
-        vp_rt_read_batch(rd, nr);
+        vp_rt_read_batch(sc, rd, nr);
         for (uint32_t i = 0; i < nr; i++) {
             val[rd_of[i]] = rd[i].out;
             if (!rd[i].ok)
@@ -472,7 +499,7 @@ static void vp_rt_sample_range(const struct vp_index_range *rg, const struct vp_
                 rd[nr] = (struct vp_rt_read){.addr = val[i], .size = rs[i]->pointee_size};
                 rd_of[nr++] = (uint8_t)i;
             }
-        vp_rt_read_batch(rd, nr);
+        vp_rt_read_batch(sc, rd, nr);
         for (uint32_t i = 0; i < nr; i++) {
             if (rd[i].ok)
                 val[rd_of[i]] = rd[i].out;
@@ -592,7 +619,15 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
     rec->flags = (uint16_t)((overrun > VP_PCF_OVERRUN_MAX ? VP_PCF_OVERRUN_MAX : overrun)
                             << VP_PCF_OVERRUN_SHIFT);
 
-    int use_index = vp_rt.have_index && !vp_rt.no_values;
+    int slot = vp_rt_slot(tid), shared = 0;
+    cx.sc = NULL;
+    if (slot >= 0) {
+        cx.sc = (struct vp_rt_scratch *)(vp_rt.scratch + (size_t)slot * VP_RT_SCRATCH_SLOT);
+    } else if (!atomic_exchange_explicit(&vp_rt.scratch_busy, 1, memory_order_acquire)) {
+        shared = 1;
+        cx.sc = (struct vp_rt_scratch *)(vp_rt.scratch + (size_t)vp_rt.max_threads * VP_RT_SCRATCH_SLOT);
+    }
+    int use_index = vp_rt.have_index && !vp_rt.no_values && cx.sc;
     /* Always-live globals: once per sample, in the interrupted frame. */
     if (use_index)
         for (uint32_t m = 0; m < vp_rt.index.imod_count; m++)
@@ -613,7 +648,9 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
         if (want_step) {
             int next_exact = exact;
             uint64_t cfa = 0;
-            int s = vp_rt_unwind_step(fr.regs, fr.valid, &next_exact, next.regs, &next.valid, &cfa);
+            int s = cx.sc ? vp_rt_unwind_step(fr.regs, fr.valid, &next_exact, next.regs,
+                                              &next.valid, &cfa, cx.sc->unwind)
+                          : -1;
             if (s > 0) {
                 stepped = 1;
                 fr.cfa = cfa;
@@ -640,7 +677,8 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
         bias = next_bias;
     }
     rec->depth = (uint16_t)got;
-    int slot = vp_rt_slot(tid);
+    if (shared)
+        atomic_store_explicit(&vp_rt.scratch_busy, 0, memory_order_release);
     if (slot >= 0)
         atomic_fetch_add_explicit(&vp_rt.threads[slot].pc_samples, 1, memory_order_relaxed);
     __atomic_store_n(&rec->tid, tid, __ATOMIC_RELEASE); /* commit */

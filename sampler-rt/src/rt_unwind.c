@@ -24,7 +24,9 @@
  *     recorded segment, every stack word through vp_rt_safe_read (a plain
  *     load on the interrupted thread's stack, process_vm_readv elsewhere),
  *     so a corrupt table or a wild frame gives a failed step, never a fault.
- *     No locks, no allocation, no descriptors, about 2.5 KiB of stack.
+ *     No locks, no allocation, no descriptors; the CFA rows live in a
+ *     workspace the caller passes (the handler's per-thread scratch), so
+ *     the step needs under 1 KiB of the interrupted stack.
  *
  * What it does not do: .debug_frame (modules without .eh_frame_hdr), the
  * DWARF expression operators that no x86-64 compiler or glibc emits in CFI
@@ -49,7 +51,7 @@ enum {
 #define VP_UNW_NREGS 17   /* DWARF x86-64 0..15 and 16 = return address (rip) */
 #define VP_UNW_RA 16
 #define VP_UNW_SP 7
-#define VP_UNW_STATES 6   /* DW_CFA_remember_state nesting kept */
+#define VP_UNW_STATES 4   /* remember_state nesting kept (glibc, libstdc++: 1) */
 #define VP_UNW_EXPR_STEPS 64
 /* Callee-saved registers (rbx, rbp, r12-r15): their values carry into the
    caller when the frame did not save them.  rsp and rip are computed. */
@@ -260,6 +262,14 @@ struct vp_cfa_state {
     uint32_t cfa_reg;
 };
 
+/* vp_rt_unwind_step's large state, in the caller's workspace (the handler's
+   per-thread scratch) rather than on the stack the signal interrupted. */
+struct vp_unw_work {
+    struct vp_cfa_state init, st;
+    struct vp_cfa_state saved[VP_UNW_STATES];
+};
+_Static_assert(sizeof(struct vp_unw_work) <= VP_RT_UNWIND_WORK, "VP_RT_UNWIND_WORK");
+
 struct vp_cie {
     uint64_t code_align;
     int64_t data_align;
@@ -337,9 +347,8 @@ static int vp_rt_cie_parse(const struct vp_rt_ehmod *m, uint64_t at, struct vp_c
    DW_CFA_restore (NULL while running the CIE's own program). */
 static int vp_rt_cfa_run(const struct vp_rt_ehmod *m, const struct vp_cie *cie, uint64_t p,
                          uint64_t end, uint64_t loc, uint64_t target, struct vp_cfa_state *st,
-                         const struct vp_cfa_state *init)
+                         const struct vp_cfa_state *init, struct vp_cfa_state *saved)
 {
-    struct vp_cfa_state saved[VP_UNW_STATES];
     unsigned nsaved = 0;
     struct vp_cur c = {p, end, m->seg_lo, 0, 0};
     while (c.p < c.end && !c.bad) {
@@ -629,11 +638,13 @@ static int vp_rt_cfi_expr(const struct vp_rt_ehmod *m, uint64_t p, uint64_t len,
    those the step can vouch for: the callee-saved ones, rsp, rip, and what
    a signal frame restores), *cfa is the frame's CFA, and *exact says
    whether the caller's PC is exact (it was interrupted by a signal).
+   `work`: VP_RT_UNWIND_WORK bytes, 16-byte aligned, for the CFA rows.
    0: the outermost frame (return address undefined).  -1: no unwind table
    covers the PC, the table is malformed or a saved register unreadable. */
 int vp_rt_unwind_step(const uint64_t regs[17], uint32_t valid, int *exact, uint64_t out[17],
-                      uint32_t *out_valid, uint64_t *cfa)
+                      uint32_t *out_valid, uint64_t *cfa, void *work)
 {
+    struct vp_unw_work *w = work;
     if (!(valid & (1u << VP_UNW_RA)))
         return -1;
     uint64_t pc = regs[VP_UNW_RA];
@@ -695,29 +706,30 @@ int vp_rt_unwind_step(const uint64_t regs[17], uint32_t valid, int *exact, uint6
             return -1;
     }
 
-    struct vp_cfa_state init, st;
-    memset(&init, 0, sizeof init);
-    if (vp_rt_cfa_run(m, &cie, cie.insns, cie.insns_end, pc_begin, UINT64_MAX, &init, NULL) != 0)
+    struct vp_cfa_state *init = &w->init, *stp = &w->st;
+    memset(init, 0, sizeof *init);
+    if (vp_rt_cfa_run(m, &cie, cie.insns, cie.insns_end, pc_begin, UINT64_MAX, init, NULL,
+                      w->saved) != 0)
         return -1;
-    st = init;
-    if (vp_rt_cfa_run(m, &cie, c.p, c.end, pc_begin, target, &st, &init) != 0)
+    *stp = *init;
+    if (vp_rt_cfa_run(m, &cie, c.p, c.end, pc_begin, target, stp, init, w->saved) != 0)
         return -1;
 
     struct vp_regs in = {regs, valid};
     uint64_t f;
-    if (st.cfa.kind == VP_RULE_EXPR) {
-        if (vp_rt_cfi_expr(m, (uint64_t)st.cfa.v, st.cfa.expr_len, &in, 0, 0, &f) != 0)
+    if (stp->cfa.kind == VP_RULE_EXPR) {
+        if (vp_rt_cfi_expr(m, (uint64_t)stp->cfa.v, stp->cfa.expr_len, &in, 0, 0, &f) != 0)
             return -1;
-    } else if (st.cfa.kind == VP_RULE_OFFSET && st.cfa_reg < VP_UNW_NREGS &&
-               (valid & (1u << st.cfa_reg))) {
-        f = regs[st.cfa_reg] + (uint64_t)st.cfa.v;
+    } else if (stp->cfa.kind == VP_RULE_OFFSET && stp->cfa_reg < VP_UNW_NREGS &&
+               (valid & (1u << stp->cfa_reg))) {
+        f = regs[stp->cfa_reg] + (uint64_t)stp->cfa.v;
     } else {
         return -1;
     }
 
     uint32_t ov = 0;
     for (unsigned r = 0; r < VP_UNW_NREGS; r++) {
-        const struct vp_rule *ru = &st.reg[r];
+        const struct vp_rule *ru = &stp->reg[r];
         uint64_t v = 0, a;
         int ok = 0;
         switch (ru->kind) {

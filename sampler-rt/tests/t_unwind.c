@@ -66,7 +66,7 @@ static void on_prof(int sig, siginfo_t *si, void *ucv)
     for (int i = 0; i < 17; i++)
         regs[i] = (uint64_t)uc->uc_mcontext.gregs[map[i]];
     uint32_t valid = 0x1ffff;
-    int exact = 1, ours_done = 0;
+    int exact = 1;
 
     unw_cursor_t cur;
     if (unw_init_local2(&cur, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) != 0)
@@ -80,7 +80,8 @@ static void on_prof(int sig, siginfo_t *si, void *ucv)
         uint32_t nvalid = 0;
         uint64_t cfa = 0;
         int was_exact = exact;
-        int o = ours_done ? 0 : vp_rt_unwind_step(regs, valid, &exact, next, &nvalid, &cfa);
+        static _Alignas(16) uint8_t work[VP_RT_UNWIND_WORK];
+        int o = vp_rt_unwind_step(regs, valid, &exact, next, &nvalid, &cfa, work);
         if (!lu) {
             if (o > 0)
                 ours_long++; /* we went further: counted, not an error */
@@ -202,10 +203,12 @@ static void on_usr1(int sig)
     sink += recurse(10, sink); /* samples inside this handler cross __restore_rt */
 }
 
+/* CPU time: ITIMER_PROF counts it, so a loaded host takes longer, not
+   fewer samples. */
 static double now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -229,7 +232,7 @@ int main(int argc, char **argv)
         sorts(round);
         strings();
         clocks();
-        for (int i = 0; i < 16; i++)
+        for (int i = 0; i < 48; i++)
             raise(SIGUSR1);
     }
     struct itimerval off = {{0, 0}, {0, 0}};
