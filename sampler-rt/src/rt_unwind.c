@@ -280,18 +280,25 @@ struct vp_cie {
     uint64_t insns, insns_end;
 };
 
+/* Opens the CIE or FDE at `at`: `c` spans its body (after the length,
+   32-bit or extended), which must hold `min` bytes and end in the segment. */
+static int vp_rt_entry_open(const struct vp_rt_ehmod *m, uint64_t at, uint64_t min, struct vp_cur *c)
+{
+    *c = (struct vp_cur){at, m->seg_hi, m->seg_lo, 0, 0};
+    uint64_t len = vp_cur_fixed(c, 4);
+    if (len == 0xffffffffu)
+        len = vp_cur_fixed(c, 8);
+    if (c->bad || len < min || len > m->seg_hi - c->p)
+        return -1;
+    c->end = c->p + len;
+    return 0;
+}
+
 /* Parses the CIE at `at`. */
 static int vp_rt_cie_parse(const struct vp_rt_ehmod *m, uint64_t at, struct vp_cie *cie)
 {
-    struct vp_cur c = {at, m->seg_hi, m->seg_lo, 0, 0};
-    uint64_t len = vp_cur_fixed(&c, 4);
-    if (len == 0xffffffffu)
-        len = vp_cur_fixed(&c, 8);
-    uint64_t start = c.p;
-    if (c.bad || len < 4 || len > m->seg_hi - start)
-        return -1;
-    c.end = start + len;
-    if (vp_cur_fixed(&c, 4) != 0) /* CIE id in .eh_frame */
+    struct vp_cur c;
+    if (vp_rt_entry_open(m, at, 4, &c) != 0 || vp_cur_fixed(&c, 4) != 0) /* CIE id in .eh_frame */
         return -1;
     uint8_t version = (uint8_t)vp_cur_fixed(&c, 1);
     if (version != 1 && version != 3)
@@ -674,14 +681,10 @@ int vp_rt_unwind_step(const uint64_t regs[17], uint32_t valid, int *exact, uint6
         return -1;
 
     /* the FDE */
-    struct vp_cur c = {fde, m->seg_hi, m->seg_lo, 0, 0};
-    uint64_t len = vp_cur_fixed(&c, 4);
-    if (len == 0xffffffffu)
-        len = vp_cur_fixed(&c, 8);
-    uint64_t body = c.p;
-    if (c.bad || len < 8 || len > m->seg_hi - body)
+    struct vp_cur c;
+    if (vp_rt_entry_open(m, fde, 8, &c) != 0)
         return -1;
-    c.end = body + len;
+    uint64_t body = c.p;
     uint64_t cie_off = vp_cur_fixed(&c, 4);
     if (c.bad || cie_off == 0 || cie_off > body - m->seg_lo)
         return -1;
