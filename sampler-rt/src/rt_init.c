@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/uio.h>
@@ -71,6 +72,45 @@ void vp_rt_components_fork_child(void)
             vp_rt.components[i]->after_fork_child();
 }
 
+/* Signal path too: does `fd` still name the pipe reader's pipe?  A target
+   that closes its descriptors and opens files may get our numbers; then
+   the reader must neither write target memory into its file nor read (or
+   close) it.  fstat is async-signal-safe. */
+int vp_rt_pipe_ours(int fd)
+{
+    struct stat st;
+    return fd >= 0 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+           (uint64_t)st.st_dev == vp_rt.pipe_dev && (uint64_t)st.st_ino == vp_rt.pipe_ino;
+}
+
+/* Opens the pipe reader's pipe, both ends moved to >= vp_rt.fd_floor (out
+   of the range a target's open() hands out), and records its identity. */
+static void vp_rt_pipe_open(void)
+{
+    int p[2];
+    struct stat st;
+    vp_rt.pipe_fds[0] = vp_rt.pipe_fds[1] = -1;
+    if (pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0)
+        return;
+    for (int i = 0; i < 2; i++)
+        if (p[i] < vp_rt.fd_floor) {
+            int high = fcntl(p[i], F_DUPFD_CLOEXEC, vp_rt.fd_floor);
+            if (high >= 0) {
+                close(p[i]);
+                p[i] = high;
+            }
+        }
+    if (fstat(p[0], &st) != 0) {
+        close(p[0]);
+        close(p[1]);
+        return;
+    }
+    vp_rt.pipe_dev = (uint64_t)st.st_dev;
+    vp_rt.pipe_ino = (uint64_t)st.st_ino;
+    vp_rt.pipe_fds[0] = p[0];
+    vp_rt.pipe_fds[1] = p[1];
+}
+
 /* Picks process_vm_readv if it works on our own memory (it may be denied by
    seccomp or ptrace policy), else the pipe fallback. */
 static void vp_rt_choose_reader(void)
@@ -84,8 +124,9 @@ static void vp_rt_choose_reader(void)
         return;
     }
     vp_rt.read_mode = VP_RT_READ_PIPE;
-    if (pipe2(vp_rt.pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0) {
-        vp_rt.pipe_fds[0] = vp_rt.pipe_fds[1] = -1; /* every read: unreadable */
+    vp_rt_fd_floor_init();
+    vp_rt_pipe_open();
+    if (vp_rt.pipe_fds[0] < 0) { /* every read: unreadable */
         vp_rt_log("no safe reader (process_vm_readv and pipe failed); values unreadable", NULL);
     }
 }
@@ -157,12 +198,10 @@ static void vp_rt_fork_child(void)
     atomic_store(&vp_rt.final_written, 0);
     atomic_store(&vp_rt.pipe_busy, 0);
     if (vp_rt.read_mode == VP_RT_READ_PIPE) { /* the parent's pipe is shared */
-        if (vp_rt.pipe_fds[0] >= 0) {
-            close(vp_rt.pipe_fds[0]);
-            close(vp_rt.pipe_fds[1]);
-        }
-        if (pipe2(vp_rt.pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0)
-            vp_rt.pipe_fds[0] = vp_rt.pipe_fds[1] = -1;
+        for (int i = 0; i < 2; i++) /* unless the target reused the numbers */
+            if (vp_rt_pipe_ours(vp_rt.pipe_fds[i]))
+                close(vp_rt.pipe_fds[i]);
+        vp_rt_pipe_open();
     }
     vp_rt_components_fork_child();
     atomic_store(&vp_rt.paused, 0);

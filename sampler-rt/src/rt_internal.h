@@ -191,7 +191,9 @@ struct vp_rt_state {
                                       SIGTRAP (attr.sigtrap), not fasync   */
     _Atomic uint64_t perf_ring_threads, perf_refresh_threads, perf_trap_threads; /* atomic */
     int read_mode;                 /* enum vp_rt_read_mode                 */
-    int pipe_fds[2];               /* for VP_RT_READ_PIPE                  */
+    int pipe_fds[2];               /* for VP_RT_READ_PIPE, >= fd_floor     */
+    uint64_t pipe_dev, pipe_ino;   /* the pipe's identity: a target may
+                                      close our fds and reuse the numbers  */
     _Atomic int pipe_busy;         /* atomic: try-lock of the pipe          */
 
     /* process identity (reset in a fork child) */
@@ -298,6 +300,7 @@ void vp_rt_signals_for_exec(void);
 void vp_rt_signals_after_exec(void);
 void vp_rt_flush_handler(int sig, siginfo_t *si, void *ucv);
 uint64_t vp_rt_now_ns(int clock);
+int vp_rt_pipe_ours(int fd);
 
 /* rt_index.c */
 int vp_rt_index_load(const char *path, struct vp_rt_index *ix);
@@ -316,6 +319,7 @@ int vp_rt_unwind_step(const uint64_t regs[17], uint32_t valid, int *exact, uint6
                       uint32_t *out_valid, uint64_t *cfa, void *work);
 
 /* rt_timer.c */
+void vp_rt_fd_floor_init(void);
 void vp_rt_timer_prepare(void);
 int vp_rt_timer_start(void);
 void vp_rt_sample_signals(sigset_t *set);

@@ -141,7 +141,8 @@ int vp_rt_safe_read(uint64_t addr, void *dst, uint32_t size)
     if (atomic_exchange_explicit(&vp_rt.pipe_busy, 1, memory_order_acquire))
         return -1;
     int rc = -1;
-    if (write(vp_rt.pipe_fds[1], (const void *)(uintptr_t)addr, size) == (ssize_t)size)
+    if (vp_rt_pipe_ours(vp_rt.pipe_fds[1]) && vp_rt_pipe_ours(vp_rt.pipe_fds[0]) &&
+        write(vp_rt.pipe_fds[1], (const void *)(uintptr_t)addr, size) == (ssize_t)size)
         rc = read(vp_rt.pipe_fds[0], dst, size) == (ssize_t)size ? 0 : -1;
     atomic_store_explicit(&vp_rt.pipe_busy, 0, memory_order_release);
     return rc;

@@ -79,8 +79,9 @@ static long vp_rt_page_size;
 #define VP_RT_RING_PAGES 2 /* user page + one data page (a power of two) */
 
 /* Lowest fd number our perf descriptors are moved to: high enough to stay
-   out of the target's way, low enough not to grow its fd table much. */
-static void vp_rt_fd_floor_init(void)
+   out of the target's way, low enough not to grow its fd table much.  The
+   pipe reader's fds too (rt_init.c). */
+void vp_rt_fd_floor_init(void)
 {
     struct rlimit rl;
     long floor = 1024;

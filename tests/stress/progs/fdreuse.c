@@ -1,10 +1,10 @@
 /* fdreuse.c - a daemon-style target: closes every descriptor above 2, then
- * opens an input file (it gets 3) and an output file (4) and works through
+ * opens input and output files on fds 3..10 and works through
  * a few call levels whose frames lie on different pages, never touching
  * the files; at the end it reports each file's offset and size.  Under
  * libunwind the runtime's caller walk validated stack addresses through a
  * pipe opened before the close: the reads and writes went to these files
- * ("in_off -1", or bytes of stack in out.txt). */
+ * (an input's offset moved, bytes of stack in an output, one closed). */
 #define _GNU_SOURCE
 #include "common.h"
 #include <fcntl.h>
@@ -38,15 +38,25 @@ int main(void)
     if (w < 0 || write(w, "0123456789abcdef", 16) != 16)
         return 9;
     close(w);
-    int in = open("in.txt", O_RDONLY);
-    int out = open("out.txt", O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    /* fds 3..10, alternating input and output: whatever numbers the
+       runtime's descriptors had (a test harness may leave some open below
+       them), one of these files now has it */
+    char out_name[4][16];
+    int in[4], out[4];
+    for (int i = 0; i < 4; i++) {
+        snprintf(out_name[i], sizeof out_name[i], "out%d.txt", i);
+        in[i] = open("in.txt", O_RDWR); /* read-write: a stray write or read */
+        out[i] = open(out_name[i], O_CREAT | O_TRUNC | O_RDWR, 0644); /* shows */
+    }
     long sum = 0;
     for (int r = 0; r < 300; r++)
         sum += deep(r % 9, 40000);
     printf("sum %ld\n", sum);
-    report("in.txt", in);
-    report("out.txt", out);
+    for (int i = 0; i < 4; i++) {
+        report("in.txt", in[i]);
+        report(out_name[i], out[i]);
+    }
     char buf[17] = {0};
-    printf("in.txt reads '%s'\n", pread(in, buf, 16, 0) == 16 ? buf : "?");
+    printf("in.txt reads '%s'\n", pread(in[0], buf, 16, 0) == 16 ? buf : "?");
     return 0;
 }
