@@ -12,8 +12,14 @@ import os, re, resource, shutil, statistics, subprocess, sys, tempfile
 
 def main():
     if len(sys.argv) < 7 or sys.argv[5] != '--':
-        sys.exit(__doc__.splitlines()[0])
-    vprof, rt_a, rt_b, rounds, prog = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[6:]
+        sys.exit('usage: ' + __doc__.splitlines()[0])
+    vprof, rt_a, rt_b, rounds, prog = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[6:]
+    if not rounds.isdigit() or int(rounds) < 1:
+        sys.exit('rt_ab.py: ROUNDS must be a positive integer, not %r' % rounds)
+    rounds = int(rounds)
+    for what, path in (('VPROF', vprof), ('A_RUNTIME', rt_a), ('B_RUNTIME', rt_b)):
+        if not os.path.isfile(path):
+            sys.exit('rt_ab.py: %s %s: no such file' % (what, path))
     tmp = tempfile.mkdtemp(prefix='vprof-rt-ab.')
     try:
         cfg = {'plain': prog}
@@ -35,7 +41,8 @@ def main():
                 p = subprocess.run(cfg[k], env=env, capture_output=True, text=True)
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 if p.returncode != 0:
-                    sys.exit('%s exited with %d: %s' % (k, p.returncode, p.stderr.strip()[-300:]))
+                    last = (p.stderr.strip().splitlines() or [''])[-1]
+                    sys.exit('rt_ab.py: the %s run exited with %d%s' % (k, p.returncode, ': ' + last if last else ''))
                 cpu[k].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
                 m = re.search(r'handler_mean_ns=(\d+)', p.stderr)
                 if m:

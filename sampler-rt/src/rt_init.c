@@ -140,11 +140,13 @@ static void vp_rt_atexit(void)
 }
 
 /* fork: no thread may be inside a sampling handler when the process is
-   copied.  A handler holds locks while it unwinds (libunwind's mempool lock,
-   taken with every signal blocked, when it parses an FDE); the child would
-   inherit one locked with no thread to release it, and its first handler
-   needing it would wait forever, deaf to SIGTERM: a fork child hung that way
-   under a loaded CI run (stress.fork, 2026-11-22).  So the prepare handler
+   copied.  Until 2026-11-24 a handler held a lock while it unwound
+   (libunwind's mempool lock, taken with every signal blocked, when it parsed
+   an FDE); a child inheriting it locked would wait forever at its first
+   sample needing it, deaf to SIGTERM: a fork child hung that way under a
+   loaded CI run (stress.fork, 2026-11-22).  The runtime's own stepper
+   (rt_unwind.c) takes no lock; the pause stays so a child never starts from
+   a half-made sample (a shared scratch slice held, say).  So the prepare handler
    makes the handlers stand off and waits for those running (as a write
    does, at most ~0.5 s), and the parent resumes after the fork; the child
    starts afresh below.  Only a pause the prepare handler began is undone: a

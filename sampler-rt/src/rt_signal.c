@@ -173,12 +173,12 @@ struct vp_rt_read {
 #define VP_RT_SPAN 256      /* reads closer than this share one transfer   */
 #define VP_RT_SCRATCH 2048  /* bytes for the shared transfers              */
 
-/* The handler's buffers (~9 KiB: value reads, unwinding), per thread rather than on the stack
-   the signal interrupted: a target's small sigaltstack or coroutine stack
-   must hold the kernel's signal frame (~3.5 KiB with AVX-512 state) and the
-   handler.  They are the thread table row's slice of vp_rt.scratch (not
-   TLS: ~7 KiB of initial-exec TLS would make the library impossible to
-   dlopen); a thread past the table borrows the shared last slice, or reads
+/* The handler's buffers (~9 KiB: value reads, unwinding), per thread
+   rather than on the stack the signal interrupted: a target's small
+   sigaltstack or coroutine stack must hold the kernel's signal frame
+   (~3.4 KiB with AVX-512 state) and the handler.  They are the thread table
+   row's slice of vp_rt.scratch (not TLS: that much initial-exec TLS makes
+   the library impossible to dlopen); a thread past the table borrows the shared last slice, or reads
    no values when another thread has it.  Only the outermost handler entry
    of a thread uses them (a nested one is dropped), one range at a time. */
 struct vp_rt_scratch {

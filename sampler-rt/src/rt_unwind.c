@@ -15,8 +15,8 @@
  *   - start-up (vp_rt_unwind_prepare, before any timer is armed): every
  *     module loaded then whose PT_GNU_EH_FRAME holds the usual binary search
  *     table is recorded with its executable range and the readable segment
- *     that holds .eh_frame_hdr.  Start-up modules are never unloaded (glibc
- *     marks them NODELETE), so the tables stay mapped.  Code dlopened later
+ *     that holds .eh_frame_hdr.  Start-up modules are never unloaded, so the
+ *     tables stay mapped.  Code dlopened later
  *     or generated at run time is not covered: a step from there fails.
  *   - signal path (vp_rt_unwind_step): find the FDE by binary search, run
  *     its CIE's and its own CFA program up to the PC, compute the CFA and

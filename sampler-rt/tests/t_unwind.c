@@ -34,7 +34,7 @@
 
 #define MAX_FRAMES 24
 
-/* The runtime's reader, as its fallback does it: never faults. */
+/* The runtime's reader, as process_vm_readv mode does it: never faults. */
 int vp_rt_safe_read(uint64_t addr, void *dst, uint32_t size)
 {
     struct iovec l = {dst, size}, r = {(void *)(uintptr_t)addr, size};
