@@ -320,6 +320,7 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
 {
     vp_rt.real_sigaction =
         (int (*)(int, const struct sigaction *, struct sigaction *))vp_rt_real("sigaction");
+    vp_rt_mask_init();
     /* A set-user-ID / set-group-ID (or file-capability) process: its
        environment came from a less privileged user, so do nothing at all:
        no timers, no files, no environment changes (the interposers pass
@@ -446,6 +447,7 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
     atomic_store(&vp_rt.active, 1);
     vp_rt_thread_register();
     vp_rt_timer_start();
+    vp_rt_mask_unblock();
 }
 
 /* ---- interposed libc entry points (normal context) ---------------------- */
@@ -481,11 +483,20 @@ VP_RT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigactio
         vp_rt.real_sigaction =
             (int (*)(int, const struct sigaction *, struct sigaction *))vp_rt_real("sigaction");
     struct sigaction *kept = vp_rt_kept(sig);
-    if (!kept)
+    if (!kept) {
+        /* a handler's mask never holds our sampling signals (rt_mask.c) */
+        struct sigaction mine;
+        if (act && vp_rt_mask_strip(&act->sa_mask, &mine.sa_mask) != &act->sa_mask) {
+            sigset_t m = mine.sa_mask;
+            mine = *act;
+            mine.sa_mask = m;
+            act = &mine;
+        }
         return vp_rt.real_sigaction(sig, act, old);
+    }
     sigset_t all, saved;
     sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &saved);
+    vp_rt_sigmask_real(SIG_BLOCK, &all, &saved);
     if (old)
         *old = *kept;
     if (act) {
@@ -495,7 +506,7 @@ VP_RT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigactio
         if (f >= 0 && was_ignored != (act->sa_handler == SIG_IGN))
             vp_rt_fatal_install(f);
     }
-    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    vp_rt_sigmask_real(SIG_SETMASK, &saved, NULL);
     return 0;
 }
 

@@ -323,6 +323,13 @@ void vp_rt_fd_floor_init(void);
 void vp_rt_timer_prepare(void);
 int vp_rt_timer_start(void);
 void vp_rt_sample_signals(sigset_t *set);
+/* rt_mask.c */
+void vp_rt_mask_init(void);
+void vp_rt_mask_unblock(void);
+int vp_rt_sigmask_real(int how, const sigset_t *set, sigset_t *old);
+const sigset_t *vp_rt_mask_strip(const sigset_t *s, sigset_t *copy);
+int vp_rt_mask_requeue(int sig, siginfo_t *si, void *ucv);
+extern VP_RT_TLS int vp_rt_tls_prof_held;
 int vp_rt_thread_arm(void);
 void vp_rt_thread_disarm(void);
 void vp_rt_timer_after_fork(void);

@@ -760,7 +760,7 @@ static void vp_rt_die_by(int sig)
     sigemptyset(&s);
     sigaddset(&s, sig);
     raise(sig);
-    pthread_sigmask(SIG_UNBLOCK, &s, NULL); /* delivered here: the default action */
+    vp_rt_sigmask_real(SIG_UNBLOCK, &s, NULL); /* delivered here: the default action */
 }
 
 /* Signal path: hand a signal we do not own to the target's own disposition. */
@@ -778,13 +778,14 @@ static void vp_rt_chain(const struct sigaction *t, int sig, siginfo_t *si, void 
        SA_NODEFER.  Ours blocks every asynchronous signal (vp_rt_hook): a
        target handler that waits for one, or leaves by longjmp (which keeps
        the handler's mask), would otherwise keep them blocked.  The kernel
-       restores the interrupted mask when our handler returns. */
+       restores the interrupted mask when our handler returns.  Our
+       sampling signals stay out of it (rt_mask.c). */
     if (ucv) {
-        sigset_t m = ((const ucontext_t *)ucv)->uc_sigmask;
+        sigset_t m = ((const ucontext_t *)ucv)->uc_sigmask, copy;
         sigorset(&m, &m, &t->sa_mask);
         if (!(t->sa_flags & SA_NODEFER))
             sigaddset(&m, sig);
-        pthread_sigmask(SIG_SETMASK, &m, NULL);
+        vp_rt_sigmask_real(SIG_SETMASK, vp_rt_mask_strip(&m, &copy), NULL);
     }
     if (t->sa_flags & SA_SIGINFO)
         t->sa_sigaction(sig, si, ucv);
@@ -798,7 +799,8 @@ void vp_rt_signal_handler(int sig, siginfo_t *si, void *ucv)
     int saved_errno = errno;
     if (!vp_rt_is_ours(sig, si)) {
         atomic_fetch_add_explicit(&vp_rt.foreign_signals, 1, memory_order_relaxed);
-        vp_rt_chain(sig == SIGTRAP ? &vp_rt.target_trap : &vp_rt.target_prof, sig, si, ucv);
+        if (!vp_rt_mask_requeue(sig, si, ucv))
+            vp_rt_chain(sig == SIGTRAP ? &vp_rt.target_trap : &vp_rt.target_prof, sig, si, ucv);
         errno = saved_errno;
         return;
     }

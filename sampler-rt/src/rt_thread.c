@@ -143,12 +143,14 @@ void vp_rt_thread_init(void)
 struct vp_rt_start {
     void *(*fn)(void *);
     void *arg;
+    int prof_held; /* the creator's view of its mask (rt_mask.c) */
 };
 
 static void *vp_rt_thread_start(void *p)
 {
     struct vp_rt_start st = *(struct vp_rt_start *)p;
     free(p);
+    vp_rt_tls_prof_held = st.prof_held;
     /* No cancellation point may act before the target's code runs: the
        timer's set-up closes a descriptor (close is one), and a deferred
        cancel there ended the thread without running its start routine or
@@ -179,6 +181,7 @@ VP_RT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void 
     }
     st->fn = fn;
     st->arg = arg;
+    st->prof_held = vp_rt_tls_prof_held;
     int rc = real(th, attr, vp_rt_thread_start, st);
     if (rc != 0)
         free(st);

@@ -202,7 +202,7 @@ static void vp_rt_perf_disarm(void)
     sigset_t prof, old;
     sigemptyset(&prof);
     vp_rt_sample_signals(&prof);
-    pthread_sigmask(SIG_BLOCK, &prof, &old);
+    vp_rt_sigmask_real(SIG_BLOCK, &prof, &old);
     int fd = vp_rt_tls_perf_fd;
     ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
     if (vp_rt_tls_slot >= 0)
@@ -213,7 +213,7 @@ static void vp_rt_perf_disarm(void)
         munmap(vp_rt_tls_perf_ring, VP_RT_RING_PAGES * vp_rt_page_size);
     vp_rt_tls_perf_ring = NULL;
     vp_rt_perf_close(fd, vp_rt_tls_perf_id);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    vp_rt_sigmask_real(SIG_SETMASK, &old, NULL);
 }
 
 /* Creates and arms the calling thread's timer_create CPU-time timer.

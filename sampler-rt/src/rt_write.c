@@ -394,7 +394,7 @@ int vp_rt_write_profile(int reason)
     sigset_t block, old;
     sigemptyset(&block);
     vp_rt_sample_signals(&block);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
+    vp_rt_sigmask_real(SIG_BLOCK, &block, &old);
     vp_rt_pause_sampling();
     if (reason == VP_RT_WRITE_EXIT || reason == VP_RT_WRITE_EXEC)
         vp_rt_modules_refresh(0); /* normal context: dl_iterate_phdr is fine */
@@ -444,7 +444,7 @@ int vp_rt_write_profile(int reason)
     }
     if (reason == VP_RT_WRITE_FLUSH)
         vp_rt_resume_sampling();
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    vp_rt_sigmask_real(SIG_SETMASK, &old, NULL);
     atomic_store(&vp_rt.writing, 0);
     return rc;
 }
