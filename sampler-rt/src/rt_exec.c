@@ -1,8 +1,9 @@
 /*
  * rt_exec.c - exec of another program is *followed*.
  *
- * LD_PRELOAD stays in the environment, so the new image loads the runtime
- * again and writes its own profile.  Before the old image is replaced, the
+ * The new image gets our LD_PRELOAD and VPROF_* entries back if the
+ * program's environment for it lacks them (vp_rt_env_with_seq), so it
+ * loads the runtime again and writes its own profile.  Before the old image is replaced, the
  * interposed exec functions:
  *   1. stop this thread's timer (and ITIMER_PROF in fallback mode, which
  *      would survive exec and kill the new image before its handler exists);
@@ -88,22 +89,95 @@ static void vp_rt_exec_failed(int prepared)
     errno = e;
 }
 
-/* A copy of `envp` with our VPROF_EXEC_SEQ entry replacing any old one
-   (mmap'd: exec may follow a fork of a threaded program).  NULL on failure,
-   then the original envp is used. */
+/* Our part of the environment, copied at start-up (the program may change
+   its own later): the VPROF_* entries, and this library's path for
+   LD_PRELOAD.  A program that execs with an environment of its own making
+   (a sanitising wrapper passing only PATH; `env -i`; a program that unsets
+   LD_PRELOAD in itself) would otherwise run the new image unprofiled, and
+   `vprof record` found no profile at the name it was given. */
+#define VP_RT_ENV_MAX 32
+static char vp_rt_env_buf[8192];
+static const char *vp_rt_env_ours[VP_RT_ENV_MAX];
+static size_t vp_rt_env_n;
+static char vp_rt_self[VP_RT_PATH_MAX];
+
+void vp_rt_exec_init(void)
+{
+    size_t used = 0;
+    for (char **e = environ; e && *e && vp_rt_env_n < VP_RT_ENV_MAX; e++) {
+        size_t len = strlen(*e) + 1;
+        if (strncmp(*e, "VPROF_", 6) != 0 || strncmp(*e, "VPROF_EXEC_SEQ=", 15) == 0 ||
+            !strchr(*e, '=') || used + len > sizeof vp_rt_env_buf)
+            continue;
+        memcpy(vp_rt_env_buf + used, *e, len);
+        vp_rt_env_ours[vp_rt_env_n++] = vp_rt_env_buf + used;
+        used += len;
+    }
+    Dl_info info;
+    if (dladdr((void *)vp_rt_exec_init, &info) && info.dli_fname && info.dli_fname[0] == '/' &&
+        strlen(info.dli_fname) < sizeof vp_rt_self)
+        strcpy(vp_rt_self, info.dli_fname);
+}
+
+/* Whether `envp` has an entry for the name of `entry` ("NAME=..."). */
+static int vp_rt_env_has(char *const envp[], size_t n, const char *entry)
+{
+    size_t k = (size_t)(strchr(entry, '=') - entry) + 1;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(envp[i], entry, k) == 0)
+            return 1;
+    return 0;
+}
+
+/* A copy of `envp` for the new image: our VPROF_EXEC_SEQ entry replacing
+   any old one, the VPROF_* entries it lacks, and this library first in
+   LD_PRELOAD (mmap'd: exec may follow a fork of a threaded program).  An
+   entry the program set itself wins over ours.  NULL on failure, then the
+   original envp is used. */
 static char **vp_rt_env_with_seq(char *const envp[], size_t *bytes)
 {
     size_t n = 0;
     while (envp && envp[n])
         n++;
-    *bytes = (n + 2) * sizeof(char *);
+    const char *pre = NULL; /* the program's LD_PRELOAD value, if any */
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(envp[i], "LD_PRELOAD=", 11) == 0)
+            pre = envp[i] + 11;
+    size_t self = strlen(vp_rt_self);
+    int add_self = self && !(pre && strstr(pre, vp_rt_self));
+    size_t ptrs = (n + vp_rt_env_n + 3) * sizeof(char *);
+    size_t text = add_self ? 11 + self + 1 + (pre ? strlen(pre) : 0) + 1 : 0;
+    *bytes = ptrs + text;
     char **e = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (e == MAP_FAILED)
         return NULL;
+    char *preload = (char *)e + ptrs;
+    if (add_self) {
+        char *p = preload;
+        memcpy(p, "LD_PRELOAD=", 11);
+        p += 11;
+        memcpy(p, vp_rt_self, self);
+        p += self;
+        if (pre && *pre) {
+            *p++ = ':';
+            strcpy(p, pre);
+        } else {
+            *p = 0;
+        }
+    }
     size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(envp[i], "VPROF_EXEC_SEQ=", 15) != 0)
-            e[k++] = envp[i];
+    for (size_t i = 0; i < n; i++) {
+        if (strncmp(envp[i], "VPROF_EXEC_SEQ=", 15) == 0)
+            continue;
+        if (add_self && strncmp(envp[i], "LD_PRELOAD=", 11) == 0)
+            continue;
+        e[k++] = envp[i];
+    }
+    for (size_t i = 0; i < vp_rt_env_n; i++)
+        if (!vp_rt_env_has(envp, n, vp_rt_env_ours[i]))
+            e[k++] = (char *)vp_rt_env_ours[i];
+    if (add_self)
+        e[k++] = preload;
     e[k++] = vp_rt_exec_var;
     e[k] = NULL;
     return e;

@@ -388,6 +388,7 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
     }
     if (vp_rt.pid != vp_rt.root_pid && !(vp_rt.flags & VP_PROFF_EXECED))
         vp_rt.flags |= VP_PROFF_FORKED; /* a child (fork + exec) of the traced process */
+    vp_rt_exec_init(); /* our environment, for the images we exec */
 
     /* buffers: reserved now, backed lazily (MAP_NORESERVE) */
     vp_rt.pc_slot_size = (uint32_t)(sizeof(struct vp_pc_sample) + 8 * vp_rt.depth);
@@ -440,6 +441,7 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
         vp_rt_hook(vp_rt.flush_signal, vp_rt_flush_handler, NULL);
 
     atexit(vp_rt_atexit);
+    at_quick_exit(vp_rt_atexit); /* registered first: runs after the program's */
     pthread_atfork(vp_rt_fork_prepare, vp_rt_fork_parent, vp_rt_fork_child);
 
     /* timers last, chosen once (rt_timer.c): perf task-clock per thread,
@@ -529,6 +531,19 @@ VP_RT_EXPORT void exit(int status)
     static void (*real)(int);
     if (!real)
         real = (void (*)(int))vp_rt_real("exit");
+    if (getpid() == vp_rt.pid)
+        vp_rt.exit_status = status;
+    real(status);
+    __builtin_unreachable();
+}
+
+/* quick_exit: the status, then the real one (its at_quick_exit handlers,
+   ours last, write the profile; then glibc's internal _exit). */
+VP_RT_EXPORT void quick_exit(int status)
+{
+    static void (*real)(int);
+    if (!real)
+        real = (void (*)(int))vp_rt_real("quick_exit");
     if (getpid() == vp_rt.pid)
         vp_rt.exit_status = status;
     real(status);

@@ -297,6 +297,7 @@ extern const int vp_rt_fatal_signals[VP_RT_NFATAL];
    image inherits: an ignored signal stays ignored); after a failed exec,
    hook them again. */
 void vp_rt_signals_for_exec(void);
+void vp_rt_exec_init(void);
 void vp_rt_signals_after_exec(void);
 void vp_rt_flush_handler(int sig, siginfo_t *si, void *ucv);
 uint64_t vp_rt_now_ns(int clock);

@@ -1,5 +1,6 @@
 /* How the target ends, by argv[1]: _exit, abort, SIGTERM (default
- * disposition), SIGKILL, exit() from a second thread while others work. */
+ * disposition), SIGKILL, exit() from a second thread while others work,
+ * quick_exit with an at_quick_exit handler while a thread works. */
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -19,6 +20,12 @@ static void *exiter(void *arg)
     exit(7);
 }
 
+static void at_quick(void)
+{
+    printf("at_quick_exit ran\n");
+    fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
     const char *how = argc > 1 ? argv[1] : "";
@@ -32,6 +39,12 @@ int main(int argc, char **argv)
         raise(SIGTERM);
     if (!strcmp(how, "sigkill"))
         raise(SIGKILL);
+    if (!strcmp(how, "quick_exit")) {
+        pthread_t a;
+        pthread_create(&a, NULL, spin, NULL);
+        at_quick_exit(at_quick);
+        quick_exit(8);
+    }
     if (!strcmp(how, "thread-exit")) {
         pthread_t a, b;
         pthread_create(&a, NULL, spin, NULL);

@@ -172,6 +172,16 @@ static size_t count_child_profiles(const char *output, time_t since)
     return n;
 }
 
+/// Whether "<output>.exec0" (the profile of the image before an exec) was
+/// written since `since`.
+static int exec_profile_written(const char *output, time_t since)
+{
+    char path[PATH_MAX + 8];
+    struct stat st;
+    snprintf(path, sizeof path, "%s.exec0", output);
+    return stat(path, &st) == 0 && st.st_mtime >= since;
+}
+
 /// Reads the profile back and prints the one-line summary.  Returns 0 if the
 /// profile is valid and was written by this run, else 1.
 static int summarize(const char *shown, const char *output, pid_t root, time_t start,
@@ -186,6 +196,13 @@ static int summarize(const char *shown, const char *output, pid_t root, time_t s
                     "vprof: no profile was written to %s: CMD was killed by signal %d (%s); "
                     "a crash or SIGKILL leaves no profile\n",
                     shown, WTERMSIG(status), strsignal(WTERMSIG(status)));
+        else if (exec_profile_written(output, start))
+            /* the image before exec wrote <output>.exec0; the last one did not */
+            fprintf(stderr,
+                    "vprof: no profile was written to %s: CMD replaced itself by exec, and the "
+                    "last image ran without the runtime (statically linked, set-user-ID, or "
+                    "started by fexecve/execveat); the images before it wrote %s.exec<N>\n",
+                    shown, shown);
         else
             fprintf(stderr, "vprof: no profile was written to %s (%s)\n", shown, why);
         return 1;
