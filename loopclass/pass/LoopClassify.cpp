@@ -176,20 +176,46 @@ static vp_loop_class classifyRecursion(Function &F, const LoopSideEffects &E) {
   return VP_CLASS_ONE_STAR;
 }
 
+/// The frame a loop's sites are reported in: its subprogram, and where
+/// that was inlined (null: not inlined).
+struct SiteFrame {
+  const DISubprogram *SP = nullptr;
+  const DILocation *InlinedAt = nullptr;
+};
+
+/// `DL`, or the call in `Fr` that it was inlined through: a side effect in
+/// a callee inlined into the loop is reported at the loop's own call line,
+/// in the loop's file (before 2026-11-24 it kept the callee's line, and
+/// vprof-loop quoted that line number from the loop's file: "the side
+/// effect at line 264 cannot run: `{`" in an std::__heap_select loop whose
+/// store was in stl_heap.h).
+static const DILocation *inFrame(const DILocation *DL, const SiteFrame &Fr) {
+  if (!Fr.SP)
+    return DL;
+  for (const DILocation *D = DL; D; D = D->getInlinedAt())
+    if (D->getScope()->getSubprogram() == Fr.SP && D->getInlinedAt() == Fr.InlinedAt)
+      return D;
+  return DL;
+}
+
 /// Line and column of `I`, or of the next instruction of its block that has
 /// a location (phis and some generated code have none), or of a user of `I`
-/// (a live-out phi merging values at the end of a block).
-static std::pair<unsigned, unsigned> siteLocation(Instruction *I) {
+/// (a live-out phi merging values at the end of a block); in frame `Fr`.
+static std::pair<unsigned, unsigned> siteLocation(Instruction *I, const SiteFrame &Fr) {
+  auto At = [&](const DebugLoc &DL) -> std::pair<unsigned, unsigned> {
+    const DILocation *D = inFrame(DL.get(), Fr);
+    return {D->getLine(), D->getColumn()};
+  };
   for (BasicBlock::iterator It = I->getIterator(), E = I->getParent()->end();
        It != E; ++It)
     if (const DebugLoc &DL = It->getDebugLoc())
       if (DL.getLine())
-        return {DL.getLine(), DL.getCol()};
+        return At(DL);
   for (User *U : I->users())
     if (auto *UI = dyn_cast<Instruction>(U))
       if (const DebugLoc &DL = UI->getDebugLoc())
         if (DL.getLine())
-          return {DL.getLine(), DL.getCol()};
+          return At(DL);
   return {0, 0};
 }
 
@@ -272,12 +298,13 @@ static void markEveryIteration(std::vector<SiteRecord> &Out, const LoopSideEffec
   }
 }
 
-static void addSites(LoopRecord &Rec, const LoopSideEffects &E, Loop *L = nullptr,
-                     DominatorTree *DT = nullptr, AlwaysCalls *Calls = nullptr) {
+static void addSites(LoopRecord &Rec, const LoopSideEffects &E, const SiteFrame &Fr,
+                     Loop *L = nullptr, DominatorTree *DT = nullptr,
+                     AlwaysCalls *Calls = nullptr) {
   std::vector<SiteRecord> New;
   for (const SideEffectSite &S : E.Sites) {
     SiteRecord SR;
-    std::tie(SR.Line, SR.Column) = siteLocation(S.Inst);
+    std::tie(SR.Line, SR.Column) = siteLocation(S.Inst, Fr);
     SR.Kind = S.Kind;
     SR.InBody = S.InBody;
     SR.Callee = S.Callee.str();
@@ -477,7 +504,7 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       Rec.Kind = VP_LOOP_RECURSION;
       Rec.Class = classifyRecursion(F, E);
       Rec.F = &F;
-      addSites(Rec, E);
+      addSites(Rec, E, SiteFrame{F.getSubprogram(), nullptr});
       Info.Loops.push_back(std::move(Rec));
       ++NumRecursions;
     }
@@ -502,7 +529,12 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       Rec.Class = classifyLoop(*L, E);
       Rec.F = &F;
       Rec.Header = L->getHeader();
-      addSites(Rec, E, L, &DT, &Calls);
+      SiteFrame Fr;
+      if (Loc.Start) {
+        Fr.SP = Loc.Start->getScope()->getSubprogram();
+        Fr.InlinedAt = Loc.Start->getInlinedAt();
+      }
+      addSites(Rec, E, Fr, L, &DT, &Calls);
       splitIndirect(Rec, *L, E);
       if (Recursive && isTailRecursionLoop(*L, F))
         Rec.Flags |= VP_LOOPF_TAIL_CALLS;
