@@ -485,8 +485,13 @@ static void print_var_text(FILE *out, const struct report *rep, uint32_t id)
         vp_cmd_format_value(md, sizeof md, v, st->vals[(st->nvals - 1) / 2]);
         vp_cmd_format_value(mx, sizeof mx, v, st->vals[st->nvals - 1]);
     }
-    fprintf(out, "      %-16s %5u  %-16s %-18s %9" PRIu64 " %9" PRIu64 "  %12s %12s %12s\n",
-            vp_profile_var_str(p, v->name), v->line, tags, vp_profile_var_str(p, v->type),
+    /* line 0: made by the compiler, no declaration in the source (a
+       range-for's __begin/__end/__range, a lambda's captures) */
+    char line[16] = "-";
+    if (v->line)
+        snprintf(line, sizeof line, "%u", v->line);
+    fprintf(out, "      %-16s %5s  %-16s %-18s %9" PRIu64 " %9" PRIu64 "  %12s %12s %12s\n",
+            vp_profile_var_str(p, v->name), line, tags, vp_profile_var_str(p, v->type),
             st->samples, st->unreadable, mn, md, mx);
 }
 

@@ -49,8 +49,10 @@ def main():
     if hot["self_percent"] != 50 or funcs[1]["cumulative_percent"] != 65:
         fail("percentages %r %r" % (hot["self_percent"], funcs[1]["cumulative_percent"]))
     vars_ = {v["name"]: v for v in hot["variables"]}
-    if [v["name"] for v in hot["variables"]] != ["n", "x"]:
+    if [v["name"] for v in hot["variables"]] != ["__begin1", "n", "x"]:
         fail("hot variables %r" % [v["name"] for v in hot["variables"]])
+    if vars_["__begin1"]["line"] != 0:  # JSON keeps 0: no declaration line
+        fail("__begin1 line %r" % vars_["__begin1"]["line"])
     n = vars_["n"]
     if (n["samples"], n["unreadable"], n["min"], n["median"], n["max"]) != (3, 1, -3, 5, 7):
         fail("n stats %r" % n)

@@ -184,6 +184,9 @@ static void make_profile(const char *path)
                             VP_TYPE_SINT, 8);
     uint32_t g = pf_var(&b, "test_cmd.c", "", "g_limit", "unsigned int", 2, VP_TAG_GLOBAL,
                         VP_TYPE_UINT, 4);
+    /* made by the compiler (a range-for's iterator): no declaration line */
+    pf_var(&b, "test_cmd.c", "cmdtest_hot_function", "__begin1", "iterator", 0, VP_TAG_ARGS,
+           VP_TYPE_PTR_OTHER, 8);
     pf_value(&b, 1, n, 7, hot, VP_VAL_OK);
     pf_value(&b, 2, n, 0xfffffffdu, hot, VP_VAL_OK); /* -3 as a 4-byte int */
     pf_value(&b, 3, n, 5, hot, VP_VAL_OK);
@@ -380,6 +383,12 @@ static void test_report_text(void **state)
                             &got, &unread, &mn, &md, &mx),
                      8);
     assert_int_equal(line, 12);
+    /* a variable without a declaration line shows "-", not line 0 */
+    const char *it = strstr(first, "\n      __begin1 ");
+    assert_non_null(it);
+    char shown[16];
+    assert_int_equal(sscanf(it + 1, " __begin1 %15s", shown), 1);
+    assert_string_equal(shown, "-");
     assert_string_equal(tags, "loop,cond");
     assert_int_equal(got, 3);
     assert_int_equal(unread, 1);
@@ -454,8 +463,8 @@ static void test_dump(void **state)
     size_t lines = 0;
     for (const char *c = r.out; *c; c++)
         lines += *c == '\n';
-    /* header, 2 modules, 4 vars, coverage, loss, 100 PCs, 9 values */
-    assert_int_equal(lines, 1 + 2 + 4 + 1 + 1 + 100 + 9);
+    /* header, 2 modules, 5 vars, coverage, loss, 100 PCs, 9 values */
+    assert_int_equal(lines, 1 + 2 + 5 + 1 + 1 + 100 + 9);
     run_free(&r);
 }
 
