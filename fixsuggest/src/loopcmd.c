@@ -520,7 +520,8 @@ static int probed_run(struct ctx *c, char *const *argv, const char *label, const
     }
     *prof = NULL;
     if (access(r.output, F_OK) != 0) {
-        msg(c, "the %s run wrote no profile (is %s statically linked?)", label, argv[0]);
+        msg(c, "the %s run of %s wrote no profile (%s)", label, argv[0],
+            vp_launch_no_profile_why(r.output, 0));
         *code = VP_LOOPCMD_NOTHING;
         return -1;
     }

@@ -73,8 +73,8 @@ static int record(char **argv, const char *out, const char *label)
         return 1;
     }
     if (access(r.output, R_OK) != 0) {
-        fprintf(stderr, "vprof-diagnose: the %s run wrote no profile (is it statically linked?)\n",
-                label);
+        fprintf(stderr, "vprof-diagnose: the %s run wrote no profile (%s)\n", label,
+                vp_launch_no_profile_why(r.output, 0));
         return 1;
     }
     return 0;

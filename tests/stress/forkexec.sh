@@ -24,7 +24,7 @@ cc -static -O1 static.c -o static || stress_fail "cannot build a static program 
 rm -rf rec
 mkdir rec
 (cd rec && "$VPROF" record -o rec.vprof -- "$work/forkexec" into "$work/static" >../rec.out 2>../rec.err)
-grep -q "CMD replaced itself by exec, and the last image ran without the runtime" rec.err ||
+grep -q "CMD replaced itself by exec, and the last image ran without the runtime: statically linked" rec.err ||
     { cat rec.err >&2; stress_fail "exec into a static program: no message naming the exec"; }
 [ -e rec/rec.vprof.exec0 ] || stress_fail "exec into a static program: no .exec0 profile"
 stress_no_temp "$work"

@@ -102,6 +102,12 @@ void vp_launch_rmtemp(char *dir);
 
 char *vp_launch_resolve(const char *name);
 
+/* Why a run wrote no profile at `output`, as a clause for a message: the
+ * program replaced itself by exec and the last image ran without the
+ * runtime (when "<output>.exec0", the earlier image's profile, was written
+ * at or after `since`; 0: any time), else the usual suspects. */
+const char *vp_launch_no_profile_why(const char *output, time_t since);
+
 /* The shared libraries `exe` loads at start-up, as its own dynamic loader
  * lists them (`PT_INTERP --list exe`, which maps them and runs none of the
  * program's code): absolute paths, each once, into *paths (malloc'd, free

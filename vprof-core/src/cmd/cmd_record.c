@@ -172,16 +172,6 @@ static size_t count_child_profiles(const char *output, time_t since)
     return n;
 }
 
-/// Whether "<output>.exec0" (the profile of the image before an exec) was
-/// written since `since`.
-static int exec_profile_written(const char *output, time_t since)
-{
-    char path[PATH_MAX + 8];
-    struct stat st;
-    snprintf(path, sizeof path, "%s.exec0", output);
-    return stat(path, &st) == 0 && st.st_mtime >= since;
-}
-
 /// Reads the profile back and prints the one-line summary.  Returns 0 if the
 /// profile is valid and was written by this run, else 1.
 static int summarize(const char *shown, const char *output, pid_t root, time_t start,
@@ -189,22 +179,15 @@ static int summarize(const char *shown, const char *output, pid_t root, time_t s
 {
     struct vp_profile *p;
     char err[1024];
-    static const char *const why = "is CMD statically linked, or did the runtime fail to load?";
     if (access(output, F_OK) != 0) {
         if (WIFSIGNALED(status)) /* the runtime writes before the signals it can catch */
             fprintf(stderr,
                     "vprof: no profile was written to %s: CMD was killed by signal %d (%s); "
                     "a crash or SIGKILL leaves no profile\n",
                     shown, WTERMSIG(status), strsignal(WTERMSIG(status)));
-        else if (exec_profile_written(output, start))
-            /* the image before exec wrote <output>.exec0; the last one did not */
-            fprintf(stderr,
-                    "vprof: no profile was written to %s: CMD replaced itself by exec, and the "
-                    "last image ran without the runtime (statically linked, set-user-ID, or "
-                    "started by fexecve/execveat); the images before it wrote %s.exec<N>\n",
-                    shown, shown);
         else
-            fprintf(stderr, "vprof: no profile was written to %s (%s)\n", shown, why);
+            fprintf(stderr, "vprof: no profile was written to %s (%s)\n", shown,
+                    vp_launch_no_profile_why(output, start));
         return 1;
     }
     if (vp_profile_open(output, &p, err, sizeof err) != 0) {
@@ -222,7 +205,7 @@ static int summarize(const char *shown, const char *output, pid_t root, time_t s
         else
             fprintf(stderr, "vprof: %s is from an earlier run (root pid %u, this run %d): no "
                             "profile was written (%s)\n",
-                    shown, p->hdr.root_pid, (int)root, why);
+                    shown, p->hdr.root_pid, (int)root, vp_launch_no_profile_why(output, start));
         vp_profile_close(p);
         return 1;
     }

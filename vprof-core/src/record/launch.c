@@ -53,6 +53,18 @@ static void warnf(const struct vp_launch_opts *o, const char *fmt, ...)
 /// Finds `name` like execvp does: as given if it contains '/', else in each
 /// PATH directory (an empty entry is the current directory).  Returns a
 /// malloc'ed path or NULL with errno set.
+const char *vp_launch_no_profile_why(const char *output, time_t since)
+{
+    char path[PATH_MAX + 8];
+    struct stat st;
+    snprintf(path, sizeof path, "%s.exec0", output);
+    if (stat(path, &st) == 0 && st.st_mtime >= since)
+        return "CMD replaced itself by exec, and the last image ran without the runtime: "
+               "statically linked, set-user-ID, or started by fexecve or execveat; the images "
+               "before it were profiled (<profile>.exec<N>)";
+    return "is CMD statically linked, or did the runtime fail to load?";
+}
+
 char *vp_launch_resolve(const char *name)
 {
     if (strchr(name, '/')) {
