@@ -15,8 +15,9 @@
  * set: pthread_sigmask, sigprocmask, signalfd, and the sa_mask of the
  * actions passed to sigaction (a handler that leaves by longjmp keeps its
  * mask).  Start-up unblocks them in the first thread, in case the launcher
- * of this image had them blocked.  The program's view differs in one way:
- * a mask it reads back never holds them.  Our handler touches no program
+ * of this image had them blocked.  A mask the program reads back shows
+ * SIGPROF as it asked (vp_rt_tls_prof_held); a kept SIGTRAP or flush
+ * signal reads back unblocked.  Our handler touches no program
  * state, so running it where the program meant to hold signals off is
  * safe; that is the premise of every signal-based sampler.  Not covered:
  * raw rt_sigprocmask syscalls, setcontext (it restores a mask that
@@ -90,16 +91,14 @@ static int vp_rt_kept_signals(sigset_t *s)
 /* `s` without the kept signals: `s` itself, or `copy` holding the result. */
 const sigset_t *vp_rt_mask_strip(const sigset_t *s, sigset_t *copy)
 {
-    static const int cand[] = {SIGPROF, SIGTRAP};
     sigset_t keep;
     if (!s || !vp_rt_kept_signals(&keep))
         return s;
+    const int cand[] = {SIGPROF, SIGTRAP, vp_rt.flush_signal};
     *copy = *s;
     for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++)
-        if (sigismember(&keep, cand[i]) == 1)
+        if (cand[i] && sigismember(&keep, cand[i]) == 1)
             sigdelset(copy, cand[i]);
-    if (vp_rt.flush_signal)
-        sigdelset(copy, vp_rt.flush_signal);
     return copy;
 }
 
@@ -188,31 +187,44 @@ VP_RT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 }
 
 /* signalfds whose SIGPROF we took out, to give it back on yielding.
-   Written in normal context (mask first, then the fd, +1 so 0 is empty),
-   read by the handler. */
+   Written in normal context (a slot is claimed 0 -> -1, filled, then
+   gets fd + 1), read by the handler (entries > 0 only). */
 #define VP_RT_SFDS 16
 static struct {
     _Atomic int fd1;
     sigset_t asked;
 } vp_rt_sfds[VP_RT_SFDS];
 
-static void vp_rt_sfd_remember(int fd, const sigset_t *asked)
+/* Signalfd `fd` was made or changed through us: remember its mask if
+   `asked` (we took SIGPROF out of it), else forget any old entry for that
+   number (a closed signalfd's number reused must not get the old mask). */
+static void vp_rt_sfd_note(int fd, const sigset_t *asked)
 {
-    int free_i = -1;
     for (int i = 0; i < VP_RT_SFDS; i++) {
-        int f = atomic_load(&vp_rt_sfds[i].fd1);
-        if (f == fd + 1) {
-            free_i = i; /* the same number again: a new signalfd, or a new mask */
-            break;
+        int f = fd + 1;
+        if (atomic_load(&vp_rt_sfds[i].fd1) != f)
+            continue;
+        if (!atomic_compare_exchange_strong(&vp_rt_sfds[i].fd1, &f, -1))
+            continue;
+        if (asked) {
+            vp_rt_sfds[i].asked = *asked;
+            atomic_store(&vp_rt_sfds[i].fd1, fd + 1);
+        } else {
+            atomic_store(&vp_rt_sfds[i].fd1, 0);
         }
-        if (!f && free_i < 0)
-            free_i = i;
+        return;
     }
-    if (free_i < 0)
-        return; /* full: that one keeps SIGPROF out after yielding */
-    atomic_store(&vp_rt_sfds[free_i].fd1, 0);
-    vp_rt_sfds[free_i].asked = *asked;
-    atomic_store(&vp_rt_sfds[free_i].fd1, fd + 1);
+    if (!asked)
+        return;
+    for (int i = 0; i < VP_RT_SFDS; i++) {
+        int f = 0;
+        if (atomic_compare_exchange_strong(&vp_rt_sfds[i].fd1, &f, -1)) {
+            vp_rt_sfds[i].asked = *asked;
+            atomic_store(&vp_rt_sfds[i].fd1, fd + 1);
+            return;
+        }
+    }
+    /* full: that signalfd keeps SIGPROF out after yielding */
 }
 
 /* Signal path: every remembered signalfd gets its own mask back (a number
@@ -221,7 +233,7 @@ static void vp_rt_sfd_restore(void)
 {
     for (int i = 0; i < VP_RT_SFDS; i++) {
         int f = atomic_load(&vp_rt_sfds[i].fd1);
-        if (f)
+        if (f > 0)
             syscall(SYS_signalfd4, f - 1, &vp_rt_sfds[i].asked, _NSIG / 8, 0);
     }
 }
@@ -237,9 +249,11 @@ VP_RT_EXPORT int signalfd(int fd, const sigset_t *mask, int flags)
     sigset_t copy;
     const sigset_t *m = vp_rt_mask_strip(mask, &copy);
     int rc = vp_rt_real_signalfd(fd, m, flags);
-    if (rc >= 0 && m == &copy && sigismember(mask, SIGPROF) == 1 &&
-        sigismember(&copy, SIGPROF) == 0)
-        vp_rt_sfd_remember(rc, mask);
+    if (rc >= 0)
+        vp_rt_sfd_note(rc, m == &copy && sigismember(mask, SIGPROF) == 1 &&
+                                   sigismember(&copy, SIGPROF) == 0
+                               ? mask
+                               : NULL);
     return rc;
 }
 
