@@ -390,6 +390,39 @@ static int rank_profiles(struct ctx *c)
 
 static int is_script(const char *path);
 
+/* Which of `names` (as a user or a ranking gives them: the plain, the
+   linkage or the qualified C++ name) are functions of `exe` or of a module
+   in `mods`: known[i] = 1.  Returns -1, with every name known, when the
+   executable's symbols cannot be read (nothing can be said). */
+static int known_functions(const char *exe, const struct vp_loopmods *mods, const char *const *names,
+                           size_t n, unsigned char *known)
+{
+    for (size_t m = 0; m <= mods->n; m++) {
+        struct vp_symtab *st;
+        char err[1024];
+        if (vp_symtab_open(m ? mods->mod[m - 1].path : exe, NULL, 0, &st, err, sizeof err) != 0) {
+            if (m)
+                continue;
+            memset(known, 1, n);
+            return -1;
+        }
+        size_t nf;
+        const struct vp_func *fs = vp_symtab_funcs(st, &nf);
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = 0; k < nf && !known[i]; k++) {
+                char buf[512];
+                known[i] = strcmp(fs[k].name, names[i]) == 0 ||
+                           strcmp(fs[k].linkage, names[i]) == 0 ||
+                           (strstr(names[i], "::") &&
+                            strcmp(vp_func_display(vp_func_key(fs[k].name, fs[k].linkage), buf,
+                                                   sizeof buf),
+                                   names[i]) == 0);
+            }
+        vp_symtab_close(st);
+    }
+    return 0;
+}
+
 static int check_same_binary(struct ctx *c, const char *exe, const struct vp_loopmods *mods)
 {
     const char *base = strrchr(exe, '/');
@@ -442,26 +475,12 @@ static int check_same_binary(struct ctx *c, const char *exe, const struct vp_loo
     if (!c->nrank_names)
         return 0;
     char shown0[512];
-    size_t found = 0;
-    for (size_t m = 0; m <= mods->n && !found; m++) {
-        struct vp_symtab *st;
-        char err[1024];
-        if (vp_symtab_open(m ? mods->mod[m - 1].path : exe, NULL, 0, &st, err, sizeof err) != 0) {
-            if (!m)
-                return 0; /* the loop table read already vouched for the file */
-            continue;
-        }
-        size_t nf;
-        const struct vp_func *fs = vp_symtab_funcs(st, &nf);
-        for (size_t i = 0; i < c->nrank_names; i++)
-            for (size_t k = 0; k < nf; k++)
-                if (strcmp(fs[k].name, c->rank_names[i]) == 0 ||
-                    strcmp(fs[k].linkage, c->rank_names[i]) == 0) {
-                    found++;
-                    break;
-                }
-        vp_symtab_close(st);
-    }
+    unsigned char *known = xcalloc(c->nrank_names, 1);
+    int found = known_functions(exe, mods, (const char *const *)c->rank_names, c->nrank_names,
+                                known) != 0;
+    for (size_t i = 0; i < c->nrank_names; i++)
+        found |= known[i];
+    free(known);
     if (!found) {
         msg(c, "the ranking is from another binary: none of its top %zu functions (%s%s) is "
                "in %s",
@@ -1568,6 +1587,28 @@ static int add_run_modules(struct ctx *c, struct vp_loopmods *mods, const struct
     return added;
 }
 
+/* The --function names that are functions of neither the binary nor a
+   module of `mods`: each said (`where`: what else was searched; `fate`:
+   what happens to it), as a typo would otherwise only show as a function
+   without loops.  Returns how many. */
+static size_t unknown_functions(struct ctx *c, const char *exe, const struct vp_loopmods *mods,
+                                const char *where, const char *fate)
+{
+    size_t n = c->o->nfunctions, bad = 0;
+    if (!n)
+        return 0;
+    unsigned char *known = xcalloc(n, 1);
+    known_functions(exe, mods, c->o->functions, n, known);
+    for (size_t i = 0; i < n; i++)
+        if (!known[i]) {
+            bad++;
+            if (fate)
+                msg(c, "no function %s in %s or %s: %s", c->o->functions[i], exe, where, fate);
+        }
+    free(known);
+    return bad;
+}
+
 int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
 {
     struct ctx c = {.o = o};
@@ -1666,6 +1707,27 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         msg(&c, "--source-root %s: %s", o->source_root, strerror(errno));
         goto done;
     }
+    /* What the run cannot add to: a binary that imports neither dlopen nor
+       exec runs only the modules it starts with, so a name found in none
+       of them, or functions without loops, are said now, not after the
+       run. */
+    int more = script || vp_launch_may_load_code(exe);
+    if (!more) {
+        const char *where = "the libraries it loads (it loads no others: no dlopen or exec)";
+        if (!c.nrank_names && unknown_functions(&c, exe, &mods, where, NULL) == o->nfunctions) {
+            unknown_functions(&c, exe, &mods, where, "check the name");
+            goto done;
+        }
+        unknown_functions(&c, exe, &mods, where, "left out");
+        if (!nsel) {
+            msg(&c, "no loops in the selected functions (%s%s) in %s or the libraries it loads: "
+                    "nothing to diagnose",
+                vp_func_display(names[0], shown0, sizeof shown0), nnames > 1 ? ", ..." : "",
+                exe);
+            status = VP_LOOPCMD_NOTHING;
+            goto done;
+        }
+    }
     if (!nsel && script)
         msg(&c, "%s is a script: running it to find the loops of %s%s in the programs it runs",
             exe, vp_func_display(names[0], shown0, sizeof shown0), nnames > 1 ? ", ..." : "");
@@ -1708,6 +1770,8 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         status = VP_LOOPCMD_USAGE;
         goto done;
     }
+    if (more)
+        unknown_functions(&c, exe, &mods, "the modules it loaded", "left out");
     if (!nsel) {
         msg(&c, "no loops in the selected functions (%s%s): nothing to diagnose",
             vp_func_display(names[0], shown0, sizeof shown0),

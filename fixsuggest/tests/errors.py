@@ -17,12 +17,13 @@ import common  # noqa: E402
 bad = 0
 
 
-def check(name, cmd, status, stderr_has, cwd, out=None, loops=None):
+def check(name, cmd, status, stderr_has, cwd, out=None, loops=None, stderr_lacks=None):
     global bad
     if out and os.path.exists(out):
         os.unlink(out)
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
     ok = r.returncode == status and stderr_has in r.stderr
+    ok = ok and not (stderr_lacks and stderr_lacks in r.stderr)
     if ok and out is not None:
         ok = os.path.exists(out)
         if ok and loops is not None:
@@ -62,8 +63,21 @@ def main():
           2, "the ranking is from another binary", work)
     check("not a rank file", [loop, "--top", "1", "--rank", notrank, "--", prog],
           2, "not a vprof rank file", work)
-    check("no loops in the functions", [loop, "--function", "no_such_function"] + j + ["--", prog],
-          1, "no loops in the selected functions", work, out, [])
+    # The program imports neither dlopen nor exec, so it runs no module it
+    # does not start with: a name that is no function there, or functions
+    # without loops, are said without running it (before, the run came first:
+    # a long workload for a typo).  The workload given ("5") would fail.
+    check("a name that is no function: said before the run",
+          [loop, "--function", "no_such_function", "--", prog, "5"], 2,
+          "no function no_such_function in %s or the libraries it loads (it loads no others: "
+          "no dlopen or exec): check the name" % prog, work, stderr_lacks="exited")
+    check("functions without loops: said before the run",
+          [loop, "--function", "_start", "--", prog, "5"], 1,
+          "no loops in the selected functions (_start) in %s or the libraries it loads: "
+          "nothing to diagnose" % prog, work, stderr_lacks="exited")
+    check("a misspelt name beside a real one: said, left out",
+          [loop, "--function", "fill,no_such"] + j + ["--", prog, "100", "0"], 0,
+          "no function no_such in %s" % prog, work, out, ["fill"])
     check("loop that never ran, alone", [loop, "--function", "find"] + j + ["--", prog, "100", "0"],
           1, "the loop in find at golden_prog.c:8 never ran", work, out, [])
     check("loop that never ran, beside one that did",

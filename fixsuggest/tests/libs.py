@@ -130,7 +130,7 @@ def main():
              0, {"lib_find": "cross-loop"}, "look in the modules it loads later")
     diagnose("dlopen, no such function",
              (["--function", "no_such_function"], ["./plugin", "./libsearch.so", "2000", "10"]),
-             1, {}, "no loops in the selected functions")
+             1, {}, "no function no_such_function in ./plugin or the modules it loaded: left out")
 
     # --top from the ranking of two recorded runs: lib_find first.  The slow
     # run scans a 10x longer array, so its loop index takes values the

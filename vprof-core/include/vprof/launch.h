@@ -116,6 +116,13 @@ const char *vp_launch_no_profile_why(const char *output, time_t since);
 size_t vp_launch_libraries(const char *exe, char ***paths);
 void vp_launch_free_paths(char **paths, size_t n);
 
+/* Whether running `exe` may bring in code that is not among its start-up
+ * modules: 1 when the executable or a library it loads at start-up imports
+ * dlopen, dlmopen or an exec function (an undefined symbol of that name in
+ * its .dynsym), or when one of them cannot be read; 0 otherwise.  A static
+ * executable imports nothing: 0. */
+int vp_launch_may_load_code(const char *exe);
+
 /* The runtime library next to the running executable:
  * <dir of /proc/self/exe>/../lib/libvprof-rt.so, resolved.  Returns 0, or -1
  * if it is not there. */

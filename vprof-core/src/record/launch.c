@@ -266,6 +266,60 @@ void vp_launch_free_paths(char **paths, size_t n)
     paths_free(&ps);
 }
 
+/* Whether the ELF file at `path` imports (an undefined .dynsym entry) one
+   of `names`: 1 yes, 0 no, -1 unreadable or not ELF. */
+static int imports_any(const char *path, const char *const *names)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    elf_version(EV_CURRENT);
+    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    int r = -1;
+    if (e && elf_kind(e) == ELF_K_ELF) {
+        r = 0;
+        for (Elf_Scn *s = elf_nextscn(e, NULL); s && r == 0; s = elf_nextscn(e, s)) {
+            GElf_Shdr sh;
+            if (!gelf_getshdr(s, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
+                continue;
+            Elf_Data *d = elf_getdata(s, NULL);
+            size_t n = d ? d->d_size / sh.sh_entsize : 0;
+            for (size_t i = 1; i < n && r == 0; i++) {
+                GElf_Sym sym;
+                const char *name;
+                if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx != SHN_UNDEF ||
+                    !(name = elf_strptr(e, sh.sh_link, sym.st_name)))
+                    continue;
+                for (size_t k = 0; names[k]; k++)
+                    if (strcmp(name, names[k]) == 0)
+                        r = 1;
+            }
+        }
+    }
+    if (e)
+        elf_end(e);
+    close(fd);
+    return r;
+}
+
+int vp_launch_may_load_code(const char *exe)
+{
+    static const char *const loaders[] = {"dlopen",  "dlmopen", "execve",  "execv",
+                                          "execvp",  "execvpe", "execl",   "execlp",
+                                          "execle",  "fexecve", "execveat", NULL};
+    if (imports_any(exe, loaders) != 0)
+        return 1;
+    char **libs;
+    size_t n = vp_launch_libraries(exe, &libs);
+    struct elf_facts ef;
+    inspect_elf(exe, &ef);
+    int r = !n && ef.interp[0]; /* dynamic, but its loader could not list them */
+    for (size_t i = 0; i < n && !r; i++)
+        r = imports_any(libs[i], loaders) != 0;
+    vp_launch_free_paths(libs, n);
+    return r;
+}
+
 /// The runtime library next to this vprof: <dir of vprof>/../lib/libvprof-rt.so.
 int vp_launch_runtime_path(char *buf, size_t n)
 {
