@@ -113,6 +113,47 @@ def main():
                 rep["normal_command"][1:] == ["20000", "1500"])
         print("%s: diagnose found find's 0*1? loop with normal counts" % ("ok" if good else "FAIL"))
         bad += 0 if good else 1
+    # Several normal runs, the sampling rate, and the profiles kept: all
+    # three are ranked, as `vprof rank` ranks the kept files (before, a
+    # second --normal silently replaced the first, and the profiles were
+    # always deleted).
+    kept = os.path.join(work, "kept")
+    kout = os.path.join(work, "kept.json")
+    check("diagnose: two normal runs, -F, --keep",
+          [os.path.join(bindir, "vprof"), "diagnose", "--normal", prog + " 20000 1500",
+           "--normal", prog + " 20000 1000", "--buggy", prog + " 40000 6000", "-F", "3000",
+           "--keep", kept, "--top", "3", "--format", "json", "-o", kout],
+          0, "the profiles are in " + kept, work, kout)
+    files = sorted(os.listdir(kept)) if os.path.isdir(kept) else []
+    rep = subprocess.run([os.path.join(bindir, "vprof"), "report", os.path.join(kept, "slow.vprof")],
+                         capture_output=True, text=True).stdout
+    rk = subprocess.run([os.path.join(bindir, "vprof"), "rank", "--normal",
+                         os.path.join(kept, "normal.vprof"), os.path.join(kept, "normal2.vprof"),
+                         "--buggy", os.path.join(kept, "slow.vprof"), "--top", "3",
+                         "--format", "json"], capture_output=True, text=True).stdout
+    try:
+        want = [(f["name"], f["calibrated_cost"]) for f in json.loads(rk)["functions"]]
+        got = [(f["name"], f["calibrated_cost"]) for f in json.load(open(kout))["rank"]]
+    except (ValueError, KeyError, OSError):
+        want, got = None, []
+    good = (files == ["normal.vprof", "normal2.vprof", "slow.vprof"] and
+            "period 0.333 ms" in rep and want == got)
+    print("%s: the kept profiles are the three runs at 3000 Hz, ranked as vprof rank ranks them"
+          % ("ok" if good else "FAIL"))
+    if not good:
+        print("  files %s\n  report: %s\n  rank %s\n  diagnose %s" % (files, rep[:300], want, got))
+        bad += 1
+    if os.path.isdir(kept):
+        with open(os.path.join(kept, "slow.vprof"), "w") as f:
+            f.write("notes, not a profile\n")
+    check("diagnose: --keep DIR holding another file of a profile's name",
+          [diag, "--normal", prog, "--buggy", prog, "--keep", kept], 2,
+          "slow.vprof is a file that is not a vprof profile: not overwriting it (choose another "
+          "--keep DIR, or remove it)", work)
+    check("diagnose: --keep a file", [diag, "--normal", prog, "--buggy", prog, "--keep", prog],
+          2, "--keep %s: not a directory" % prog, work)
+    check("diagnose: -F 0", [diag, "--normal", prog, "--buggy", prog, "-F", "0"],
+          2, "-F wants a frequency 1..100000 Hz, not '0'", work)
     # vprof-loop ranking the profiles itself (--normal/--buggy instead of --rank)
     vp = os.path.join(bindir, "vprof")
     npro, bpro = os.path.join(work, "n.vprof"), os.path.join(work, "b.vprof")

@@ -55,6 +55,9 @@ struct vp_launch_opts {
     /* 0: refuse (VP_LAUNCH_USAGE) when `output` exists and is not a vprof
        profile (nor an empty file); 1: remove it first (--force). */
     int force;
+    /* The refusal's advice: NULL = "choose another -o, or --force to
+       replace it" (vprof record's flags). */
+    const char *output_advice;
 };
 
 struct vp_launch_result {

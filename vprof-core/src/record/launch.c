@@ -555,7 +555,8 @@ static int run_child(const struct vp_launch_opts *o, const char *exe, const char
 /// source file given to -o by mistake, a directory, a device) is refused
 /// unless `force`, which removes it first (never a directory).  The runtime
 /// checks the same before its final rename.  Returns 0 or -1 with `err` set.
-static int check_output(const char *path, int force, char *err, size_t errlen)
+static int check_output(const char *path, int force, const char *advice, char *err,
+                        size_t errlen)
 {
     struct stat st;
     if (lstat(path, &st) != 0) {
@@ -587,8 +588,11 @@ static int check_output(const char *path, int force, char *err, size_t errlen)
         snprintf(err, errlen, "cannot remove %s: %s", path, strerror(errno));
         return -1;
     }
-    snprintf(err, errlen, "%s is %s: not overwriting it (choose another -o%s)", path, what,
-             S_ISDIR(st.st_mode) ? "" : ", or --force to replace it");
+    if (advice)
+        snprintf(err, errlen, "%s is %s: not overwriting it (%s)", path, what, advice);
+    else
+        snprintf(err, errlen, "%s is %s: not overwriting it (choose another -o%s)", path, what,
+                 S_ISDIR(st.st_mode) ? "" : ", or --force to replace it");
     return -1;
 }
 
@@ -651,7 +655,7 @@ int vp_launch_run(const struct vp_launch_opts *o, struct vp_launch_result *r, ch
         }
     }
 
-    if (check_output(r->output, o->force, err, errlen) != 0) {
+    if (check_output(r->output, o->force, o->output_advice, err, errlen) != 0) {
         free(exe);
         return VP_LAUNCH_USAGE;
     }
