@@ -476,6 +476,13 @@ static void test_growth_time(void **state)
     assert_non_null(strstr(r.growth, "; time per iteration: 40 us normal, 375 us slow (9.4x), so "
                                      "75x the time in the loop (40 and 3,000 samples of the "
                                      "probed runs)."));
+    /* under a nanosecond an iteration (a vectorized search): not "0 ns" */
+    in.slow.iterations = 240000000;
+    in.slow.seconds = 0.074;
+    in.normal.iterations = 30000000;
+    in.normal.seconds = 0.01;
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.growth, "; time per iteration: 0.333 ns normal, 0.308 ns slow (0.92x)"));
     /* too few samples on one side: no time */
     in.normal.samples = 9;
     vp_fix_suggest(&in, &r);
