@@ -392,7 +392,7 @@ static int is_script(const char *path);
 
 /* Which of `names` (as a user or a ranking gives them: the plain, the
    linkage or the qualified C++ name) are functions of `exe` or of a module
-   in `mods`: known[i] = 1.  Returns -1, with every name known, when the
+   in `mods`, concrete or only inlined: known[i] = 1.  Returns -1, with every name known, when the
    executable's symbols cannot be read (nothing can be said). */
 static int known_functions(const char *exe, const struct vp_loopmods *mods, const char *const *names,
                            size_t n, unsigned char *known)
@@ -406,18 +406,8 @@ static int known_functions(const char *exe, const struct vp_loopmods *mods, cons
             memset(known, 1, n);
             return -1;
         }
-        size_t nf;
-        const struct vp_func *fs = vp_symtab_funcs(st, &nf);
         for (size_t i = 0; i < n; i++)
-            for (size_t k = 0; k < nf && !known[i]; k++) {
-                char buf[512];
-                known[i] = strcmp(fs[k].name, names[i]) == 0 ||
-                           strcmp(fs[k].linkage, names[i]) == 0 ||
-                           (strstr(names[i], "::") &&
-                            strcmp(vp_func_display(vp_func_key(fs[k].name, fs[k].linkage), buf,
-                                                   sizeof buf),
-                                   names[i]) == 0);
-            }
+            known[i] = known[i] || vp_symtab_has_function(st, names[i]);
         vp_symtab_close(st);
     }
     return 0;

@@ -8,6 +8,7 @@ usage: errors.py BINDIR TESTSRCDIR WORKDIR
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -118,6 +119,7 @@ def main():
     # second --normal silently replaced the first, and the profiles were
     # always deleted).
     kept = os.path.join(work, "kept")
+    shutil.rmtree(kept, ignore_errors=True)
     kout = os.path.join(work, "kept.json")
     check("diagnose: two normal runs, -F, --keep",
           [os.path.join(bindir, "vprof"), "diagnose", "--normal", prog + " 20000 1500",

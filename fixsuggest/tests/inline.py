@@ -60,6 +60,17 @@ def main():
     ok(rep.get("functions") == ["scan_all"],
        "the selected functions are scan_all alone (count_matches is not listed as chosen)",
        "functions %s" % rep.get("functions"))
+    # The helper alone, by name: it has no symbol (only DWARF knows it), yet
+    # it is a function of the program, and its loop is diagnosed.  The check
+    # of names before the run first took it for a misspelt name.
+    nm = run(["nm", helper], work).stdout
+    r = run([os.path.join(bindir, "vprof-loop"), "--function", "count_matches", "--", helper,
+             "2000", "300"], work)
+    ok("count_matches" not in nm and r.returncode == 0 and
+       "1 loop diagnosed in count_matches" in r.stdout and "no function" not in r.stderr,
+       "--function names a function that is only inlined: its loop is diagnosed",
+       "exit %d, symbols %s\n%s" % (r.returncode, "count_matches" in nm,
+                                     r.stdout[-1000:] + r.stderr[-500:]))
     r = run([os.path.join(bindir, "vprof-loop"), "--function", "scan_all", "--", helper, "2000",
              "300"], work)
     ok(r.returncode == 0 and "count_matches (inlined into scan_all)" in r.stdout,

@@ -79,6 +79,11 @@ size_t vp_symtab_inline_chain(const struct vp_symtab *st, uint64_t addr,
 size_t vp_symtab_inlined_into(const struct vp_symtab *st, const char *func,
                               void (*fn)(const char *name, void *arg), void *arg);
 
+/* Whether the module has code of a function `want` names (its name, its
+ * linkage name, or for a name with "::" the qualified name reports show,
+ * vp_func_display): a concrete function, or one only inlined (DWARF). */
+int vp_symtab_has_function(const struct vp_symtab *st, const char *want);
+
 /* The name that identifies a function across runs and versions: its
  * linkage name when that is an Itanium C++ mangled name ("_Z..."), else
  * its name.  Two C++ methods or overloads with one DW_AT_name in one file

@@ -917,6 +917,32 @@ out:
     return calls;
 }
 
+/* Whether `want` names function (name, linkage): the plain or linkage
+   name, or for a qualified C++ name ("ns::C::f") the name reports show. */
+static bool names_function(const char *want, const char *name, const char *linkage)
+{
+    if ((name && strcmp(name, want) == 0) || (linkage && strcmp(linkage, want) == 0))
+        return true;
+    if (!strstr(want, "::") || !name)
+        return false;
+    char buf[512];
+    return strcmp(vp_func_display(vp_func_key(name, linkage), buf, sizeof buf), want) == 0;
+}
+
+int vp_symtab_has_function(const struct vp_symtab *st, const char *want)
+{
+    if (!st || !want)
+        return 0;
+    for (size_t i = 0; i < st->nfuncs; i++)
+        if (names_function(want, st->funcs[i].name, st->funcs[i].linkage))
+            return 1;
+    for (size_t d = 0; d < st->ninl; d++)
+        for (size_t k = 0; k < st->inl[d].n; k++)
+            if (names_function(want, st->inl[d].r[k].name, st->inl[d].r[k].linkage))
+                return 1;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Resolver over the modules of a profile                              */
 /* ------------------------------------------------------------------ */
