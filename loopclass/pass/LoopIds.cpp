@@ -45,12 +45,81 @@ LoopSource loopSourceOf(const DILocation *Loc, const Function &F) {
   return S;
 }
 
-static bool hasLoopIdLocation(const Loop &L) {
+/// The `llvm.loop` node of `L`.  LLVM reads it from the latches only
+/// (Loop::getLoopID).  A rotated loop whose latch the optimiser split off
+/// (a load of the next iteration moved into a block of its own) keeps it on
+/// the branch that held it, the loop's exit test, where getLoopID does not
+/// look: `for (i = 0; i < strlen(s); i++)` inlined at -O2 was placed at the
+/// header's first line, the body's (23), and the samples of its condition
+/// (22, the strlen calls) fell outside it.  So without a latch node: the one
+/// node on the exit tests of L's own blocks (not a subloop's), when it starts
+/// no later than the header's first line in the same inlining context.
+static MDNode *loopIdOf(const Loop &L) {
   if (MDNode *Id = L.getLoopID())
-    for (unsigned I = 1, E = Id->getNumOperands(); I < E; ++I)
-      if (isa<DILocation>(Id->getOperand(I)))
-        return true;
-  return false;
+    return Id;
+  MDNode *Found = nullptr;
+  for (const BasicBlock *BB : L.blocks()) {
+    if (llvm::any_of(L.getSubLoops(), [&](const Loop *Sub) { return Sub->contains(BB); }))
+      continue;
+    const Instruction *T = BB->getTerminator();
+    MDNode *Id = T ? T->getMetadata(LLVMContext::MD_loop) : nullptr;
+    if (!Id || Id->getNumOperands() == 0 || Id->getOperand(0) != Id ||
+        llvm::all_of(successors(BB), [&](const BasicBlock *S) { return L.contains(S); }))
+      continue;
+    if (Found && Found != Id)
+      return nullptr;
+    Found = Id;
+  }
+  if (!Found)
+    return nullptr;
+  const DILocation *Start = nullptr;
+  for (unsigned I = 1, E = Found->getNumOperands(); I < E && !Start; ++I)
+    Start = dyn_cast<DILocation>(Found->getOperand(I));
+  if (!Start)
+    return nullptr;
+  // The node must be this loop's, not a subloop's that unrolling or
+  // threading left on one of L's branches: no line of L's own code in the
+  // node's inlining context comes before its start.
+  bool Own = false;
+  for (const BasicBlock *BB : L.blocks()) {
+    if (llvm::any_of(L.getSubLoops(), [&](const Loop *Sub) { return Sub->contains(BB); }))
+      continue;
+    for (const Instruction &I : *BB) {
+      const DILocation *DL = I.getDebugLoc().get();
+      if (isa<DbgInfoIntrinsic>(I) || !DL || !DL->getLine() ||
+          DL->getInlinedAt() != Start->getInlinedAt() || DL->getFilename() != Start->getFilename())
+        continue;
+      if (DL->getLine() < Start->getLine())
+        return nullptr;
+      Own = true;
+    }
+  }
+  return Own ? Found : nullptr;
+}
+
+/// Start and end of `L` from its `llvm.loop` node (Loop::getLocRange's
+/// reading: the first DILocation is the start, the second the end).
+static bool loopIdRange(const Loop &L, LoopLocation &Out) {
+  MDNode *Id = loopIdOf(L);
+  if (!Id)
+    return false;
+  const DILocation *Start = nullptr, *End = nullptr;
+  for (unsigned I = 1, E = Id->getNumOperands(); I < E; ++I)
+    if (const auto *DL = dyn_cast<DILocation>(Id->getOperand(I))) {
+      if (!Start)
+        Start = DL;
+      else if (!End)
+        End = DL;
+    }
+  if (!Start)
+    return false;
+  Out = LoopLocation{Start, End ? End->getLine() : 0u};
+  return true;
+}
+
+static bool hasLoopIdLocation(const Loop &L) {
+  LoopLocation Unused;
+  return loopIdRange(L, Unused);
 }
 
 static const DILocalScope *parentScope(const DILocalScope *S) {
@@ -140,10 +209,11 @@ static LoopLocation lexicalBlockLocation(const Loop &L, const DILocation *FB,
 }
 
 LoopLocation loopLocationOf(const Loop &L) {
-  Loop::LocRange R = L.getLocRange();
-  LoopLocation Out{R.getStart().get(), R.getEnd() ? R.getEnd()->getLine() : 0u};
-  if (hasLoopIdLocation(L))
+  LoopLocation Out;
+  if (loopIdRange(L, Out))
     return Out;
+  Loop::LocRange R = L.getLocRange();
+  Out = LoopLocation{R.getStart().get(), R.getEnd() ? R.getEnd()->getLine() : 0u};
   const DILocation *FB = Out.Start;
   // A loop made by `goto` has no loop location either, and LLVM's fallback
   // is the preheader's branch, which for a loop entered from the function's
@@ -158,11 +228,15 @@ LoopLocation loopLocationOf(const Loop &L) {
   // Is the fallback position really a subloop's?
   bool Suspect = !FB;
   for (const Loop *Sub : L.getSubLoops()) {
-    Loop::LocRange SR = Sub->getLocRange();
-    const DILocation *SS = SR.getStart().get();
+    LoopLocation SL;
+    if (!loopIdRange(*Sub, SL)) {
+      Loop::LocRange SR = Sub->getLocRange();
+      SL = LoopLocation{SR.getStart().get(), SR.getEnd() ? SR.getEnd()->getLine() : 0u};
+    }
+    const DILocation *SS = SL.Start;
     if (!FB || !SS || SS->getFilename() != FB->getFilename())
       continue;
-    unsigned SEnd = SR.getEnd() ? SR.getEnd()->getLine() : SS->getLine();
+    unsigned SEnd = SL.EndLine ? SL.EndLine : SS->getLine();
     if (FB->getLine() >= SS->getLine() && FB->getLine() <= SEnd)
       Suspect = true;
   }
