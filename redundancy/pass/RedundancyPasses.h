@@ -66,6 +66,10 @@ struct LoopSources {
   /// recursion; one call an iteration, its arguments and the callee's
   /// sources the signature.
   bool CallSite = false;
+  /// For a unit calling a C library scan (strlen, memcmp, ...): its entry
+  /// in the pass's table, whose bytes read are part of the signature; -1
+  /// for a call of a function of the module.
+  int LibScan = -1;
   llvm::WeakTrackingVH Call; ///< null if the call was deleted meanwhile
   size_t Parent = 0;
   uint32_t ProbeIndex = ~0u;

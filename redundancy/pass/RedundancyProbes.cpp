@@ -188,7 +188,7 @@ struct ProbeModule {
   Type *I8, *I32, *I64, *I8Ptr, *I32Ptr, *Void;
   GlobalVariable *Desc = nullptr, *Slots = nullptr, *Active = nullptr;
   FunctionCallee IterFn, IterEndFn, IterEndNFn, IterEndRunFn, InstFn, InstEndFn, ValueFn, RangeFn,
-      CalleeFn, EffectFn, EffectCallFn;
+      CalleeFn, EffectFn, EffectCallFn, BytesFn;
   struct Entry {
     uint64_t Id;
     std::string Function, Container;
@@ -236,6 +236,7 @@ ProbeModule::ProbeModule(Module &M) : M(M), Ctx(M.getContext()) {
   CalleeFn = weak(VP_RED_RT_CALLEE, Void, {I32, I64});
   EffectFn = weak(VP_RED_RT_EFFECT, Void, {I8Ptr, I32});
   EffectCallFn = weak(VP_RED_RT_EFFECT_CALL, Void, {I8Ptr, I32, I8Ptr});
+  BytesFn = weak(VP_RED_RT_BYTES, Void, {I8Ptr, I32, I32, I8Ptr, I64, I32});
   // The "sampling active" flag, shared by every TU of the executable
   // (linkonce_odr), read by the probes of called functions.
   Active = M.getNamedGlobal("__vprof_red_active");
@@ -704,8 +705,8 @@ bool FunctionInstrumenter::instrumentInstances(BasicBlock *Header,
 /// vprof-loop then gave to the calling loop (fixsuggest.workflow,
 /// 2026-11-23).
 static DebugLoc loopLine(const Loop *L, BasicBlock *Header) {
-  if (DebugLoc DL = L->getStartLoc(); DL && DL.getLine())
-    return DL;
+  if (const DILocation *S = vprof::loopLocationOf(*L).Start; S && S->getLine())
+    return DebugLoc(S);
   for (Instruction &I : *Header)
     if (!isa<DbgInfoIntrinsic>(I))
       if (const DebugLoc &DL = I.getDebugLoc(); DL && DL.getLine())
@@ -1558,6 +1559,54 @@ static bool getsCalleeProbe(const SourceInfo &S) {
   return S.Depth && (S.CI == VP_SRCD_RECORD || S.CL == VP_SRCD_RECORD);
 }
 
+/// C library functions that only read memory, scanning it: a call in a
+/// loop that repeats one with the same arguments over the same bytes is
+/// work an earlier iteration did (`for (i = 0; i < strlen(s); i++)`, the
+/// classic).  Per pointer argument (up to two): the argument bounding it,
+/// and whether the scan stops at a NUL.  The bytes hashed are a superset of
+/// those the call read (the whole string for strchr), so equal hashes mean
+/// equal inputs; the result is not enough (a reused line buffer whose lines
+/// have few distinct lengths would look redundant to strlen).
+struct LibScan {
+  const char *Name;
+  int8_t Ptr[2]; ///< pointer argument indices, -1 none
+  int8_t Len[2]; ///< its bound's argument index, -1 none (up to the NUL)
+  bool Nul;      ///< stops at a NUL (strnlen with a bound, strlen without)
+};
+static const LibScan LibScans[] = {
+    {"strlen", {0, -1}, {-1, -1}, true},      {"strnlen", {0, -1}, {1, -1}, true},
+    {"strcmp", {0, 1}, {-1, -1}, true},       {"strncmp", {0, 1}, {2, 2}, true},
+    {"strcasecmp", {0, 1}, {-1, -1}, true},   {"strncasecmp", {0, 1}, {2, 2}, true},
+    {"strcoll", {0, 1}, {-1, -1}, true},      {"strchr", {0, -1}, {-1, -1}, true},
+    {"strrchr", {0, -1}, {-1, -1}, true},     {"strstr", {0, 1}, {-1, -1}, true},
+    {"strcasestr", {0, 1}, {-1, -1}, true},   {"strspn", {0, 1}, {-1, -1}, true},
+    {"strcspn", {0, 1}, {-1, -1}, true},      {"strpbrk", {0, 1}, {-1, -1}, true},
+    {"memcmp", {0, 1}, {2, 2}, false},        {"bcmp", {0, 1}, {2, 2}, false},
+    {"memchr", {0, -1}, {2, -1}, false},      {"memrchr", {0, -1}, {2, -1}, false},
+};
+
+/// The LibScans entry of a call of a declared C library function, or -1.
+static int libScanOf(const CallInst &CI, const Function &G) {
+  if (!G.isDeclaration() || !G.onlyReadsMemory() || G.getReturnType()->isVoidTy())
+    return -1;
+  for (unsigned K = 0; K < std::size(LibScans); ++K) {
+    const LibScan &E = LibScans[K];
+    if (G.getName() != E.Name)
+      continue;
+    for (int J = 0; J < 2; ++J) {
+      if (E.Ptr[J] < 0)
+        continue;
+      if ((unsigned)E.Ptr[J] >= CI.arg_size() ||
+          !CI.getArgOperand(E.Ptr[J])->getType()->isPointerTy() ||
+          (E.Len[J] >= 0 && ((unsigned)E.Len[J] >= CI.arg_size() ||
+                             !CI.getArgOperand(E.Len[J])->getType()->isIntegerTy())))
+        return -1;
+    }
+    return (int)K;
+  }
+  return -1;
+}
+
 /// The repeated-call units of loop \p L: its own calls (not those of its
 /// subloops) to a function of the module that has a loop (\p Expensive;
 /// not recursion alone: the per-call decision costs as much as a small
@@ -1587,11 +1636,15 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
     for (Instruction &I : *BB) {
       auto *CI = dyn_cast<CallInst>(&I);
       Function *G = CI ? CI->getCalledFunction() : nullptr;
-      if (!G || G == &F || G->isDeclaration() || G->isIntrinsic() || CI->isMustTailCall() ||
-          G->hasFnAttribute(Attribute::ReturnsTwice) || !WithSources.count(G) || !Expensive(*G))
+      int Lib = G && !CI->isMustTailCall() ? libScanOf(*CI, *G) : -1;
+      if (Lib < 0 &&
+          (!G || G == &F || G->isDeclaration() || G->isIntrinsic() || CI->isMustTailCall() ||
+           G->hasFnAttribute(Attribute::ReturnsTwice) || !WithSources.count(G) ||
+           !Expensive(*G)))
         continue;
       LoopSources U;
       U.CallSite = true;
+      U.LibScan = Lib;
       U.Call = CI;
       uint64_t Key[2] = {LS.LoopId, 0x7670726663616c6cULL ^ Ordinal++};
       U.LoopId = xxHash64(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Key), sizeof Key));
@@ -1626,6 +1679,33 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
     }
   }
   return Units;
+}
+
+/// The bytes a C library scan reads, hashed by the runtime, as sources
+/// 64 + the argument's index: n bytes for a bound that is not stopped by a
+/// NUL (memcmp), else strnlen(p, n) or strlen(p) bytes.  Emitted before
+/// the recorded call, which reads the same bytes and writes none.
+static void sendScannedBytes(ProbeModule &PM, IRBuilder<> &B, uint32_t Index,
+                             const LibScan &E, CallInst &CB) {
+  const DataLayout &DL = PM.M.getDataLayout();
+  Type *SizeT = DL.getIntPtrType(PM.Ctx);
+  for (int J = 0; J < 2; ++J) {
+    if (E.Ptr[J] < 0)
+      continue;
+    Value *P = B.CreatePointerCast(CB.getArgOperand(E.Ptr[J]), PM.I8Ptr);
+    Value *N;
+    if (E.Len[J] >= 0 && !E.Nul) {
+      N = CB.getArgOperand(E.Len[J]);
+    } else if (E.Len[J] >= 0) {
+      FunctionCallee Strnlen = PM.M.getOrInsertFunction("strnlen", SizeT, PM.I8Ptr, SizeT);
+      N = B.CreateCall(Strnlen, {P, B.CreateZExtOrTrunc(CB.getArgOperand(E.Len[J]), SizeT)});
+    } else {
+      FunctionCallee Strlen = PM.M.getOrInsertFunction("strlen", SizeT, PM.I8Ptr);
+      N = B.CreateCall(Strlen, {P});
+    }
+    B.CreateCall(PM.BytesFn, {PM.desc(B), B.getInt32(Index), B.getInt32(64 + E.Ptr[J]), P,
+                              B.CreateZExtOrTrunc(N, PM.I64), B.getInt32(VP_RED_MODE_CI)});
+  }
 }
 
 /// A repeated-call unit's probes around its call:
@@ -1675,6 +1755,8 @@ static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources 
     if (V && !isa<Constant>(V) && canRecord(V))
       sendCallValue(PM, B, Index, S, V);
   }
+  if (U.LibScan >= 0)
+    sendScannedBytes(PM, B, Index, LibScans[U.LibScan], CB);
   B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I32, PM.Active), B.getInt32(1)), PM.Active);
   B.SetInsertPoint(Then);
   B.CreateStore(B.CreateSub(B.CreateLoad(PM.I32, PM.Active), B.getInt32(1)), PM.Active);

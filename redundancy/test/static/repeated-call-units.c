@@ -1,8 +1,8 @@
 // Which calls become repeated-call units (docs/redundancy.md, "Repeated
 // calls"): a loop's own calls of a function of the module that has a loop
-// and whose reads are sources of the loop.  A call of a straight-line
-// function, of a recursive one without a loop (the per-call decision would
-// cost as much as the call), of a libc function, or one that sits in an
+// and whose reads are sources of the loop, or of a C library scan (strlen,
+// "Library scans").  A call of a straight-line function, of a recursive one
+// without a loop (its decision would cost as much as the call), or one in an
 // inner loop (it is the inner loop's) does not make a unit of the outer.
 // RUN: %vprof-cc -O2 -c %s -o /dev/null -mllvm -vprof-print-sources 2>&1 | FileCheck %s
 // RUN: %vprof-cc -O2 -c %s -o /dev/null -mllvm -vprof-print-sources -mllvm -vprof-repeated-calls=0 2>&1 | FileCheck %s --check-prefix=OFF
@@ -41,6 +41,8 @@ void outer(const int *keys, const char **names, int n, int m) {
 // CHECK: vprof-sources: costly repeated-call-units.c:30:13 sources=1 side-effects=0 probed repeated-call-unit
 // CHECK-NEXT: vprof-source: 30:13 outside ci=record cl=-
 // CHECK-NOT: vprof-sources: cheap
+// CHECK: vprof-sources: strlen repeated-call-units.c:32:15 sources=1 side-effects=0 probed repeated-call-unit
+// CHECK-NEXT: vprof-source: 32:15 outside ci=record cl=-
 // CHECK-NOT: vprof-sources: walk
 // The inner loop's call is its unit, not the outer loop's:
 // CHECK: vprof-sources: outer repeated-call-units.c:34:5

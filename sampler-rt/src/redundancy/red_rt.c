@@ -1279,6 +1279,18 @@ VP_RED_EXPORT void __vprof_red_value(const struct vp_red_rt_module *m, uint32_t 
     vp_red_leave();
 }
 
+/* The bytes a C library scan of a repeated-call unit reads (strlen's
+   string, memcmp's two blocks): one value, their XXH3 hash, so that two
+   calls are equal only over equal bytes.  The probes call it only in a
+   sampled call, just before the call that reads the same bytes, so the
+   memory is the program's own readable memory. */
+VP_RED_EXPORT void __vprof_red_bytes(const struct vp_red_rt_module *m, uint32_t idx,
+                                     uint32_t src, const void *p, uint64_t n, uint32_t mode)
+{
+    uint64_t h = p && n ? XXH3_64bits(p, (size_t)n) : 0;
+    vp_red_value_any(m, idx, src, h ^ n, mode);
+}
+
 VP_RED_EXPORT void __vprof_red_range(const struct vp_red_rt_module *m, uint32_t idx,
                                      uint32_t src, uint64_t addr)
 {

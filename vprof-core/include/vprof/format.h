@@ -751,13 +751,15 @@ struct vp_redund_source {
  * then both probe sets run in the same clone).  Per thread and loop the probes
  * keep struct vp_red_rt_slot in a thread-local array of the TU.
  */
-#define VP_RED_RT_VERSION 7 /* 4: __vprof_red_iter_end_n ends the instance of
+#define VP_RED_RT_VERSION 8 /* 4: __vprof_red_iter_end_n ends the instance of
                                a loop without cross-iteration sampling;
                                5: side effects gated on VP_RED_MODE_SE;
                                6: a call through a pointer is a side effect
                                only for an impure callee (VP_RED_RT_EFFECT_CALL);
                                7: a recorded instance's iterations run in runs
-                               (VP_RED_RTF_RUNS, VP_RED_RT_ITER_END_RUN) */
+                               (VP_RED_RTF_RUNS, VP_RED_RT_ITER_END_RUN);
+                               8: repeated calls of C library scans send the
+                               bytes they read (VP_RED_RT_BYTES) */
 /* Bit of __vprof_red_active the runtime sets while every recorded frame
    open on the thread is full (its signature truncated, its instance's
    values at the cap): the callee probes send a value only when
@@ -782,6 +784,9 @@ struct vp_redund_source {
 #define VP_RED_RT_INSTANCE_END "__vprof_red_instance_end" /* (module *, u32 loop, slot *) */
 #define VP_RED_RT_VALUE "__vprof_red_value"   /* (module *, u32 loop, u32 src, u64 v, u32 mode) */
 #define VP_RED_RT_RANGE "__vprof_red_range"   /* (module *, u32 loop, u32 src, u64 addr) */
+/* (module *, u32 loop, u32 src, const void *p, u64 n, u32 mode): the XXH3
+   hash of the n bytes at p as one value of source src (version 8) */
+#define VP_RED_RT_BYTES "__vprof_red_bytes"
 #define VP_RED_RT_CALLEE "__vprof_red_callee_value" /* (u32 src, u64 v)      */
 #define VP_RED_RT_EFFECT "__vprof_red_side_effect"  /* (module *, u32 loop)  */
 /* (module *, u32 loop, callee): a side effect unless the callee is a
