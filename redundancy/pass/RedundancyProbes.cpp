@@ -1582,7 +1582,8 @@ static const LibScan LibScans[] = {
     {"strcasestr", {0, 1}, {-1, -1}, true},   {"strspn", {0, 1}, {-1, -1}, true},
     {"strcspn", {0, 1}, {-1, -1}, true},      {"strpbrk", {0, 1}, {-1, -1}, true},
     {"memcmp", {0, 1}, {2, 2}, false},        {"bcmp", {0, 1}, {2, 2}, false},
-    {"memchr", {0, -1}, {2, -1}, false},      {"memrchr", {0, -1}, {2, -1}, false},
+    // Not memchr: it may be given more bytes than the object holds when the
+    // byte is found first (C11 7.24.5.1), so hashing all n could fault.
 };
 
 /// The LibScans entry of a call of a declared C library function, or -1.
