@@ -1578,11 +1578,13 @@ static int add_run_modules(struct ctx *c, struct vp_loopmods *mods, const struct
 }
 
 /* The --function names that are functions of neither the binary nor a
-   module of `mods`: each said (`where`: what else was searched; `fate`:
-   what happens to it), as a typo would otherwise only show as a function
-   without loops.  Returns how many. */
+   module of `mods`: each said (`where`: what else was searched), as a
+   typo would otherwise only show as a function without loops, with what
+   happens to it: `fate_all` when every name is unknown and no ranking
+   gives others, else `fate_some`.  Returns how many. */
 static size_t unknown_functions(struct ctx *c, const char *exe, const struct vp_loopmods *mods,
-                                const char *where, const char *fate)
+                                const char *where, const char *fate_some,
+                                const char *fate_all)
 {
     size_t n = c->o->nfunctions, bad = 0;
     if (!n)
@@ -1590,11 +1592,11 @@ static size_t unknown_functions(struct ctx *c, const char *exe, const struct vp_
     unsigned char *known = xcalloc(n, 1);
     known_functions(exe, mods, c->o->functions, n, known);
     for (size_t i = 0; i < n; i++)
-        if (!known[i]) {
-            bad++;
-            if (fate)
-                msg(c, "no function %s in %s or %s: %s", c->o->functions[i], exe, where, fate);
-        }
+        bad += !known[i];
+    const char *fate = bad == n && !c->nrank_names ? fate_all : fate_some;
+    for (size_t i = 0; i < n; i++)
+        if (!known[i])
+            msg(c, "no function %s in %s or %s: %s", c->o->functions[i], exe, where, fate);
     free(known);
     return bad;
 }
@@ -1704,11 +1706,9 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     int more = script || vp_launch_may_load_code(exe);
     if (!more) {
         const char *where = "the libraries it loads (it loads no others: no dlopen or exec)";
-        if (!c.nrank_names && unknown_functions(&c, exe, &mods, where, NULL) == o->nfunctions) {
-            unknown_functions(&c, exe, &mods, where, "check the name");
+        size_t bad = unknown_functions(&c, exe, &mods, where, "left out", "check the name");
+        if (!c.nrank_names && bad == o->nfunctions)
             goto done;
-        }
-        unknown_functions(&c, exe, &mods, where, "left out");
         if (!nsel) {
             msg(&c, "no loops in the selected functions (%s%s) in %s or the libraries it loads: "
                     "nothing to diagnose",
@@ -1761,7 +1761,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         goto done;
     }
     if (more)
-        unknown_functions(&c, exe, &mods, "the modules it loaded", "left out");
+        unknown_functions(&c, exe, &mods, "the modules it loaded", "left out", "left out");
     if (!nsel) {
         msg(&c, "no loops in the selected functions (%s%s): nothing to diagnose",
             vp_func_display(names[0], shown0, sizeof shown0),

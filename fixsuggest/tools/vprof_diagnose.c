@@ -206,14 +206,15 @@ int main(int argc, char **argv)
             }
             o.top = (size_t)t;
         } else if (!strcmp(a, "-F")) {
-            if ((freq = parse_count(val, 1, 100000)) < 0) {
-                fprintf(stderr, "vprof-diagnose: -F wants a frequency 1..100000 Hz, not '%s'\n",
-                        val);
+            if ((freq = parse_count(val, 1, VP_LAUNCH_FREQ_MAX)) < 0) {
+                fprintf(stderr, "vprof-diagnose: -F wants a frequency 1..%d Hz, not '%s'\n",
+                        VP_LAUNCH_FREQ_MAX, val);
                 return 2;
             }
         } else if (!strcmp(a, "--depth")) {
-            if ((depth = parse_count(val, 0, 1024)) < 0) {
-                fprintf(stderr, "vprof-diagnose: --depth wants 0..1024, not '%s'\n", val);
+            if ((depth = parse_count(val, 0, VP_LAUNCH_DEPTH_MAX)) < 0) {
+                fprintf(stderr, "vprof-diagnose: --depth wants 0..%d, not '%s'\n",
+                        VP_LAUNCH_DEPTH_MAX, val);
                 return 2;
             }
         } else if (!strcmp(a, "--keep")) {
@@ -300,9 +301,9 @@ int main(int argc, char **argv)
     status = vp_loopcmd_run(&o);
     vp_rank_result_free(res);
     vp_rank_model_free(m);
-    if (keep)
-        fprintf(stderr, "vprof-diagnose: the profiles are in %s\n", keep);
 out_dir:
+    if (keep) /* those recorded, whatever failed after */
+        fprintf(stderr, "vprof-diagnose: the profiles are in %s\n", keep);
     if (dir)
         vp_launch_rmtemp(dir);
 out:

@@ -524,30 +524,33 @@ VP_RT_EXPORT sighandler_t signal(int sig, sighandler_t fn)
     return old.sa_handler;
 }
 
-/* exit: remember the status for the header, then the real exit (whose
-   atexit handlers write the profile). */
-VP_RT_EXPORT void exit(int status)
+/* Remembers the status for the header, then calls the real function
+   `name` (resolved once into *real), which writes the profile through its
+   handlers. */
+static __attribute__((noreturn)) void exit_through(void (**real)(int), const char *name,
+                                                   int status)
 {
-    static void (*real)(int);
-    if (!real)
-        real = (void (*)(int))vp_rt_real("exit");
+    if (!*real)
+        *real = (void (*)(int))vp_rt_real(name);
     if (getpid() == vp_rt.pid)
         vp_rt.exit_status = status;
-    real(status);
+    (*real)(status);
     __builtin_unreachable();
 }
 
-/* quick_exit: the status, then the real one (its at_quick_exit handlers,
-   ours last, write the profile; then glibc's internal _exit). */
+/* exit: its atexit handlers write the profile. */
+VP_RT_EXPORT void exit(int status)
+{
+    static void (*real)(int);
+    exit_through(&real, "exit", status);
+}
+
+/* quick_exit: its at_quick_exit handlers (ours last) write the profile;
+   then glibc's internal _exit. */
 VP_RT_EXPORT void quick_exit(int status)
 {
     static void (*real)(int);
-    if (!real)
-        real = (void (*)(int))vp_rt_real("quick_exit");
-    if (getpid() == vp_rt.pid)
-        vp_rt.exit_status = status;
-    real(status);
-    __builtin_unreachable();
+    exit_through(&real, "quick_exit", status);
 }
 
 /* _exit / _Exit skip atexit: write here, unless this is a vfork child

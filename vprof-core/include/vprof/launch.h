@@ -37,6 +37,10 @@
 extern "C" {
 #endif
 
+/* The ranges `vprof record` and `vprof diagnose` accept for -F and --depth. */
+#define VP_LAUNCH_FREQ_MAX 100000
+#define VP_LAUNCH_DEPTH_MAX 1024
+
 struct vp_launch_opts {
     char *const *argv;        /* CMD and its arguments, NULL-terminated         */
     const char *output;       /* profile to write; relative to the cwd if not

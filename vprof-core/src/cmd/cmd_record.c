@@ -99,16 +99,17 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
             break;
         case 'F':
             o->freq = vp_cmd_parse_count(optarg);
-            if (o->freq < 1 || o->freq > 100000) {
-                fprintf(stderr, "vprof: record: -F wants a frequency 1..100000 Hz, not '%s'\n",
-                        optarg);
+            if (o->freq < 1 || o->freq > VP_LAUNCH_FREQ_MAX) {
+                fprintf(stderr, "vprof: record: -F wants a frequency 1..%d Hz, not '%s'\n",
+                        VP_LAUNCH_FREQ_MAX, optarg);
                 return 2;
             }
             break;
         case 'd':
             o->depth = vp_cmd_parse_count(optarg);
-            if (o->depth < 0 || o->depth > 1024) {
-                fprintf(stderr, "vprof: record: --depth wants 0..1024, not '%s'\n", optarg);
+            if (o->depth < 0 || o->depth > VP_LAUNCH_DEPTH_MAX) {
+                fprintf(stderr, "vprof: record: --depth wants 0..%d, not '%s'\n",
+                        VP_LAUNCH_DEPTH_MAX, optarg);
                 return 2;
             }
             break;

@@ -311,9 +311,12 @@ int vp_launch_may_load_code(const char *exe)
         return 1;
     char **libs;
     size_t n = vp_launch_libraries(exe, &libs);
-    struct elf_facts ef;
-    inspect_elf(exe, &ef);
-    int r = !n && ef.interp[0]; /* dynamic, but its loader could not list them */
+    int r = 0;
+    if (!n) { /* dynamic, but its loader could not list them: cannot tell */
+        struct elf_facts ef;
+        inspect_elf(exe, &ef);
+        r = ef.interp[0] != 0;
+    }
     for (size_t i = 0; i < n && !r; i++)
         r = imports_any(libs[i], loaders) != 0;
     vp_launch_free_paths(libs, n);
