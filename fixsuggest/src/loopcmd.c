@@ -1006,7 +1006,7 @@ static void take_callees(const struct ctx *c, const struct share_arg *a, const s
    calls its handlers does work besides waiting: not such a loop
    (docs/vprof-loop.md, "Loops that wait"). */
 static char *shown_dup(const char *key);
-static void take_wait(const struct vp_loop_info *l, struct vp_fix_input *in)
+static size_t wait_site(const struct vp_loop_info *l)
 {
     size_t w = l->site_count;
     for (size_t s = 0; s < l->site_count; s++) {
@@ -1015,10 +1015,16 @@ static void take_wait(const struct vp_loop_info *l, struct vp_fix_input *in)
                              si->kind != VP_SITE_INDIRECT))
             continue;
         if (!si->wait_every_iteration)
-            return;
+            return l->site_count;
         if (w == l->site_count && si->line)
             w = s;
     }
+    return w;
+}
+
+static void take_wait(const struct vp_loop_info *l, struct vp_fix_input *in)
+{
+    size_t w = wait_site(l);
     if (w < l->site_count) {
         in->wait_line = l->sites[w].line;
         in->wait_callee = shown_dup(l->sites[w].callee);
@@ -1325,8 +1331,8 @@ static char *shown_dup(const char *key)
 
 /* The redundancy analysis' verdicts for one loop; measured only when the
    run sampled its iterations or instances. */
-static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
-                            struct vp_fix_redundancy *d)
+static void take_redundancy(const struct vp_red_result *red, const struct vp_loop_table *table,
+                            uint64_t loop_id, struct vp_fix_redundancy *d)
 {
     /* The loop's repeated-call units: the redundant one with the highest
        rate, else the most sampled one. */
@@ -1350,6 +1356,14 @@ static void take_redundancy(const struct vp_red_result *red, uint64_t loop_id,
         d->call_distinct = best->distinct_signatures;
         d->call_rate = best->ci_rate;
         d->call_redundant = best->ci_redundant;
+        /* a callee whose loop waits in every iteration: the calls repeat
+           a wait (docs/vprof-loop.md, "Loops that wait") */
+        for (size_t i = 0; i < table->loop_count && !d->call_wait_line; i++) {
+            const struct vp_loop_info *l = &table->loops[i];
+            if (strcmp(vp_func_key(l->function, l->linkage), best->function) == 0 &&
+                wait_site(l) < l->site_count)
+                d->call_wait_line = l->line;
+        }
     }
     for (size_t i = 0; i < red->loop_count; i++) {
         const struct vp_red_loop_result *r = &red->loops[i];
@@ -1891,7 +1905,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
                                                       : NULL;
         }
         if (red)
-            take_redundancy(red, l->loop_id, &in->red);
+            take_redundancy(red, table, l->loop_id, &in->red);
         if (in->red.measured)
             c.rep.redundancy_measured = 1;
         /* the categories, which the samples do not change: the roots of

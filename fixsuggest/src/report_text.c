@@ -172,8 +172,12 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
                                         "among its sources)"
                                       : "not sampled", out);
             if (d->call_sampled)
+            {
                 fprintf(out, ", repeated calls of %s (line %u) %.2fx",
                         d->call_callee ? d->call_callee : "?", d->call_line, d->call_rate);
+                if (d->call_wait_line)
+                    fprintf(out, " (waits: its loop at line %u)", d->call_wait_line);
+            }
             if ((l->fix.categories & VP_FIX_CAT_CROSS_ITERATION) && !d->cross_iteration &&
                 !d->call_redundant) /* the I/O rule: the evidence says why */
                 fputs(", repeated work around its I/O in the loops it calls", out);

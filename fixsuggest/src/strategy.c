@@ -221,7 +221,7 @@ static void evidence_efficient(const struct vp_fix_input *in, struct vp_fix_resu
         cat(r->evidence, sizeof r->evidence,
             "every path through its body produces a result (%s %s, %s per %s on average)%s.",
             it, unit(in->kind, 1), avg, instance_word(in->kind),
-            !in->red.measured ? ""
+            !in->red.measured || (in->red.call_redundant && in->red.call_wait_line) ? ""
             : in->ncallees    ? "; no repeated work was found in its own code"
                               : "; no repeated work was found");
     else
@@ -230,11 +230,35 @@ static void evidence_efficient(const struct vp_fix_input *in, struct vp_fix_resu
             unit(in->kind, 1), avg, instance_word(in->kind));
 }
 
+/* A repeated-call unit whose calls repeat work: not calls of a function
+   whose loop waits in every iteration, which repeat a wait that got the
+   same answer (evidence_call_wait). */
+static int call_work(const struct vp_fix_redundancy *d)
+{
+    return d->call_redundant && !d->call_wait_line;
+}
+
+static void evidence_call_wait(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    const struct vp_fix_redundancy *d = &in->red;
+    if (!d->measured || d->cross_iteration || !d->call_redundant || !d->call_wait_line)
+        return;
+    char a[32], b[32];
+    const char *callee = d->call_callee ? d->call_callee : "a function";
+    vp_fix_commas(a, sizeof a, d->call_sampled);
+    vp_fix_commas(b, sizeof b, d->call_distinct);
+    cat(r->evidence, sizeof r->evidence,
+        "%sits calls of %s (line %u) repeat earlier calls with the same inputs (%s sampled "
+        "calls, %s distinct), but %s waits in every iteration of its loop at line %u: what "
+        "repeats is a wait that got the same answer, which no cache or batch can save.",
+        r->evidence[0] ? " " : "", callee, d->call_line, a, b, callee, d->call_wait_line);
+}
+
 static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_result *r)
 {
     const struct vp_fix_redundancy *d = &in->red;
     char a[32], b[32], rep[32], pct[32];
-    if (!d->cross_iteration && d->call_redundant) {
+    if (!d->cross_iteration && call_work(d)) {
         vp_fix_commas(a, sizeof a, d->call_sampled);
         vp_fix_commas(b, sizeof b, d->call_distinct);
         cat(r->evidence, sizeof r->evidence,
@@ -588,7 +612,7 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
             if (!in->wait_line)
                 add_fix(r, in->red.constant_writes ? VP_FIX_MEMOIZATION : VP_FIX_BATCHING);
         }
-        if (in->red.cross_iteration || in->red.call_redundant) {
+        if (in->red.cross_iteration || call_work(&in->red)) {
             r->categories |= VP_FIX_CAT_CROSS_ITERATION;
             if (!in->wait_line)
                 add_fix(r, in->red.io_every_iteration ? VP_FIX_BATCHING : VP_FIX_MEMOIZATION);
@@ -617,6 +641,7 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
     }
     if (!r->evidence[0])
         evidence_efficient(in, r);
+    evidence_call_wait(in, r);
     if (in->wait_line && !(r->categories & (VP_FIX_CAT_CROSS_LOOP | VP_FIX_CAT_CROSS_ITERATION)))
         evidence_wait(in, r, 0);
     if (constraint)

@@ -7,7 +7,8 @@ cross-iteration redundancy, Mozilla 490742).  A loop that does I/O in
 every iteration over work that does not repeat gets no such category, nor
 one whose called loop polls (waits in every iteration: HTTPD-54852's
 dummy connections); that polling loop's alike instances get no cache or
-batch, and without a verdict its time is still called waiting
+batch, nor do the caller's repeated calls of it, and without a verdict its
+time is still called waiting
 (docs/vprof-loop.md, "Loops that wait").
 
 usage: iobatch.py BINDIR TESTSRCDIR WORKDIR
@@ -75,6 +76,23 @@ def main():
        "signal_all's loop does I/O in every iteration around a polling loop: not batching",
        "%s %s %s %s %s" % (wake["io_call"], wake["root_cause"], wake["fix"], callees,
                            wake["evidence"]))
+
+    # Calls sampled often enough for a verdict (1 in 30, not 1 in 1,000): the
+    # calls of await_ack repeat, with the same inputs, a wait that got the
+    # same answer.  Not memoization: signal_all stays 1* and says why.
+    r, loops = loop_json(bindir, work, "signal_all,await_ack", [prog, "60000"],
+                         {"VPROF_RED_ITER_RATE": "30"})
+    wake = {(l["function"], l["line"]): l for l in loops}.get(("signal_all", line["WAKE-LOOP"]))
+    call = wake and wake["repeated_call"] or {}
+    ok(r.returncode == 0 and call.get("callee") == "await_ack" and call.get("redundant")
+       and call.get("callee_waits_line") == line["POLL-LOOP"]
+       and wake["root_cause"] == ["1*"] and wake["fix"] == ["none"]
+       and "but await_ack waits in every iteration of its loop at line %d: what repeats is a "
+       "wait that got the same answer" % line["POLL-LOOP"] in wake["evidence"]
+       and "no repeated work was found" not in wake["evidence"],
+       "signal_all's repeated calls of await_ack repeat a wait: no memoization",
+       "exit %d %s\n%s" % (r.returncode, wake and (wake["root_cause"], wake["fix"], call,
+                                                   wake["evidence"]), r.stderr[-1500:]))
 
     # With no instance recorded (a rate no run reaches), nothing repeats, but
     # the polling loop went round 48 times per instance: its time is waiting.

@@ -203,6 +203,15 @@ static void test_redundancy(void **state)
     expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_MEMOIZATION}, 1);
     assert_non_null(strstr(r.evidence, "calls of shape_word (line 113) repeat earlier calls"));
     assert_non_null(strstr(r.evidence, "2,800 sampled calls, 420 distinct (6.7x"));
+    /* its callee's loop waits in every iteration: the calls repeat a wait
+       (docs/vprof-loop.md, "Loops that wait"): no category, no cache */
+    in.red.call_wait_line = 105;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+    assert_non_null(strstr(r.evidence, "but shape_word waits in every iteration of its loop at "
+                                       "line 105: what repeats is a wait"));
+    assert_null(strstr(r.evidence, "no repeated work was found"));
+    in.red.call_wait_line = 0;
     in.red.call_redundant = 0; /* sampled but not repeated: nothing */
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);

@@ -91,6 +91,12 @@ struct vp_fix_redundancy {
     uint64_t call_sampled, call_distinct;
     double call_rate;
     int call_redundant;
+    uint32_t call_wait_line;    /* the callee has a loop at this line that
+                                   waits in every iteration (the loop table's
+                                   VP_SITEF_WAIT_EVERY_ITER, vp_fix_input.
+                                   wait_line's rule): its repeated calls are
+                                   waits that got the same answer, not work;
+                                   0 otherwise                               */
     int io_every_iteration;     /* only I/O side effects, one on every iteration */
     int constant_writes;        /* each instance updates a constant number of
                                    locations (no side effect in an inner loop) */
