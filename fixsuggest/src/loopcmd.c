@@ -39,6 +39,7 @@ struct rank_anom {
                                   pattern variable is the localised one    */
         int missing, values_anomalous;
         uint64_t normal_run, slow_run;
+        double discount;       /* its processing-cost discount             */
     } pat;
 };
 
@@ -208,6 +209,7 @@ static void json_constraint(const struct vp_jr *f, const char *loc_var, double d
                                 vp_jr_num(val, "discount", 0) < default_discount;
         pat->normal_run = (uint64_t)vp_jr_int(d, "normal_median_run", 0, LLONG_MAX, 0);
         pat->slow_run = (uint64_t)vp_jr_int(d, "slow_median_run", 0, LLONG_MAX, 0);
+        pat->discount = vp_jr_num(d, "discount", 1);
         return;
     }
 }
@@ -327,9 +329,11 @@ static void take_rank_result(struct ctx *c, const struct vp_rank_result *res)
                 pat.values_anomalous = v->dims[VP_RANK_DIM_VALUES].rejected &&
                                        v->dims[VP_RANK_DIM_VALUES].discount <
                                            res->params.default_discount;
+                pat.discount = 1;
                 if (d->available) {
                     pat.normal_run = d->normal_median;
                     pat.slow_run = d->slow_median;
+                    pat.discount = d->discount;
                 }
             }
             for (size_t k = 0; k < f->nlines; k++)
@@ -1900,6 +1904,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             in->constraint.values_anomalous = top->pat.values_anomalous;
             in->constraint.normal_run = top->pat.normal_run;
             in->constraint.slow_run = top->pat.slow_run;
+            in->constraint.discount = top->pat.discount;
             in->constraint.line = top->top_line > 0 ? (uint32_t)top->top_line : 0;
             in->constraint.text = in->constraint.line ? trimmed_line(l->file, in->constraint.line)
                                                       : NULL;

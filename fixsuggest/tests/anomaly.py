@@ -92,11 +92,11 @@ def main():
     # missing"): the ranking's rule 1 on the variable its anomalous lines are
     # of marks the loop, which gets skip-loop with the check at the line
     # holding most of them; the loops it does not mark keep their fix.
-    def constraint(pattern, pv, runs=(1, 9), kind="sint", values=(False, 0.8)):
+    def constraint(pattern, pv, runs=(1, 9), kind="sint", values=(False, 0.8), proc=0.0):
         var = {"name": pv, "kind": kind, "dimensions": {
             "values": {"rejected": values[0], "discount": values[1]},
-            "processing-cost": ({"normal_median_run": runs[0], "slow_median_run": runs[1]}
-                                if runs else {})}}
+            "processing-cost": ({"normal_median_run": runs[0], "slow_median_run": runs[1],
+                                 "discount": proc} if runs else {})}}
         return {"scan": {"pattern": pattern, "pattern_variable": pv, "variables": [var]}}
     lines = {"scan": [(I + 1, I, 60), (OO, O, 40)]}
     # values told apart, but no more than DefaultDiscount discounts (H 0.12)
@@ -119,6 +119,8 @@ def main():
                   ("a pointer to a struct's", constraint(MC, "v_scan", kind="ptr-other")),
                   ("values of another range", constraint(MC, "v_scan", values=(True, 0.73))),
                   ("iterations long in the normal run too", constraint(MC, "v_scan", runs=(5, 18))),
+                  ("a weak processing-cost anomaly (discount 0.77)",
+                   constraint(MC, "v_scan", proc=0.77)),
                   ("no run lengths in the file", constraint(MC, "v_scan", runs=None))):
         got = rank("constraint-no", lines, c, full=True)
         ok(got.get(("scan", O), {}).get("fix") == ["none"],

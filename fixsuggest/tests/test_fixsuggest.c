@@ -116,7 +116,7 @@ static void test_missing_constraint(void **state)
     (void)state;
     struct vp_fix_result r;
     struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 1, 256, 256, 0);
-    in.constraint = (struct vp_fix_constraint){1, "i", 0, 1, 6, 97, "rv = signal(pod, i);"};
+    in.constraint = (struct vp_fix_constraint){1, "i", 0, 1, 6, 97, "rv = signal(pod, i);", 0};
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_SKIP_LOOP}, 1);
     assert_non_null(strstr(r.evidence, " The ranking (vprof rank) finds a missing constraint here: "
@@ -136,13 +136,20 @@ static void test_missing_constraint(void **state)
     assert_non_null(strstr(r.condition, "skip the recursive calls that"));
     in.kind = VP_LOOP_NATURAL;
 
+    /* the run lengths differ more than they agree: a Hellinger distance of
+       0.5 is enough */
+    in.constraint = (struct vp_fix_constraint){1, "i", 0, 1, 6, 97, NULL, 0.5};
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_SKIP_LOOP}, 1);
+
     /* no skip: values of another range (scalability), iterations already
        long in the normal run (a driver loop), no longer in the slow run,
-       run lengths unknown (an older ranking file) */
+       run lengths unknown (an older ranking file), a weak processing-cost
+       anomaly (mdev23399's page checksum in a CI run: discount 0.77) */
     static const struct vp_fix_constraint no[] = {
-        {1, "i", 1, 1, 6, 97, NULL},  {1, "r", 0, 5, 18, 97, NULL},
-        {1, "g", 0, 3, 1489, 97, NULL}, {1, "i", 0, 1, 1, 97, NULL},
-        {1, "i", 0, 0, 0, 97, NULL},
+        {1, "i", 1, 1, 6, 97, NULL, 0},  {1, "r", 0, 5, 18, 97, NULL, 0},
+        {1, "g", 0, 3, 1489, 97, NULL, 0}, {1, "i", 0, 1, 1, 97, NULL, 0},
+        {1, "i", 0, 0, 0, 97, NULL, 0},    {1, "i", 0, 1, 6, 97, NULL, 0.77},
     };
     for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
         in.constraint = no[i];
@@ -155,7 +162,7 @@ static void test_missing_constraint(void **state)
     in = ran(VP_CLASS_ZERO_OR_ONE, 3, 30000, 2, 1);
     in.site_line = 86;
     in.site_text = "tmp2->writer = add->writer;";
-    in.constraint = (struct vp_fix_constraint){1, "k", 0, 1, 40, 90, "x = f(k);"};
+    in.constraint = (struct vp_fix_constraint){1, "k", 0, 1, 40, 90, "x = f(k);", 0};
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_ZERO_OR_ONE, (int[]){VP_FIX_SKIP_LOOP}, 1);
     assert_non_null(strstr(r.condition, "line 86"));
@@ -167,7 +174,7 @@ static void test_missing_constraint(void **state)
     in.red.constant_writes = 1;
     in.red.cross_loop_rate = in.red.repeated_per_instance = 0.9;
     in.red.sampled_instances = 40;
-    in.constraint = (struct vp_fix_constraint){1, "n", 0, 1, 3, 0, NULL};
+    in.constraint = (struct vp_fix_constraint){1, "n", 0, 1, 3, 0, NULL, 0};
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_CROSS_LOOP, (int[]){VP_FIX_MEMOIZATION, VP_FIX_SKIP_LOOP}, 2);
     assert_string_equal(r.condition, "");

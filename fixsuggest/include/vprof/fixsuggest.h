@@ -141,6 +141,7 @@ struct vp_fix_callee {
    a missing-constraint bug (vProf's rule 1: a loop or condition variable
    stays the same for abnormally long) on `variable`, and that variable's
    anomalous samples mark this loop. */
+#define VP_FIX_CONSTRAINT_MAX_DISCOUNT 0.5
 struct vp_fix_constraint {
     int missing;                /* 0: no such finding                         */
     const char *variable;
@@ -152,6 +153,10 @@ struct vp_fix_constraint {
     uint32_t line;              /* the anomalous line with most of its samples;
                                    0 unknown                                  */
     const char *text;           /* that line, trimmed; NULL unknown           */
+    double discount;            /* its processing-cost discount (1 - Hellinger
+                                   distance between the runs' run lengths):
+                                   the rule needs at most
+                                   VP_FIX_CONSTRAINT_MAX_DISCOUNT             */
 };
 
 struct vp_fix_input {
