@@ -1336,8 +1336,9 @@ static char *shown_dup(const char *key)
 /* The redundancy analysis' verdicts for one loop; measured only when the
    run sampled its iterations or instances. */
 static void take_redundancy(const struct vp_red_result *red, const struct vp_loop_table *table,
-                            uint64_t loop_id, struct vp_fix_redundancy *d)
+                            const struct vp_loop_info *loop, struct vp_fix_redundancy *d)
 {
+    uint64_t loop_id = loop->loop_id;
     /* The loop's repeated-call units: the redundant one with the highest
        rate, else the most sampled one. */
     const struct vp_red_loop_result *best = NULL;
@@ -1360,6 +1361,13 @@ static void take_redundancy(const struct vp_red_result *red, const struct vp_loo
         d->call_distinct = best->distinct_signatures;
         d->call_rate = best->ci_rate;
         d->call_redundant = best->ci_redundant;
+        /* a call that does I/O on every call, in every iteration: its
+           repetition is batched, not cached (docs/vprof-loop.md,
+           "Repeated calls that do I/O") */
+        for (size_t s = 0; s < loop->site_count; s++)
+            if (loop->sites[s].io_every_iteration && loop->sites[s].line == best->line &&
+                strcmp(loop->sites[s].callee, best->function) == 0)
+                d->call_io = 1;
         /* a callee whose loop waits in every iteration: the calls repeat
            a wait (docs/vprof-loop.md, "Loops that wait") */
         for (size_t i = 0; i < table->loop_count && !d->call_wait_line; i++) {
@@ -1910,7 +1918,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
                                                       : NULL;
         }
         if (red)
-            take_redundancy(red, table, l->loop_id, &in->red);
+            take_redundancy(red, table, l, &in->red);
         if (in->red.measured)
             c.rep.redundancy_measured = 1;
         /* the categories, which the samples do not change: the roots of

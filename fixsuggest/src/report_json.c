@@ -205,6 +205,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
             vp_json_kv_uint(j, "distinct_calls", d->call_distinct);
             vp_json_kv_double(j, "rate", d->call_rate);
             vp_json_kv_bool(j, "redundant", d->call_redundant);
+            vp_json_kv_bool(j, "does_io", d->call_io); /* on every call, every iteration */
             vp_json_key(j, "callee_waits_line"); /* its loop waits in every iteration */
             d->call_wait_line ? vp_json_uint(j, d->call_wait_line) : vp_json_null(j);
             vp_json_end_object(j);

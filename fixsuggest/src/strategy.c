@@ -263,9 +263,12 @@ static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_res
         vp_fix_commas(b, sizeof b, d->call_distinct);
         cat(r->evidence, sizeof r->evidence,
             "%sits calls of %s (line %u) repeat earlier calls with the same inputs: %s sampled "
-            "calls, %s distinct (%.1fx redundancy); %s redo work that earlier ones did.",
+            "calls, %s distinct (%.1fx redundancy); %s redo work that earlier ones did%s.",
             r->evidence[0] ? " " : "", d->call_callee ? d->call_callee : "a function",
-            d->call_line, a, b, d->call_rate, unit(in->kind, 1));
+            d->call_line, a, b, d->call_rate, unit(in->kind, 1),
+            d->call_io ? ", and each call does I/O: caching the call would drop its output; "
+                         "compute what it writes once and batch the writes"
+                       : "");
     } else if (d->cross_iteration) {
         vp_fix_commas(a, sizeof a, d->sampled_iterations);
         vp_fix_commas(b, sizeof b, d->distinct_iterations);
@@ -620,7 +623,10 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
         if (in->red.cross_iteration || call_work(&in->red)) {
             r->categories |= VP_FIX_CAT_CROSS_ITERATION;
             if (!in->wait_line)
-                add_fix(r, in->red.io_every_iteration ? VP_FIX_BATCHING : VP_FIX_MEMOIZATION);
+                add_fix(r, in->red.io_every_iteration ||
+                                   (!in->red.cross_iteration && in->red.call_io)
+                               ? VP_FIX_BATCHING
+                               : VP_FIX_MEMOIZATION);
         }
         evidence_redundancy(in, r);
         if (in->wait_line && (r->categories & (VP_FIX_CAT_CROSS_LOOP | VP_FIX_CAT_CROSS_ITERATION)))

@@ -9,7 +9,9 @@ one whose called loop polls (waits in every iteration: HTTPD-54852's
 dummy connections); that polling loop's alike instances get no cache or
 batch, nor do the caller's repeated calls of it, and without a verdict its
 time is still called waiting
-(docs/vprof-loop.md, "Loops that wait").
+(docs/vprof-loop.md, "Loops that wait").  A loop whose repeated call of a
+function does I/O gets batching, not memoization ("Repeated calls that do
+I/O").
 
 usage: iobatch.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -23,7 +25,7 @@ from common import build_case, finish, loop_json, ok, run  # noqa: E402
 def main():
     bindir, src, work, prog, line = build_case(
         "iobatch", ("SUM-LOOP", "SAVE-LOOP", "HEX-LOOP", "LOG-LOOP", "POLL-LOOP", "WAKE-LOOP",
-                    "SERVE-LOOP"))
+                    "SERVE-LOOP", "TITLE-LOOP"))
     funcs = "save_all,checksum,log_all,hexfmt,signal_all,await_ack,serve"
     r, loops = loop_json(bindir, work, funcs, [prog, "60000"])
     by = {(l["function"], l["line"]): l for l in loops}
@@ -80,9 +82,10 @@ def main():
     # Calls sampled often enough for a verdict (1 in 30, not 1 in 1,000): the
     # calls of await_ack repeat, with the same inputs, a wait that got the
     # same answer.  Not memoization: signal_all stays 1* and says why.
-    r, loops = loop_json(bindir, work, "signal_all,await_ack", [prog, "60000"],
+    r, loops = loop_json(bindir, work, "signal_all,await_ack,title_all", [prog, "60000"],
                          {"VPROF_RED_ITER_RATE": "30"})
-    wake = {(l["function"], l["line"]): l for l in loops}.get(("signal_all", line["WAKE-LOOP"]))
+    by = {(l["function"], l["line"]): l for l in loops}
+    wake = by.get(("signal_all", line["WAKE-LOOP"]))
     call = wake and wake["repeated_call"] or {}
     ok(r.returncode == 0 and call.get("callee") == "await_ack" and call.get("redundant")
        and call.get("callee_waits_line") == line["POLL-LOOP"]
@@ -93,6 +96,17 @@ def main():
        "signal_all's repeated calls of await_ack repeat a wait: no memoization",
        "exit %d %s\n%s" % (r.returncode, wake and (wake["root_cause"], wake["fix"], call,
                                                    wake["evidence"]), r.stderr[-1500:]))
+
+    # The same title escaped and written before every row: the repeated
+    # call does I/O, so batching, not a cache that would drop the output.
+    title = by.get(("title_all", line["TITLE-LOOP"]))
+    call = title and title["repeated_call"] or {}
+    ok(title and call.get("callee") == "put_title" and call.get("redundant")
+       and call.get("does_io") and title["root_cause"] == ["cross-iteration"]
+       and title["fix"] == ["batching"]
+       and "each call does I/O: caching the call would drop its output" in title["evidence"],
+       "title_all's repeated calls of put_title do I/O: batching, not memoization",
+       str(title and (title["root_cause"], title["fix"], call, title["evidence"])))
 
     # With no instance recorded (a rate no run reaches), nothing repeats, but
     # the polling loop went round 48 times per instance: its time is waiting.

@@ -210,6 +210,13 @@ static void test_redundancy(void **state)
     expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_MEMOIZATION}, 1);
     assert_non_null(strstr(r.evidence, "calls of shape_word (line 113) repeat earlier calls"));
     assert_non_null(strstr(r.evidence, "2,800 sampled calls, 420 distinct (6.7x"));
+    /* the call does I/O on every call: batching, a cache would drop the
+       output (docs/vprof-loop.md, "Repeated calls that do I/O") */
+    in.red.call_io = 1;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_BATCHING}, 1);
+    assert_non_null(strstr(r.evidence, "each call does I/O: caching the call would drop"));
+    in.red.call_io = 0;
     /* its callee's loop waits in every iteration: the calls repeat a wait
        (docs/vprof-loop.md, "Loops that wait"): no category, no cache */
     in.red.call_wait_line = 105;

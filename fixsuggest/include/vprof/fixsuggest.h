@@ -91,6 +91,10 @@ struct vp_fix_redundancy {
     uint64_t call_sampled, call_distinct;
     double call_rate;
     int call_redundant;
+    int call_io;                /* the call does I/O on every call and runs in
+                                   every iteration (its site's
+                                   VP_SITEF_IO_EVERY_ITER): batching, not
+                                   memoization, which would drop the output */
     uint32_t call_wait_line;    /* the callee has a loop at this line that
                                    waits in every iteration (the loop table's
                                    VP_SITEF_WAIT_EVERY_ITER, vp_fix_input.
