@@ -172,6 +172,23 @@ static const char *instance_word(int kind)
     return kind == VP_LOOP_RECURSION ? "outermost call" : "instance";
 }
 
+/* A 0*1? search under LDoctor's threshold whose instances scan at least
+   VP_FIX_SEARCH_MIN_AVG elements on average in the slow run and at least
+   VP_FIX_SEARCH_GROWTH times as many as in the normal run: the search itself
+   grew with the slow input (docs/vprof-loop.md, "Searches that grew").
+   LDoctor had one run and a fixed threshold; the normal run tells a search
+   that became the cost from one that always was what it is. */
+static int grown_search(const struct vp_fix_input *in)
+{
+    const struct vp_fix_counts *s = &in->slow, *n = &in->normal;
+    if (in->static_class != VP_CLASS_ZERO_STAR_ONE || in->inefficient || !n->ran ||
+        !n->instances || !s->instances || n->avg_iterations <= 0)
+        return 0;
+    double per = in->unroll_factor > 1 ? (double)in->unroll_factor : 1.0;
+    return s->avg_iterations * per >= VP_FIX_SEARCH_MIN_AVG &&
+           s->avg_iterations >= VP_FIX_SEARCH_GROWTH * n->avg_iterations;
+}
+
 static void evidence_resultless(const struct vp_fix_input *in, struct vp_fix_result *r)
 {
     const struct vp_fix_counts *c = &in->slow;
@@ -196,6 +213,15 @@ static void evidence_resultless(const struct vp_fix_input *in, struct vp_fix_res
             "produce a result: %s of its %s %s are resultless.",
             in->kind == VP_LOOP_RECURSION ? "outermost call" : "call", avg, max, unit(in->kind, 0),
             pct, it, u);
+        if (grown_search(in)) {
+            char navg[32], x[32];
+            fmt_avg(navg, sizeof navg, in->normal.avg_iterations);
+            snprintf(x, sizeof x, "%.1fx", c->avg_iterations / in->normal.avg_iterations);
+            cat(r->evidence, sizeof r->evidence,
+                " LDoctor calls a search inefficient only below one result in 1,000 %s, but "
+                "the normal run scanned %s per call: the scans grew %s with the slow input.",
+                u, navg, x);
+        }
         break;
     case VP_CLASS_ZERO_OR_ONE: {
         fmt_pct(pct, sizeof pct, c->iterations ? (double)c->result_iterations / (double)c->iterations
@@ -577,7 +603,7 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
     }
     /* Resultless categories: loopclass's verdict (a 0* loop that ran is
        always inefficient). */
-    int resultless = in->inefficient || in->static_class == VP_CLASS_ZERO_STAR;
+    int resultless = in->inefficient || in->static_class == VP_CLASS_ZERO_STAR || grown_search(in);
     if (resultless) {
         switch (in->static_class) {
         case VP_CLASS_ZERO_STAR:

@@ -57,6 +57,27 @@ static void test_resultless(void **state)
     expect(&r, VP_FIX_CAT_ZERO_STAR_ONE, (int[]){VP_FIX_CHANGE_DATA_STRUCTURE}, 1);
     assert_non_null(strstr(r.evidence, "scans on average 4,812 elements"));
 
+    /* a search under LDoctor's 1-in-1,000 that grew from the normal run
+       (docs/vprof-loop.md, "Searches that grew") */
+    in = ran(VP_CLASS_ZERO_STAR_ONE, 1000, 430000, 1000, 0);
+    in.normal = (struct vp_fix_counts){1, 1000, 96000, 1000, 349, 96.0, 0, 0};
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_STAR_ONE, (int[]){VP_FIX_CHANGE_DATA_STRUCTURE}, 1);
+    assert_non_null(strstr(r.evidence, "scans on average 430 elements"));
+    assert_non_null(strstr(r.evidence, "the normal run scanned 96 per call: the scans grew 4.5x"));
+    /* not when it grew less than 2x, scans under 100 elements, or no
+       normal run counted it */
+    in.normal.avg_iterations = 300;
+    vp_fix_suggest(&in, &r);
+    expect(&r, 0, NULL, 0);
+    in = ran(VP_CLASS_ZERO_STAR_ONE, 1000, 60000, 1000, 0);
+    in.normal = (struct vp_fix_counts){1, 1000, 10000, 1000, 20, 10.0, 0, 0};
+    vp_fix_suggest(&in, &r);
+    expect(&r, 0, NULL, 0);
+    in = ran(VP_CLASS_ZERO_STAR_ONE, 1000, 430000, 1000, 0);
+    vp_fix_suggest(&in, &r);
+    expect(&r, 0, NULL, 0);
+
     in = ran(VP_CLASS_ZERO_OR_ONE, 3, 30000, 2, 1);
     in.site_line = 86;
     in.site_text = "tmp2->writer = add->writer;";

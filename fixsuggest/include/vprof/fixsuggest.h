@@ -146,6 +146,13 @@ struct vp_fix_callee {
    stays the same for abnormally long) on `variable`, and that variable's
    anomalous samples mark this loop. */
 #define VP_FIX_CONSTRAINT_MAX_DISCOUNT 0.5
+
+/* A 0*1? loop whose instances scan this many elements on average in the
+   slow run, and this many times as many as in the normal run, is
+   inefficient even under loopclass's threshold (docs/vprof-loop.md,
+   "Searches that grew"). */
+#define VP_FIX_SEARCH_MIN_AVG 100.0
+#define VP_FIX_SEARCH_GROWTH 2.0
 struct vp_fix_constraint {
     int missing;                /* 0: no such finding                         */
     const char *variable;
