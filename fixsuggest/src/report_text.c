@@ -171,8 +171,7 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
                 fputs(d->ci_ruled_out ? "ruled out for whole iterations (an induction variable "
                                         "among its sources)"
                                       : "not sampled", out);
-            if (d->call_sampled)
-            {
+            if (d->call_sampled) {
                 fprintf(out, ", repeated calls of %s (line %u) %.2fx",
                         d->call_callee ? d->call_callee : "?", d->call_line, d->call_rate);
                 if (d->call_wait_line)

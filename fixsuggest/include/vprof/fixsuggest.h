@@ -140,19 +140,22 @@ struct vp_fix_callee {
 #define VP_FIX_CALLEE_MIN_SHARE 0.5
 #define VP_FIX_CALLEE_MIN_SAMPLES 10
 
-/* The constraint `vprof rank` finds missing in this loop (docs/vprof-loop.md,
-   "A constraint the loop is missing"): the ranking calls the loop's function
-   a missing-constraint bug (vProf's rule 1: a loop or condition variable
-   stays the same for abnormally long) on `variable`, and that variable's
-   anomalous samples mark this loop. */
-#define VP_FIX_CONSTRAINT_MAX_DISCOUNT 0.5
-
 /* A 0*1? loop whose instances scan this many elements on average in the
    slow run, and this many times as many as in the normal run, is
    inefficient even under loopclass's threshold (docs/vprof-loop.md,
    "Searches that grew"). */
 #define VP_FIX_SEARCH_MIN_AVG 100.0
 #define VP_FIX_SEARCH_GROWTH 2.0
+
+/* The highest processing-cost discount of a missing constraint that gives
+   a loop skip-loop (vp_fix_constraint.discount). */
+#define VP_FIX_CONSTRAINT_MAX_DISCOUNT 0.5
+
+/* The constraint `vprof rank` finds missing in this loop (docs/vprof-loop.md,
+   "A constraint the loop is missing"): the ranking calls the loop's function
+   a missing-constraint bug (vProf's rule 1: a loop or condition variable
+   stays the same for abnormally long) on `variable`, and that variable's
+   anomalous samples mark this loop. */
 struct vp_fix_constraint {
     int missing;                /* 0: no such finding                         */
     const char *variable;
