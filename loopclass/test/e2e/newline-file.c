@@ -20,14 +20,16 @@
 // MD: <summary>#1 <code>find</code> {{.*}}/odd?name.c:5: 0*1?</summary>
 // RUN: %vprof-loop --function find --format json -- %t 2>/dev/null | FileCheck %s --check-prefix=JSON
 // JSON: "file": "{{.*}}/odd\nname.c",
-// So do vprof report and vprof rank (text and Markdown).
+// So do vprof report and vprof rank (text and Markdown).  Whether find or
+// scan ranks first varies between recordings (scan came first in a local
+// ctest -j2 run): the check is about the name, so any rank.
 // RUN: %vprof record -o %t.n.vprof -- %t 20000 >/dev/null 2>&1
 // RUN: %vprof record -o %t.s.vprof -- %t 100000 >/dev/null 2>&1
 // RUN: %vprof report %t.s.vprof | FileCheck %s --check-prefix=REPORT
 // REPORT: find {{ *}}{{.*}}/odd?name.c:4
 // REPORT-NOT: odd{{$}}
 // RUN: %vprof rank --normal %t.n.vprof --buggy %t.s.vprof | FileCheck %s --check-prefix=RANK
-// RANK: 1  find {{ *}}odd?name.c:4 {{.*}}(odd?name.c:{{[0-9]+}})
+// RANK: {{[0-9]+}} find {{ *}}odd?name.c:4 {{.*}}(odd?name.c:{{[0-9]+}})
 // RANK-NOT: odd{{$}}
 // RUN: %vprof rank --normal %t.n.vprof --buggy %t.s.vprof --format md | FileCheck %s --check-prefix=RANKMD
 // RANKMD: `find` (odd?name.c:4)
