@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The cost of the library-scan repeated-call units: libscan_bench.c built
+# with them (on) and without (-mllvm -vprof-repeated-calls=0: off), both
+# with the loop and redundancy probes otherwise alike, its four functions
+# selected, default rates.  ROUNDS interleaved runs (order alternating),
+# user+sys time; prints the medians and the median of the per-round ratios.
+#
+#   bench/redundancy/libscan/ab.sh [BUILD_DIR] [ROUNDS]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:-build}" && pwd)
+rounds=${2:-41}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$build/bin/vprof-cc" -O2 -g "$here/libscan_bench.c" -o "$work/on"
+"$build/bin/vprof-cc" -O2 -g "$here/libscan_bench.c" -o "$work/off" -mllvm -vprof-repeated-calls=0
+python3 - "$build/lib/libvprof-rt.so" "$work" "$rounds" <<'PY'
+import os, resource, statistics, subprocess, sys
+rt, work, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+env = dict(os.environ, LD_PRELOAD=rt, VPROF_LOOP_FUNCTIONS="escape,count,fixed_cmp,rolling_cmp")
+def run(p):
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([os.path.join(work, p)], env=dict(env, VPROF_OUTPUT=os.path.join(work, p + ".vprof")),
+                   stdout=subprocess.DEVNULL, check=True)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+t, ratios = {"on": [], "off": []}, []
+for i in range(rounds):
+    got = {p: run(p) for p in (("on", "off") if i % 2 == 0 else ("off", "on"))}
+    for p in got:
+        t[p].append(got[p])
+    ratios.append(got["on"] / got["off"])
+print("off median %.4f s, on median %.4f s, on/off median of per-round ratios %.3f "
+      "(min %.3f, max %.3f), %d rounds" % (statistics.median(t["off"]), statistics.median(t["on"]),
+                                          statistics.median(ratios), min(ratios), max(ratios), rounds))
+PY
