@@ -8,8 +8,11 @@
 #   bench/redundancy/libscan/ab.sh [BUILD_DIR] [ROUNDS]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+die() { echo "ab.sh: $*" >&2; exit 2; }
+[ -x "${1:-build}/bin/vprof-cc" ] || die "no ${1:-build}/bin/vprof-cc: give the build directory"
 build=$(cd "${1:-build}" && pwd)
 rounds=${2:-41}
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$rounds'"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$build/bin/vprof-cc" -O2 -g "$here/libscan_bench.c" -o "$work/on"
