@@ -236,6 +236,19 @@ static void evidence_resultless(const struct vp_fix_input *in, struct vp_fix_res
     }
 }
 
+/* A redundant repeated-call unit whose callee's loop waits in every
+   iteration: its calls repeat a wait that got the same answer
+   (evidence_call_wait), not work (call_work). */
+static int call_waits(const struct vp_fix_redundancy *d)
+{
+    return d->call_redundant && d->call_wait_line;
+}
+
+static int call_work(const struct vp_fix_redundancy *d)
+{
+    return d->call_redundant && !d->call_wait_line;
+}
+
 static void evidence_efficient(const struct vp_fix_input *in, struct vp_fix_result *r)
 {
     const struct vp_fix_counts *c = &in->slow;
@@ -247,7 +260,7 @@ static void evidence_efficient(const struct vp_fix_input *in, struct vp_fix_resu
         cat(r->evidence, sizeof r->evidence,
             "every path through its body produces a result (%s %s, %s per %s on average)%s.",
             it, unit(in->kind, 1), avg, instance_word(in->kind),
-            !in->red.measured || (in->red.call_redundant && in->red.call_wait_line) ? ""
+            !in->red.measured || call_waits(&in->red) ? ""
             : in->ncallees    ? "; no repeated work was found in its own code"
                               : "; no repeated work was found");
     else
@@ -256,18 +269,10 @@ static void evidence_efficient(const struct vp_fix_input *in, struct vp_fix_resu
             unit(in->kind, 1), avg, instance_word(in->kind));
 }
 
-/* A repeated-call unit whose calls repeat work: not calls of a function
-   whose loop waits in every iteration, which repeat a wait that got the
-   same answer (evidence_call_wait). */
-static int call_work(const struct vp_fix_redundancy *d)
-{
-    return d->call_redundant && !d->call_wait_line;
-}
-
 static void evidence_call_wait(const struct vp_fix_input *in, struct vp_fix_result *r)
 {
     const struct vp_fix_redundancy *d = &in->red;
-    if (!d->measured || d->cross_iteration || !d->call_redundant || !d->call_wait_line)
+    if (!d->measured || d->cross_iteration || !call_waits(d))
         return;
     char a[32], b[32];
     const char *callee = d->call_callee ? d->call_callee : "a function";
