@@ -148,8 +148,13 @@ struct vp_fix_callee {
 #define VP_FIX_SEARCH_GROWTH 2.0
 
 /* The highest processing-cost discount of a missing constraint that gives
-   a loop skip-loop (vp_fix_constraint.discount). */
+   a loop skip-loop (vp_fix_constraint.discount); a values discount this
+   low is a scalability sign (vp_fix_constraint.values_anomalous). */
 #define VP_FIX_CONSTRAINT_MAX_DISCOUNT 0.5
+/* The share of the variable's slow samples at values outside the normal
+   run's range from which its told-apart values are a scalability sign
+   (vp_fix_constraint.values_anomalous). */
+#define VP_FIX_CONSTRAINT_MIN_OUTSIDE 0.05
 
 /* The constraint `vprof rank` finds missing in this loop (docs/vprof-loop.md,
    "A constraint the loop is missing"): the ranking calls the loop's function
@@ -160,8 +165,14 @@ struct vp_fix_constraint {
     int missing;                /* 0: no such finding                         */
     const char *variable;
     int values_anomalous;       /* its values differ between the runs (the
-                                   A-D test rejected, and the discount is
-                                   below DefaultDiscount): a scalability sign */
+                                   A-D test rejected, the discount is below
+                                   DefaultDiscount) and either at least
+                                   VP_FIX_CONSTRAINT_MIN_OUTSIDE of its slow
+                                   samples lie outside the normal run's
+                                   range, or the discount is at most
+                                   VP_FIX_CONSTRAINT_MAX_DISCOUNT: the loop
+                                   went over other values than in the
+                                   normal run, a scalability sign            */
     uint64_t normal_run, slow_run; /* the median sample's run length, in sample
                                    intervals, in each run; 0 unknown          */
     uint32_t line;              /* the anomalous line with most of its samples;

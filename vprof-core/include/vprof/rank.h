@@ -227,6 +227,9 @@ struct vp_rank_dim_result {
     uint64_t n_normal, n_slow;
     uint64_t normal_lo, normal_hi; /* normal range, as order keys              */
     uint64_t normal_median, slow_median; /* order keys (upper median)          */
+    double slow_outside;     /* share of the slow observations outside
+                                [normal_lo, normal_hi]: values the normal
+                                run never reached                           */
 };
 
 struct vp_rank_var_result {

@@ -448,6 +448,10 @@ static int test_dim(const struct var_group *g, int dim, const struct vp_rank_par
         d->normal_hi = nb.k[nb.n - 1];
         d->normal_median = median_key(nb.k, nb.n, dim == VP_RANK_DIM_PROC);
         d->slow_median = median_key(sb.k, sb.n, dim == VP_RANK_DIM_PROC);
+        size_t outside = 0;
+        for (size_t i = 0; i < sb.n; i++)
+            outside += sb.k[i] < d->normal_lo || sb.k[i] > d->normal_hi;
+        d->slow_outside = (double)outside / (double)sb.n;
         const uint64_t *s[2] = {nb.k, sb.k};
         size_t n[2] = {nb.n, sb.n};
         struct vp_stats_ad ad;

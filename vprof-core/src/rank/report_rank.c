@@ -100,6 +100,10 @@ static void json_dim(struct vp_json *j, const struct vp_rank_dim_result *d, int 
         vp_json_kv_uint(j, "normal_median_run", d->normal_median);
         vp_json_kv_uint(j, "slow_median_run", d->slow_median);
     }
+    /* values and deltas: the share of slow observations outside the normal
+       run's range (a run length outside it is what rule 1 measures anyway) */
+    if (dim != VP_RANK_DIM_PROC)
+        vp_json_kv_double(j, "slow_outside", d->slow_outside);
     vp_json_kv_bool(j, "tested", d->tested);
     if (d->tested) {
         vp_json_kv_double(j, "statistic", d->statistic);

@@ -338,6 +338,7 @@ static void test_tie_goes_to_rule1(void **state)
     const struct vp_rank_func_result *f = find(r, "f");
     const struct vp_rank_var_result *v = fvar(r, f, "v");
     assert_false(v->dims[VP_RANK_DIM_VALUES].rejected);
+    assert_true(v->dims[VP_RANK_DIM_VALUES].slow_outside == 0.0); /* both cover 0-255 */
     assert_true(v->dims[VP_RANK_DIM_DELTAS].rejected && v->dims[VP_RANK_DIM_PROC].rejected);
     assert_true(v->dims[VP_RANK_DIM_DELTAS].hellinger == 1.0);
     assert_true(v->dims[VP_RANK_DIM_PROC].hellinger == 1.0);
@@ -421,6 +422,8 @@ static void test_basic_before_aggregate(void **state)
         if (with_basic) {
             const struct vp_rank_var_result *mem = fvar(r, f, "mem");
             assert_true(mem->anomalous && mem->discount == 0.0);
+            /* every slow value is above the normal range */
+            assert_true(mem->dims[VP_RANK_DIM_VALUES].slow_outside == 1.0);
             assert_int_equal(f->pattern, VP_RANK_PAT_WRONG_CONSTRAINT);
             assert_string_equal(r->vars[f->pattern_var].name, "mem");
             assert_int_equal(f->pattern_dim, VP_RANK_DIM_VALUES);
