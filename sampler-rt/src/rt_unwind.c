@@ -639,6 +639,37 @@ static int vp_rt_cfi_expr(const struct vp_rt_ehmod *m, uint64_t p, uint64_t len,
     return 0;
 }
 
+#define VP_UNW_BP 6
+#define VP_UNW_FP_SPAN (16u << 20) /* the farthest a frame pointer may be above rsp */
+
+/* A return address that no FDE covers, in a module that has unwind tables:
+   code assembled without CFI (Debian's crtstuff: __do_global_dtors_aux
+   runs __cxa_finalize at exit; hand-written assembly).  One step through
+   the frame pointer, as libunwind falls back to: rbp points at the saved
+   rbp with the return address above it.  Only from a return address (past
+   the function's prologue, unlike an interrupted PC) whose rbp the step
+   into the callee vouched for, and only when the result is plausible: rbp
+   8-aligned and above rsp by at most VP_UNW_FP_SPAN, both words readable,
+   the return address in a recorded module.  Otherwise -1 (an error, as
+   before: the walk ends there). */
+static int vp_rt_fp_step(const uint64_t regs[17], uint32_t valid, int *exact, uint64_t out[17],
+                         uint32_t *out_valid, uint64_t *cfa)
+{
+    const uint32_t need = (1u << VP_UNW_BP) | (1u << VP_UNW_SP);
+    if (*exact || (valid & need) != need)
+        return -1;
+    uint64_t bp = regs[VP_UNW_BP], sp = regs[VP_UNW_SP], w[2];
+    if ((bp & 7) || bp < sp || bp - sp > VP_UNW_FP_SPAN || vp_rt_safe_read(bp, w, 16) != 0 ||
+        w[1] == 0 || !vp_rt_ehmod_of(w[1] - 1))
+        return -1;
+    out[VP_UNW_BP] = w[0];
+    out[VP_UNW_SP] = bp + 16;
+    out[VP_UNW_RA] = w[1];
+    *out_valid = need | (1u << VP_UNW_RA);
+    *cfa = bp + 16;
+    return 1;
+}
+
 /* Signal path: one step from the frame `regs` (DWARF numbering, `valid`
    bits; regs[16] is its PC, exact when *exact, else a return address) to
    its caller.  On 1 the caller's registers are in out/out_valid (only
@@ -647,7 +678,9 @@ static int vp_rt_cfi_expr(const struct vp_rt_ehmod *m, uint64_t p, uint64_t len,
    whether the caller's PC is exact (it was interrupted by a signal).
    `work`: VP_RT_UNWIND_WORK bytes, 16-byte aligned, for the CFA rows.
    0: the outermost frame (return address undefined).  -1: no unwind table
-   covers the PC, the table is malformed or a saved register unreadable. */
+   covers the PC, the table is malformed or a saved register unreadable.
+   A return address in a module whose table has no FDE for it steps
+   through the frame pointer (vp_rt_fp_step). */
 int vp_rt_unwind_step(const uint64_t regs[17], uint32_t valid, int *exact, uint64_t out[17],
                       uint32_t *out_valid, uint64_t *cfa, void *work)
 {
@@ -674,7 +707,7 @@ int vp_rt_unwind_step(const uint64_t regs[17], uint32_t valid, int *exact, uint6
             hi = mid;
     }
     if (lo == 0)
-        return -1;
+        return vp_rt_fp_step(regs, valid, exact, out, out_valid, cfa);
     struct vp_cur e = {m->table + (lo - 1) * 8 + 4, m->seg_hi, m->seg_lo, m->hdr, 0};
     uint64_t fde = m->hdr + (uint64_t)(int64_t)(int32_t)vp_cur_fixed(&e, 4);
     if (e.bad)
@@ -699,8 +732,10 @@ int vp_rt_unwind_step(const uint64_t regs[17], uint32_t valid, int *exact, uint6
             return -1;
         c.p += alen;
     }
-    if (c.bad || target < pc_begin || target - pc_begin >= pc_range)
+    if (c.bad)
         return -1;
+    if (target < pc_begin || target - pc_begin >= pc_range)
+        return vp_rt_fp_step(regs, valid, exact, out, out_valid, cfa);
     if (cie.signal_frame && !*exact) {
         /* glibc's __restore_rt: the return address is the trampoline
            itself, not past a call */

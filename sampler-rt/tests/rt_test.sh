@@ -113,6 +113,18 @@ unwind)  # the runtime's stack stepper agrees with libunwind, frame by frame (t_
     [ $rc = 0 ] || fail "$t: $(grep -m1 FAIL "$W/$t.txt")"
   done
   ;;
+nocfi)
+  # a frame no FDE covers (code assembled without CFI, like crtstuff's at
+  # exit): stepped through its frame pointer, not an unwind error
+  run "$RT_BIN/t_cpu" nocfi 300; rc=$?
+  [ $rc = 3 ] || fail "exit status $rc, expected 3"
+  dump "$W/p.out"
+  n=$(field "$W/p.out" "pc " samples); [ "${n:-0}" -ge 40 ] || fail "only ${n:-0} samples"
+  [ "$(field "$W/p.out" loss unwind_errors)" = 0 ] || fail "unwind errors"
+  # burn <- nocfi_call <- main <- libc: three callers, through the gap
+  deep=$("$VPROF" dump "$W/p.out" | grep -c '^pc seq=.* flags=0x0 callers=[^,]*,[^,]*,[^,]*$')
+  [ "$deep" -ge $((n * 9 / 10)) ] || fail "$deep of $n samples have 3 callers"
+  ;;
 pc_only)
   run "$RT_BIN/t_cpu" spin 400; rc=$?
   [ $rc = 3 ] || fail "exit status $rc, expected 3"

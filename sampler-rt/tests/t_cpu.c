@@ -1,6 +1,10 @@
 /*
  * t_cpu.c - target program for the sampler-rt tests (no vprof code in it).
  *   t_cpu spin MS          burn MS ms of CPU, exit 3
+ *   t_cpu nocfi MS         the same, called through a function assembled
+ *                          without CFI that keeps a frame pointer (as
+ *                          crtstuff's __do_global_dtors_aux calls
+ *                          __cxa_finalize at exit)
  *   t_cpu threads          4 workers burning 1:2:3:4 x 150 ms; prints
  *                          "worker TID UNITS CPU_NS" (CPU_NS: the worker's own
  *                          CLOCK_THREAD_CPUTIME_ID at its end)
@@ -203,11 +207,29 @@ static void *lock_holder(void *arg)
     return NULL;
 }
 
+/* nocfi_call(ms, fn): fn(ms) in a frame that no FDE covers (no .cfi_*
+   directives), with rbp as its frame pointer. */
+void nocfi_call(double ms, void (*fn)(double));
+__asm__(".text\n"
+        ".globl nocfi_call\n"
+        ".type nocfi_call, @function\n"
+        "nocfi_call:\n"
+        "  pushq %rbp\n"
+        "  movq %rsp, %rbp\n"
+        "  callq *%rdi\n"
+        "  popq %rbp\n"
+        "  retq\n"
+        ".size nocfi_call, .-nocfi_call\n");
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "spin";
     if (!strcmp(mode, "spin")) {
         burn(argc > 2 ? atof(argv[2]) : 300);
+        return 3;
+    }
+    if (!strcmp(mode, "nocfi")) {
+        nocfi_call(argc > 2 ? atof(argv[2]) : 300, burn);
         return 3;
     }
     if (!strcmp(mode, "threads")) {
