@@ -191,8 +191,12 @@ def evaluate(truth, rank, report, loopj):
         cats = l.get('root_cause', []) or []
         entry = next((o for o in listed if o.get('function') == l.get('function') and o.get('line') == l.get('line')), None)
         if entry is None:
+            # the truth says nothing of these loops: shown, with any fix
+            # but none (a 1* loop's skip-loop is a claim worth a look)
             if cats:
-                unlisted.append(f'{l.get("function")}:{l.get("line")} {",".join(cats)}')
+                fixes = [f for f in (l.get('fix') or []) if f != 'none']
+                unlisted.append(f'{l.get("function")}:{l.get("line")} {",".join(cats)}' +
+                                (f' fix {",".join(fixes)}' if fixes else ''))
             continue
         bad = [c for c in cats if c not in entry.get('categories', [])]
         if not bad:
