@@ -70,21 +70,29 @@ __attribute__((noinline)) size_t rolling_cmp(size_t n, size_t rounds) {
 // CHECK: calls of {{memcmp|bcmp}} at line [[@LINE-5]] in loop
 // CHECK-NEXT: repeated calls: no rate=
 
+/* The sizes; bench/redundancy/libscan runs the same loops longer. */
+#ifndef SCAN_LEN
+#define SCAN_LEN 4000     /* escape's string */
+#define SCAN_ROUNDS 100   /* escape's instances */
+#define SCAN_COUNTS 400000
+#define SCAN_CMPS 200000  /* each of fixed_cmp and rolling_cmp */
+#endif
+
 int main(void) {
-  size_t len = 4000, out = 0;
+  size_t len = SCAN_LEN, out = 0;
   char *src = malloc(len + 1), *dst = malloc(2 * len + 1);
   for (size_t i = 0; i < len; i++)
     src[i] = i % 9 == 0 ? '"' : (char)('a' + i % 26);
   src[len] = 0;
-  for (int r = 0; r < 100; r++) {
-    src[r] = (char)('a' + r % 26); /* each instance's string differs */
+  for (int r = 0; r < SCAN_ROUNDS; r++) {
+    src[r % len] = (char)('a' + r % 26); /* each instance's string differs */
     out += escape(dst, src);
   }
-  out += count(400000);
+  out += count(SCAN_COUNTS);
   for (size_t i = 0; i < sizeof table; i++)
     table[i] = (char)(i * 31 % 251);
-  out += fixed_cmp(table + 100, table + 900, 256, 200000);
-  out += rolling_cmp(256, 200000);
+  out += fixed_cmp(table + 100, table + 900, 256, SCAN_CMPS);
+  out += rolling_cmp(256, SCAN_CMPS);
   printf("%zu\n", out);
   free(src);
   free(dst);
