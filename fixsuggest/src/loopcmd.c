@@ -194,7 +194,8 @@ static int values_scale(int rejected, double discount, double default_discount, 
    by the variable the anomalous lines are of, of a basic type (its entry
    in variables[] says so), with its processing-cost medians when the file
    has them; values_scale() on its values dimension (a file without the
-   share outside the normal range, older than it, counts it all outside). */
+   share outside the normal range, older than it, or with a share that is
+   not one, counts it all outside). */
 static void json_constraint(const struct vp_jr *f, const char *loc_var, double default_discount,
                             struct rank_constraint *pat)
 {
@@ -219,9 +220,13 @@ static void json_constraint(const struct vp_jr *f, const char *loc_var, double d
         const struct vp_jr *d = vp_jr_get(dims, "processing-cost"), *val = vp_jr_get(dims, "values"),
                            *rej = vp_jr_get(val, "rejected");
         pat->missing = 1;
+        /* a share outside 0..1 is no share: as if absent (no skip-loop) */
+        double outside = vp_jr_num(val, "slow_outside", 1);
+        if (!(outside >= 0 && outside <= 1))
+            outside = 1;
         pat->values_anomalous = values_scale(rej && rej->type == VP_JR_BOOL && rej->number != 0,
                                              vp_jr_num(val, "discount", 0), default_discount,
-                                             vp_jr_num(val, "slow_outside", 1));
+                                             outside);
         pat->normal_run = (uint64_t)vp_jr_int(d, "normal_median_run", 0, LLONG_MAX, 0);
         pat->slow_run = (uint64_t)vp_jr_int(d, "slow_median_run", 0, LLONG_MAX, 0);
         pat->discount = vp_jr_num(d, "discount", 1);

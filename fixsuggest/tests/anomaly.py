@@ -133,6 +133,8 @@ def main():
                    constraint(MC, "v_scan", values=(True, 0.32, 0.0))),
                   ("values told apart, no share outside in the file",
                    constraint(MC, "v_scan", values=(True, 0.73, None))),
+                  ("values told apart, a share outside below 0 (a corrupt file)",
+                   constraint(MC, "v_scan", values=(True, 0.73, -0.5))),
                   ("iterations long in the normal run too", constraint(MC, "v_scan", runs=(5, 18))),
                   ("a weak processing-cost anomaly (discount 0.77)",
                    constraint(MC, "v_scan", proc=0.77)),
