@@ -74,6 +74,11 @@ static cl::opt<bool> EnableCallUnits(
     "vprof-repeated-calls", cl::init(true), cl::Hidden,
     cl::desc("Sample a loop's calls of functions with a loop as "
              "repeated-call units (default on)"));
+static cl::opt<bool> EnablePrefixPairs(
+    "vprof-prefix-pairs", cl::init(true), cl::Hidden,
+    cl::desc("Sample consecutive calls of a C library string scan as pairs "
+             "of chunk hashes, to find a string scanned again from its start "
+             "(default on)"));
 static cl::opt<unsigned> CopyBudget(
     "vprof-redundancy-copy-budget", cl::init(2), cl::Hidden,
     cl::desc("The loops' recording copies may add at most this many times "
@@ -188,7 +193,7 @@ struct ProbeModule {
   Type *I8, *I32, *I64, *I8Ptr, *I32Ptr, *Void;
   GlobalVariable *Desc = nullptr, *Slots = nullptr, *Active = nullptr;
   FunctionCallee IterFn, IterEndFn, IterEndNFn, IterEndRunFn, InstFn, InstEndFn, ValueFn, RangeFn,
-      CalleeFn, EffectFn, EffectCallFn, BytesFn;
+      CalleeFn, EffectFn, EffectCallFn, BytesFn, PrefixFn;
   struct Entry {
     uint64_t Id;
     std::string Function, Container;
@@ -237,6 +242,7 @@ ProbeModule::ProbeModule(Module &M) : M(M), Ctx(M.getContext()) {
   EffectFn = weak(VP_RED_RT_EFFECT, Void, {I8Ptr, I32});
   EffectCallFn = weak(VP_RED_RT_EFFECT_CALL, Void, {I8Ptr, I32, I8Ptr});
   BytesFn = weak(VP_RED_RT_BYTES, Void, {I8Ptr, I32, I32, I8Ptr, I64, I32});
+  PrefixFn = weak(VP_RED_RT_PREFIX, Void, {I8Ptr, I32, I32Ptr, I32, I8Ptr, I64});
   // The "sampling active" flag, shared by every TU of the executable
   // (linkonce_odr), read by the probes of called functions.
   Active = M.getNamedGlobal("__vprof_red_active");
@@ -1559,41 +1565,68 @@ static bool getsCalleeProbe(const SourceInfo &S) {
   return S.Depth && (S.CI == VP_SRCD_RECORD || S.CL == VP_SRCD_RECORD);
 }
 
-/// C library functions that only read memory, scanning it: a call in a
-/// loop that repeats one with the same arguments over the same bytes is
-/// work an earlier iteration did (`for (i = 0; i < strlen(s); i++)`, the
-/// classic).  Per pointer argument (up to two): the argument bounding it,
-/// and whether the scan stops at a NUL.  The bytes hashed are a superset of
-/// those the call read (the whole string for strchr), so equal hashes mean
-/// equal inputs; the result is not enough (a reused line buffer whose lines
-/// have few distinct lengths would look redundant to strlen).
+/// C library functions that scan memory: a call in a loop that repeats one
+/// with the same arguments over the same bytes is work an earlier
+/// iteration did (`for (i = 0; i < strlen(s); i++)`, the classic).  Per
+/// pointer argument (up to two): the argument bounding it, and whether the
+/// scan stops at a NUL.  The bytes hashed are a superset of those the call
+/// read (the whole string for strchr), so equal hashes mean equal inputs;
+/// the result is not enough (a reused line buffer whose lines have few
+/// distinct lengths would look redundant to strlen).  All of them only read
+/// memory but strcat and strncat, which scan their destination for its end
+/// before they append (the Schlemiel loop).
+///
+/// \c Prefix: the pointer argument whose string the call walks from its
+/// start, its cost growing with that string alone (strlen's, strstr's
+/// haystack, strcat's destination): such a call is also sampled as an
+/// instance of the unit, paired with the next call, its values the hashes of
+/// that string in chunks, so that a string that grows and is scanned again
+/// from its start makes pairs that share all but their last chunk ("Strings
+/// scanned again" in docs/redundancy.md).  -1: none (strcmp and memcmp read
+/// two operands alike; a key compared with many others is not a rescan).
 struct LibScan {
   const char *Name;
   int8_t Ptr[2]; ///< pointer argument indices, -1 none
   int8_t Len[2]; ///< its bound's argument index, -1 none (up to the NUL)
   bool Nul;      ///< stops at a NUL (strnlen with a bound, strlen without)
+  int8_t Prefix; ///< index into Ptr of the string walked from its start, -1
+  bool Writes;   ///< writes memory (appends): not readonly for LLVM
 };
 static const LibScan LibScans[] = {
-    {"strlen", {0, -1}, {-1, -1}, true},      {"strnlen", {0, -1}, {1, -1}, true},
-    {"strcmp", {0, 1}, {-1, -1}, true},       {"strncmp", {0, 1}, {2, 2}, true},
-    {"strcasecmp", {0, 1}, {-1, -1}, true},   {"strncasecmp", {0, 1}, {2, 2}, true},
-    {"strcoll", {0, 1}, {-1, -1}, true},      {"strchr", {0, -1}, {-1, -1}, true},
-    {"strrchr", {0, -1}, {-1, -1}, true},     {"strstr", {0, 1}, {-1, -1}, true},
-    {"strcasestr", {0, 1}, {-1, -1}, true},   {"strspn", {0, 1}, {-1, -1}, true},
-    {"strcspn", {0, 1}, {-1, -1}, true},      {"strpbrk", {0, 1}, {-1, -1}, true},
-    {"memcmp", {0, 1}, {2, 2}, false},        {"bcmp", {0, 1}, {2, 2}, false},
+    {"strlen", {0, -1}, {-1, -1}, true, 0, false},
+    {"strnlen", {0, -1}, {1, -1}, true, 0, false},
+    {"strcmp", {0, 1}, {-1, -1}, true, -1, false},
+    {"strncmp", {0, 1}, {2, 2}, true, -1, false},
+    {"strcasecmp", {0, 1}, {-1, -1}, true, -1, false},
+    {"strncasecmp", {0, 1}, {2, 2}, true, -1, false},
+    {"strcoll", {0, 1}, {-1, -1}, true, -1, false},
+    {"strchr", {0, -1}, {-1, -1}, true, 0, false},
+    {"strrchr", {0, -1}, {-1, -1}, true, 0, false},
+    {"strstr", {0, 1}, {-1, -1}, true, 0, false},
+    {"strcasestr", {0, 1}, {-1, -1}, true, 0, false},
+    {"strspn", {0, 1}, {-1, -1}, true, 0, false},
+    {"strcspn", {0, 1}, {-1, -1}, true, 0, false},
+    {"strpbrk", {0, 1}, {-1, -1}, true, 0, false},
+    {"memcmp", {0, 1}, {2, 2}, false, -1, false},
+    {"bcmp", {0, 1}, {2, 2}, false, -1, false},
+    // The destination's whole string, the source up to its NUL (strncat:
+    // at most n bytes of it).
+    {"strcat", {0, 1}, {-1, -1}, true, 0, true},
+    {"strncat", {0, 1}, {-1, 2}, true, 0, true},
     // Not memchr: it may be given more bytes than the object holds when the
     // byte is found first (C11 7.24.5.1), so hashing all n could fault.
 };
 
 /// The LibScans entry of a call of a declared C library function, or -1.
 static int libScanOf(const CallInst &CI, const Function &G) {
-  if (!G.isDeclaration() || !G.onlyReadsMemory() || G.getReturnType()->isVoidTy())
+  if (!G.isDeclaration() || G.getReturnType()->isVoidTy())
     return -1;
   for (unsigned K = 0; K < std::size(LibScans); ++K) {
     const LibScan &E = LibScans[K];
     if (G.getName() != E.Name)
       continue;
+    if (!E.Writes && !G.onlyReadsMemory())
+      return -1;
     for (int J = 0; J < 2; ++J) {
       if (E.Ptr[J] < 0)
         continue;
@@ -1682,31 +1715,59 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
   return Units;
 }
 
+/// The number of bytes call \p CB of scan \p E reads at its pointer
+/// argument \p J (P, as i8*): n for a bound that is not stopped by a NUL
+/// (memcmp), else strnlen(p, n) or strlen(p).
+static Value *scannedLength(ProbeModule &PM, IRBuilder<> &B, const LibScan &E, CallInst &CB,
+                            int J, Value *P) {
+  Type *SizeT = PM.M.getDataLayout().getIntPtrType(PM.Ctx);
+  if (E.Len[J] >= 0 && !E.Nul)
+    return CB.getArgOperand(E.Len[J]);
+  if (E.Len[J] >= 0) {
+    FunctionCallee Strnlen = PM.M.getOrInsertFunction("strnlen", SizeT, PM.I8Ptr, SizeT);
+    return B.CreateCall(Strnlen, {P, B.CreateZExtOrTrunc(CB.getArgOperand(E.Len[J]), SizeT)});
+  }
+  FunctionCallee Strlen = PM.M.getOrInsertFunction("strlen", SizeT, PM.I8Ptr);
+  return B.CreateCall(Strlen, {P});
+}
+
 /// The bytes a C library scan reads, hashed by the runtime, as sources
-/// 64 + the argument's index: n bytes for a bound that is not stopped by a
-/// NUL (memcmp), else strnlen(p, n) or strlen(p) bytes.  Emitted before
-/// the recorded call, which reads the same bytes and writes none.
+/// 64 + the argument's index.  Emitted before the recorded call, which
+/// reads the same bytes (and writes only past them: strcat).
 static void sendScannedBytes(ProbeModule &PM, IRBuilder<> &B, uint32_t Index,
                              const LibScan &E, CallInst &CB) {
-  const DataLayout &DL = PM.M.getDataLayout();
-  Type *SizeT = DL.getIntPtrType(PM.Ctx);
   for (int J = 0; J < 2; ++J) {
     if (E.Ptr[J] < 0)
       continue;
     Value *P = B.CreatePointerCast(CB.getArgOperand(E.Ptr[J]), PM.I8Ptr);
-    Value *N;
-    if (E.Len[J] >= 0 && !E.Nul) {
-      N = CB.getArgOperand(E.Len[J]);
-    } else if (E.Len[J] >= 0) {
-      FunctionCallee Strnlen = PM.M.getOrInsertFunction("strnlen", SizeT, PM.I8Ptr, SizeT);
-      N = B.CreateCall(Strnlen, {P, B.CreateZExtOrTrunc(CB.getArgOperand(E.Len[J]), SizeT)});
-    } else {
-      FunctionCallee Strlen = PM.M.getOrInsertFunction("strlen", SizeT, PM.I8Ptr);
-      N = B.CreateCall(Strlen, {P});
-    }
+    Value *N = scannedLength(PM, B, E, CB, J, P);
     B.CreateCall(PM.BytesFn, {PM.desc(B), B.getInt32(Index), B.getInt32(64 + E.Ptr[J]), P,
                               B.CreateZExtOrTrunc(N, PM.I64), B.getInt32(VP_RED_MODE_CI)});
   }
+}
+
+/// A string scan's instance probe, before call \p CB (and before its
+/// cross-iteration decision, which it leaves alone):
+///   if (--slot.instance_countdown == 0) prefix(slot, 96 + arg, p, len(p));
+/// The runtime makes the call an instance of the unit, paired with the next
+/// call, whose values are the string's chunk hashes (docs/redundancy.md,
+/// "Strings scanned again").  An unsampled call pays the countdown.
+static void insertPrefixProbe(ProbeModule &PM, CallInst &CB, const LoopSources &U) {
+  const LibScan &E = LibScans[U.LibScan];
+  int J = E.Prefix;
+  MDNode *Unlikely = MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20);
+  IRBuilder<> B(&CB);
+  Value *Slot = PM.slot(B, U.ProbeIndex);
+  Value *ISlot = B.CreateConstGEP1_32(PM.I32, Slot, 1);
+  Value *ICd = B.CreateSub(B.CreateLoad(PM.I32, ISlot), B.getInt32(1));
+  B.CreateStore(ICd, ISlot);
+  Instruction *Then = SplitBlockAndInsertIfThen(runsOut(B, ICd), &CB, false, Unlikely);
+  B.SetInsertPoint(Then);
+  Value *P = B.CreatePointerCast(CB.getArgOperand(E.Ptr[J]), PM.I8Ptr);
+  Value *N = scannedLength(PM, B, E, CB, J, P);
+  B.CreateCall(PM.PrefixFn, {PM.desc(B), B.getInt32(U.ProbeIndex), Slot,
+                             B.getInt32(VP_RED_SRC_PREFIX + E.Ptr[J]), P,
+                             B.CreateZExtOrTrunc(N, PM.I64)});
 }
 
 /// A repeated-call unit's probes around its call:
@@ -1720,6 +1781,8 @@ static void sendScannedBytes(ProbeModule &PM, IRBuilder<> &B, uint32_t Index,
 /// go to every recorded frame of the thread, this one too.
 static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources &U) {
   uint32_t Index = U.ProbeIndex;
+  if (U.LibScan >= 0 && LibScans[U.LibScan].Prefix >= 0 && EnablePrefixPairs)
+    insertPrefixProbe(PM, CB, U);
   MDNode *Unlikely = MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20);
   BasicBlock *Head = CB.getParent();
   IRBuilder<> B(&CB);

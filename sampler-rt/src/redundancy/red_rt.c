@@ -72,6 +72,8 @@
 #define VP_RED_STALE_SPAN (8u << 20)  /* a frame this far below the stack is stale */
 #define VP_RED_DEFAULT_ITER_RATE 1000
 #define VP_RED_DEFAULT_INSTANCE_RATE 100 /* LDoctor's; see docs/redundancy.md */
+#define VP_RED_PREFIX_CHUNK 64        /* bytes per chunk hash of a scanned string... */
+#define VP_RED_PREFIX_CHUNKS 1024     /* ...doubled until at most this many chunks  */
 
 /* An iteration's <source, value> pairs are hashed in blocks of 15 pairs
    (240 bytes, the longest input XXH3-64 hashes with its scalar short-input
@@ -121,6 +123,8 @@ struct vp_red_loop_state {
     uint64_t inst_bytes;    /* and their bytes                               */
     uint64_t pairs;         /* pairs started                                 */
     uintptr_t pair_frame;   /* stack depth of the pair's first instance      */
+    uint64_t chunk;         /* a string scan's chunk size, set by the pair's
+                               first call (vp_red_prefix_in)                */
     struct vp_red_rt_slot *slot; /* this thread's slot of the loop (its TU's
                                   thread-local array), known from the first
                                   sample call                               */
@@ -1289,6 +1293,66 @@ VP_RED_EXPORT void __vprof_red_bytes(const struct vp_red_rt_module *m, uint32_t 
 {
     uint64_t h = p && n ? XXH3_64bits(p, (size_t)n) : 0;
     vp_red_value_any(m, idx, src, h ^ n, mode);
+}
+
+/* A repeated call of a C library string scan (strlen, strcat's
+   destination, ...) whose instance countdown ran out: the call is an
+   instance of the unit, paired with the next call as a loop's instances
+   are (vp_red_instance_sample_in), and its values are the XXH3 hashes of
+   the n bytes at p in chunks, so that two calls that scan the same prefix
+   share every chunk but the last (docs/redundancy.md, "Strings scanned
+   again").  The chunk size is the pair's first call's: 64 bytes, doubled
+   until the string has at most VP_RED_PREFIX_CHUNKS chunks, so that both
+   calls cut their bytes at the same places.  Opened and ended here: the
+   unit's cross-iteration countdown is left as it was. */
+static void vp_red_prefix_in(const struct vp_red_rt_module *m, uint32_t idx,
+                             struct vp_red_rt_slot *slot, uint32_t src, const uint8_t *p,
+                             uint64_t n)
+{
+    uint32_t g = (uint32_t)m->slot_base + idx;
+    struct vp_red_thread *t = g < VP_RED_MAX_LOOPS ? vp_red_thread() : NULL;
+    if (!t) {
+        slot->instance_countdown = INT32_MAX;
+        return;
+    }
+    struct vp_red_loop_state *ls = &t->loops[g];
+    int32_t iter_cd = slot->iter_countdown, ci_cd = ls->ci_countdown;
+    vp_red_instance_sample_in(m, idx, slot);
+    struct vp_red_staging *in = vp_red_instance(t, g);
+    if (in) {
+        if (ls->pair_second) { /* the pair's first call */
+            uint64_t c = VP_RED_PREFIX_CHUNK;
+            while (n / c >= VP_RED_PREFIX_CHUNKS && c < ((uint64_t)1 << 40))
+                c <<= 1;
+            ls->chunk = c;
+        }
+        uint64_t c = ls->chunk ? ls->chunk : VP_RED_PREFIX_CHUNK;
+        in->inst.iterations = 1;
+        for (uint64_t off = 0; p && off < n && !(in->inst.flags & VP_INSTF_TRUNCATED); off += c) {
+            uint64_t len = n - off < c ? n - off : c;
+            vp_red_append(t, in, src, XXH3_64bits(p + off, (size_t)len) ^ len);
+        }
+        vp_red_end_instance(t, g, slot);
+    }
+    slot->iter_countdown = iter_cd;
+    ls->ci_countdown = ci_cd;
+}
+
+/* Called by the probes only before the call that reads the same n bytes
+   (the program's own readable memory). */
+VP_RED_EXPORT void __vprof_red_prefix(const struct vp_red_rt_module *m, uint32_t idx,
+                                      struct vp_red_rt_slot *slot, uint32_t src,
+                                      const void *p, uint64_t n)
+{
+    if (!vp_red_enter()) { /* as in __vprof_red_instance_sample */
+        if (vp_red_tls.self)
+            vp_red_tls.self->inst_dropped++;
+        if (slot->instance_countdown <= 0)
+            slot->instance_countdown = 1;
+        return;
+    }
+    vp_red_prefix_in(m, idx, slot, src, (const uint8_t *)p, n);
+    vp_red_leave();
 }
 
 VP_RED_EXPORT void __vprof_red_range(const struct vp_red_rt_module *m, uint32_t idx,

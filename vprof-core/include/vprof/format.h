@@ -751,7 +751,7 @@ struct vp_redund_source {
  * then both probe sets run in the same clone).  Per thread and loop the probes
  * keep struct vp_red_rt_slot in a thread-local array of the TU.
  */
-#define VP_RED_RT_VERSION 8 /* 4: __vprof_red_iter_end_n ends the instance of
+#define VP_RED_RT_VERSION 9 /* 4: __vprof_red_iter_end_n ends the instance of
                                a loop without cross-iteration sampling;
                                5: side effects gated on VP_RED_MODE_SE;
                                6: a call through a pointer is a side effect
@@ -759,7 +759,10 @@ struct vp_redund_source {
                                7: a recorded instance's iterations run in runs
                                (VP_RED_RTF_RUNS, VP_RED_RT_ITER_END_RUN);
                                8: repeated calls of C library scans send the
-                               bytes they read (VP_RED_RT_BYTES) */
+                               bytes they read (VP_RED_RT_BYTES);
+                               9: string scans record consecutive calls as
+                               instance pairs of chunk hashes
+                               (VP_RED_RT_PREFIX) */
 /* Bit of __vprof_red_active the runtime sets while every recorded frame
    open on the thread is full (its signature truncated, its instance's
    values at the cap): the callee probes send a value only when
@@ -787,6 +790,18 @@ struct vp_redund_source {
 /* (module *, u32 loop, u32 src, const void *p, u64 n, u32 mode): the XXH3
    hash of the n bytes at p as one value of source src (version 8) */
 #define VP_RED_RT_BYTES "__vprof_red_bytes"
+/* (module *, u32 loop, slot *, u32 src, const void *p, u64 n): a repeated
+   call of a C library string scan whose instance countdown ran out: the
+   call is an instance of the unit (paired with the next call, as a loop's
+   instances are), its values the XXH3 hashes of the n bytes at p in
+   chunks, as source src (version 9; docs/redundancy.md, "Strings scanned
+   again") */
+#define VP_RED_RT_PREFIX "__vprof_red_prefix"
+/* Source ids the probes give the values of a C library call's pointer
+   argument k: its bytes' hash (VP_RED_RT_BYTES) 64 + k, its chunk hashes
+   (VP_RED_RT_PREFIX) VP_RED_SRC_PREFIX + k. */
+#define VP_RED_SRC_BYTES 64
+#define VP_RED_SRC_PREFIX 96
 #define VP_RED_RT_CALLEE "__vprof_red_callee_value" /* (u32 src, u64 v)      */
 #define VP_RED_RT_EFFECT "__vprof_red_side_effect"  /* (module *, u32 loop)  */
 /* (module *, u32 loop, callee): a side effect unless the callee is a
