@@ -1360,19 +1360,27 @@ static void take_redundancy(const struct vp_red_result *red, const struct vp_loo
                             const struct vp_loop_info *loop, struct vp_fix_redundancy *d)
 {
     uint64_t loop_id = loop->loop_id;
-    /* The loop's repeated-call units: the redundant one with the highest
-       rate, else the most sampled one. */
+    /* The loop's repeated-call units: the one whose calls repeat earlier
+       ones with the highest rate, else the string scan whose calls rescan
+       the previous call's string the most often, else the most sampled
+       one.  A unit is shown once some of its calls were sampled: enough of
+       them for a rate, or pairs enough for a rescan verdict. */
     const struct vp_red_loop_result *best = NULL;
+    int best_rank = 0;
     for (size_t i = 0; i < red->loop_count; i++) {
         const struct vp_red_loop_result *u = &red->loops[i];
         if (!u->callsite || u->parent_id != loop_id ||
-            u->sampled_iterations < VP_RED_CALL_MIN_SAMPLES)
+            (u->sampled_iterations < VP_RED_CALL_MIN_SAMPLES && !u->cl_redundant))
             continue;
-        if (!best || (u->ci_redundant && !best->ci_redundant) ||
-            (u->ci_redundant == best->ci_redundant &&
-             (u->ci_redundant ? u->ci_rate > best->ci_rate
-                              : u->sampled_iterations > best->sampled_iterations)))
+        int rank = u->ci_redundant ? 2 : u->cl_redundant ? 1 : 0;
+        if (!best || rank > best_rank ||
+            (rank == best_rank &&
+             (rank == 2   ? u->ci_rate > best->ci_rate
+              : rank == 1 ? u->cl_rate > best->cl_rate
+                          : u->sampled_iterations > best->sampled_iterations))) {
             best = u;
+            best_rank = rank;
+        }
     }
     if (best) {
         d->measured = 1;
@@ -1382,6 +1390,11 @@ static void take_redundancy(const struct vp_red_result *red, const struct vp_loo
         d->call_distinct = best->distinct_signatures;
         d->call_rate = best->ci_rate;
         d->call_redundant = best->ci_redundant;
+        d->call_rescan = best->cl_redundant;
+        d->call_pairs = best->pairs_compared;
+        d->call_rescan_rate = best->cl_rate;
+        d->call_rescan_repeated =
+            best->mean_pair_distance >= 0 ? 1.0 - best->mean_pair_distance : 0;
         /* a call that does I/O on every call, in every iteration: its
            repetition is batched, not cached (docs/vprof-loop.md,
            "Repeated calls that do I/O") */

@@ -196,7 +196,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         vp_json_kv_bool(j, "redundancy_measured", l->in.red.measured);
         vp_json_kv_bool(j, "redundancy_over_budget", l->in.red.over_budget);
         vp_json_key(j, "repeated_call");
-        if (l->in.red.call_sampled) {
+        if (l->in.red.call_sampled || l->in.red.call_pairs) {
             const struct vp_fix_redundancy *d = &l->in.red;
             vp_json_begin_object(j);
             vp_json_kv_str(j, "callee", d->call_callee);
@@ -206,6 +206,14 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
             vp_json_kv_double(j, "rate", d->call_rate);
             vp_json_kv_bool(j, "redundant", d->call_redundant);
             vp_json_kv_bool(j, "does_io", d->call_io); /* on every call, every iteration */
+            /* a string scan's consecutive calls (docs/redundancy.md,
+               "Strings scanned again") */
+            vp_json_kv_uint(j, "compared_pairs", d->call_pairs);
+            vp_json_key(j, "rescan_rate");
+            d->call_pairs ? vp_json_double(j, d->call_rescan_rate) : vp_json_null(j);
+            vp_json_key(j, "rescanned_share");
+            d->call_pairs ? vp_json_double(j, d->call_rescan_repeated) : vp_json_null(j);
+            vp_json_kv_bool(j, "rescans", d->call_rescan);
             vp_json_key(j, "callee_waits_line"); /* its loop waits in every iteration */
             d->call_wait_line ? vp_json_uint(j, d->call_wait_line) : vp_json_null(j);
             vp_json_end_object(j);

@@ -249,6 +249,46 @@ static int call_work(const struct vp_fix_redundancy *d)
     return d->call_redundant && !d->call_wait_line;
 }
 
+/* The loop's calls of a C library string scan read again, from its start,
+   the string the previous call read (a string that grows and is scanned
+   again: strcat's Schlemiel loop), and do not merely repeat earlier calls
+   (call_work says that) or wait. */
+static int call_rescans(const struct vp_fix_redundancy *d)
+{
+    return d->call_rescan && !d->call_redundant && !d->call_wait_line;
+}
+
+/* Whether the scan looks for a string's end (its length is the fix) rather
+   than for something in it (resume where the previous call stopped). */
+static int scans_for_end(const char *callee)
+{
+    static const char *const ends[] = {"strlen", "strnlen", "strcat", "strncat"};
+    for (size_t i = 0; callee && i < sizeof ends / sizeof *ends; i++)
+        if (strcmp(callee, ends[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static void evidence_rescan(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    const struct vp_fix_redundancy *d = &in->red;
+    char a[32], pct[32], rep[32];
+    const char *callee = d->call_callee ? d->call_callee : "a function";
+    vp_fix_commas(a, sizeof a, d->call_pairs);
+    fmt_pct(pct, sizeof pct, d->call_rescan_rate);
+    fmt_pct(rep, sizeof rep, d->call_rescan_repeated);
+    cat(r->evidence, sizeof r->evidence,
+        "%seach call of %s (line %u) scans again, from its start, the string the previous "
+        "call scanned (%s of %s compared pairs of consecutive calls; on average %s of a "
+        "call's string is the previous call's): every %s reads the whole string again though "
+        "little of it changed, so the loop's work grows with the square of the string's "
+        "length -- %s.",
+        r->evidence[0] ? " " : "", callee, d->call_line, pct, a, rep, unit(in->kind, 0),
+        scans_for_end(callee)
+            ? "keep its length (or a pointer to its end) from one call to the next"
+            : "start each search where the previous one stopped");
+}
+
 static void evidence_efficient(const struct vp_fix_input *in, struct vp_fix_result *r)
 {
     const struct vp_fix_counts *c = &in->slow;
@@ -651,6 +691,11 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
             if (!in->wait_line)
                 add_fix(r, in->red.constant_writes ? VP_FIX_MEMOIZATION : VP_FIX_BATCHING);
         }
+        if (call_rescans(&in->red)) {
+            r->categories |= VP_FIX_CAT_CROSS_LOOP;
+            if (!in->wait_line)
+                add_fix(r, VP_FIX_MEMOIZATION);
+        }
         if (in->red.cross_iteration || call_work(&in->red)) {
             r->categories |= VP_FIX_CAT_CROSS_ITERATION;
             if (!in->wait_line)
@@ -660,6 +705,8 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
                                : VP_FIX_MEMOIZATION);
         }
         evidence_redundancy(in, r);
+        if (call_rescans(&in->red))
+            evidence_rescan(in, r);
         if (in->wait_line && (r->categories & (VP_FIX_CAT_CROSS_LOOP | VP_FIX_CAT_CROSS_ITERATION)))
             evidence_wait(in, r, 1);
     }

@@ -251,6 +251,34 @@ static void test_redundancy(void **state)
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
 
+    /* a string scanned again (docs/redundancy.md, "Strings scanned again"):
+       strcat's consecutive calls rescan the string the previous one read:
+       cross-loop, keep the length */
+    in.red = (struct vp_fix_redundancy){.measured = 1, .call_callee = "strcat",
+                                        .call_line = 12, .call_sampled = 400,
+                                        .call_distinct = 397, .call_rate = 1.01,
+                                        .call_rescan = 1, .call_pairs = 121,
+                                        .call_rescan_rate = 0.98,
+                                        .call_rescan_repeated = 0.993};
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_LOOP, (int[]){VP_FIX_MEMOIZATION}, 1);
+    assert_non_null(strstr(r.evidence, "call of strcat (line 12) scans again, from its start, "
+                                       "the string the previous call scanned (98.0% of 121 "
+                                       "compared pairs"));
+    assert_non_null(strstr(r.evidence, "keep its length (or a pointer to its end)"));
+    in.red.call_callee = "strstr"; /* a search: resume it */
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.evidence, "start each search where the previous one stopped"));
+    /* calls that also repeat earlier ones whole: that is what is said */
+    in.red.call_redundant = 1;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_ITERATION, (int[]){VP_FIX_MEMOIZATION}, 1);
+    assert_null(strstr(r.evidence, "scans again"));
+    in.red.call_redundant = 0;
+    in.red.call_rescan = 0; /* pairs compared, none rescanned */
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+
     /* cross-loop: memoization with constant writes, else batching */
     in.red = (struct vp_fix_redundancy){.measured = 1, .cross_loop = 1, .cross_loop_rate = 0.9,
                                         .constant_writes = 1, .repeated_per_instance = 0.8};

@@ -5,7 +5,12 @@
 # selected, default rates.  ROUNDS interleaved runs (order alternating),
 # user+sys time; prints the medians and the median of the per-round ratios.
 #
-#   bench/redundancy/libscan/ab.sh [BUILD_DIR] [ROUNDS]
+#   bench/redundancy/libscan/ab.sh [BUILD_DIR] [ROUNDS] [PROGRAM.c]
+#
+# PROGRAM.c (default libscan_bench.c) and the environment:
+#   OFF_FLAGS  the "off" build's flags (default -mllvm -vprof-repeated-calls=0;
+#              -mllvm -vprof-prefix-pairs=0 measures the string-rescan pairs)
+#   FUNCS      the functions selected (default escape,count,fixed_cmp,rolling_cmp)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "ab.sh: $*" >&2; exit 2; }
@@ -13,14 +18,18 @@ die() { echo "ab.sh: $*" >&2; exit 2; }
 build=$(cd "${1:-build}" && pwd)
 rounds=${2:-41}
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$rounds'"
+prog=${3:-$here/libscan_bench.c}
+[ -r "$prog" ] || die "cannot read $prog"
+read -r -a off_flags <<< "${OFF_FLAGS:--mllvm -vprof-repeated-calls=0}"
+funcs=${FUNCS:-escape,count,fixed_cmp,rolling_cmp}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$build/bin/vprof-cc" -O2 -g "$here/libscan_bench.c" -o "$work/on"
-"$build/bin/vprof-cc" -O2 -g "$here/libscan_bench.c" -o "$work/off" -mllvm -vprof-repeated-calls=0
-python3 - "$build/lib/libvprof-rt.so" "$work" "$rounds" <<'PY'
+"$build/bin/vprof-cc" -O2 -g "$prog" -o "$work/on"
+"$build/bin/vprof-cc" -O2 -g "$prog" -o "$work/off" "${off_flags[@]}"
+python3 - "$build/lib/libvprof-rt.so" "$work" "$rounds" "$funcs" <<'PY'
 import os, resource, statistics, subprocess, sys
-rt, work, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-env = dict(os.environ, LD_PRELOAD=rt, VPROF_LOOP_FUNCTIONS="escape,count,fixed_cmp,rolling_cmp")
+rt, work, rounds, funcs = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+env = dict(os.environ, LD_PRELOAD=rt, VPROF_LOOP_FUNCTIONS=funcs)
 def run(p):
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([os.path.join(work, p)], env=dict(env, VPROF_OUTPUT=os.path.join(work, p + ".vprof")),

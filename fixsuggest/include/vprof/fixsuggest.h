@@ -91,6 +91,16 @@ struct vp_fix_redundancy {
     uint64_t call_sampled, call_distinct;
     double call_rate;
     int call_redundant;
+    /* The unit is a C library string scan (strlen, strcat, strstr, ...)
+       and consecutive calls scan again the string the previous call
+       scanned, from its start: the unit's own cross-loop verdict over the
+       chunk hashes of that string (docs/redundancy.md, "Strings scanned
+       again").  call_pairs = 0 when no pair of calls was compared. */
+    int call_rescan;
+    uint64_t call_pairs;        /* consecutive calls compared                */
+    double call_rescan_rate;    /* of them, the share that rescanned         */
+    double call_rescan_repeated;/* share of a call's string the previous
+                                   call had scanned (1 - mean distance)      */
     int call_io;                /* the call does I/O on every call and runs in
                                    every iteration (its site's
                                    VP_SITEF_IO_EVERY_ITER): batching, not
