@@ -1310,15 +1310,13 @@ static void vp_red_prefix_in(const struct vp_red_rt_module *m, uint32_t idx,
                              uint64_t n)
 {
     uint32_t g = (uint32_t)m->slot_base + idx;
-    struct vp_red_thread *t = g < VP_RED_MAX_LOOPS ? vp_red_thread() : NULL;
-    if (!t) {
-        slot->instance_countdown = INT32_MAX;
-        return;
-    }
-    struct vp_red_loop_state *ls = &t->loops[g];
-    int32_t iter_cd = slot->iter_countdown, ci_cd = ls->ci_countdown;
-    vp_red_instance_sample_in(m, idx, slot);
-    struct vp_red_staging *in = vp_red_instance(t, g);
+    struct vp_red_thread *t = vp_red_tls.self; /* NULL: a new thread, all 0 */
+    int32_t iter_cd = slot->iter_countdown;
+    int32_t ci_cd = t && g < VP_RED_MAX_LOOPS ? t->loops[g].ci_countdown : 0;
+    vp_red_instance_sample_in(m, idx, slot); /* makes the thread's state */
+    t = vp_red_tls.self;
+    struct vp_red_staging *in = t && g < VP_RED_MAX_LOOPS ? vp_red_instance(t, g) : NULL;
+    struct vp_red_loop_state *ls = in ? &t->loops[g] : NULL;
     if (in) {
         if (ls->pair_second) { /* the pair's first call */
             uint64_t c = VP_RED_PREFIX_CHUNK;
@@ -1335,7 +1333,8 @@ static void vp_red_prefix_in(const struct vp_red_rt_module *m, uint32_t idx,
         vp_red_end_instance(t, g, slot);
     }
     slot->iter_countdown = iter_cd;
-    ls->ci_countdown = ci_cd;
+    if (t && g < VP_RED_MAX_LOOPS)
+        t->loops[g].ci_countdown = ci_cd;
 }
 
 /* Called by the probes only before the call that reads the same n bytes
