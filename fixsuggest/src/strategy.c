@@ -258,15 +258,19 @@ static int call_rescans(const struct vp_fix_redundancy *d)
     return d->call_rescan && !d->call_redundant && !d->call_wait_line;
 }
 
-/* Whether the scan looks for a string's end (its length is the fix) rather
-   than for something in it (resume where the previous call stopped). */
-static int scans_for_end(const char *callee)
+/* What to do instead, by the scan: a string's end is kept (strlen,
+   strcat), glibc's sscanf is replaced by a parser that says where it
+   stopped, a search resumes where the previous one stopped. */
+static const char *rescan_fix(const char *callee)
 {
     static const char *const ends[] = {"strlen", "strnlen", "strcat", "strncat"};
     for (size_t i = 0; callee && i < sizeof ends / sizeof *ends; i++)
         if (strcmp(callee, ends[i]) == 0)
-            return 1;
-    return 0;
+            return "keep its length (or a pointer to its end) from one call to the next";
+    if (callee && (strcmp(callee, "sscanf") == 0 || strcmp(callee, "__isoc99_sscanf") == 0))
+        return "glibc's sscanf measures its whole input on every call: parse with strtol or "
+               "strtod, whose end pointer says where to go on, or give sscanf only the field";
+    return "start each search where the previous one stopped";
 }
 
 static void evidence_rescan(const struct vp_fix_input *in, struct vp_fix_result *r)
@@ -278,15 +282,12 @@ static void evidence_rescan(const struct vp_fix_input *in, struct vp_fix_result 
     fmt_pct(pct, sizeof pct, d->call_rescan_rate);
     fmt_pct(rep, sizeof rep, d->call_rescan_repeated);
     cat(r->evidence, sizeof r->evidence,
-        "%seach call of %s (line %u) scans again, from its start, the string the previous "
-        "call scanned (%s of %s compared pairs of consecutive calls; on average %s of a "
-        "call's string is the previous call's): every %s reads the whole string again though "
-        "little of it changed, so the loop's work grows with the square of the string's "
-        "length -- %s.",
+        "%seach call of %s (line %u) reads again the string the previous call read (%s of %s "
+        "compared pairs of consecutive calls; on average %s of a call's string is the "
+        "previous call's): every %s reads the whole string again though little of it "
+        "changed, so the loop's work grows with the square of the string's length -- %s.",
         r->evidence[0] ? " " : "", callee, d->call_line, pct, a, rep, unit(in->kind, 0),
-        scans_for_end(callee)
-            ? "keep its length (or a pointer to its end) from one call to the next"
-            : "start each search where the previous one stopped");
+        rescan_fix(callee));
 }
 
 static void evidence_efficient(const struct vp_fix_input *in, struct vp_fix_result *r)

@@ -3,7 +3,8 @@
 previous call scanned (the Schlemiel loop) is cross-loop, memoization, and
 the evidence says to keep the string's length (docs/redundancy.md, "Strings
 scanned again"); a loop whose strlen calls read a different string each
-time is not.  Built without the pairs (-vprof-prefix-pairs=0) the Schlemiel
+time is not; nor is a loop parsing a line with glibc's sscanf, which
+measures the rest of the line on every call.  Built without the pairs (-vprof-prefix-pairs=0) the Schlemiel
 loop is the 1* it was before.
 
 usage: rescan.py BINDIR TESTSRCDIR WORKDIR
@@ -20,9 +21,10 @@ def by_line(loops, line):
 
 
 def main():
-    bindir, src, work, prog, line = build_case("rescan", ("JOIN-LOOP", "LINES-LOOP"))
+    bindir, src, work, prog, line = build_case("rescan", ("JOIN-LOOP", "LINES-LOOP",
+                                                          "PARSE-LOOP"))
     argv = [prog, "6000", "6"]
-    r, loops = loop_json(bindir, work, "to_csv,to_lines", argv)
+    r, loops = loop_json(bindir, work, "to_csv,to_lines,sum_csv", argv)
     ok(r.returncode == 0, "vprof-loop diagnoses the program", r.stderr[-1500:])
     join, lines = by_line(loops, line["JOIN-LOOP"]), by_line(loops, line["LINES-LOOP"])
     ok(join is not None and lines is not None, "both loops are reported",
@@ -36,14 +38,23 @@ def main():
        and call.get("rescan_rate", 0) >= 0.5 and call.get("rescanned_share", 0) >= 0.9,
        "its strcat calls scan the string again: pairs, rate and share in the JSON", str(call))
     ev = join["evidence"]
-    ok("scans again, from its start, the string the previous call scanned" in ev
+    ok("reads again the string the previous call read" in ev
        and "keep its length (or a pointer to its end)" in ev,
        "the evidence names the rescan and the fix", ev)
     lc = lines["repeated_call"] or {}
     ok("cross-loop" not in lines["root_cause"] and lc.get("rescans") is False
-       and lc.get("compared_pairs", 0) >= 5 and "scans again" not in lines["evidence"],
+       and lc.get("compared_pairs", 0) >= 5 and "reads again the string" not in lines["evidence"],
        "a strlen over a different string each call is no rescan",
        "%s %s %s" % (lines["root_cause"], lc, lines["evidence"]))
+
+    parse = by_line(loops, line["PARSE-LOOP"])
+    pc = (parse or {}).get("repeated_call") or {}
+    ok(parse is not None and parse["root_cause"] == ["cross-loop"]
+       and parse["fix"] == ["memoization"] and pc.get("callee") == "sscanf"
+       and pc.get("rescans") is True
+       and "glibc's sscanf measures its whole input on every call" in parse["evidence"],
+       "the sscanf parse is cross-loop, and the evidence says why and what to use",
+       str(parse and (parse["root_cause"], pc, parse["evidence"])))
 
     # without the pairs: the loop is what it was before
     off = os.path.join(work, "prog-off")
@@ -52,7 +63,7 @@ def main():
     r, loops = loop_json(bindir, work, "to_csv", [off, "6000", "6"])
     join = by_line(loops, line["JOIN-LOOP"])
     ok(r.returncode == 0 and join is not None and join["root_cause"] == ["1*"]
-       and "scans again" not in join["evidence"],
+       and "reads again the string" not in join["evidence"],
        "without the pairs the strcat loop is 1*",
        str(join and (join["root_cause"], join["evidence"])))
     return finish()

@@ -1574,7 +1574,8 @@ static bool getsCalleeProbe(const SourceInfo &S) {
 /// the result is not enough (a reused line buffer whose lines have few
 /// distinct lengths would look redundant to strlen).  All of them only read
 /// memory but strcat and strncat, which scan their destination for its end
-/// before they append (the Schlemiel loop).
+/// before they append (the Schlemiel loop), and sscanf, which glibc makes
+/// measure its whole input first (the quadratic parse of a big buffer).
 ///
 /// \c Prefix: the pointer argument whose string the call walks from its
 /// start, its cost growing with that string alone (strlen's, strstr's
@@ -1613,6 +1614,12 @@ static const LibScan LibScans[] = {
     // at most n bytes of it).
     {"strcat", {0, 1}, {-1, -1}, true, 0, true},
     {"strncat", {0, 1}, {-1, 2}, true, 0, true},
+    // glibc's sscanf takes the length of its whole input on every call
+    // (its string stream is set up with strlen): a loop that parses a
+    // buffer with sscanf and an advancing pointer is quadratic.  The
+    // destinations are written; the format is read up to its NUL.
+    {"sscanf", {0, 1}, {-1, -1}, true, 0, true},
+    {"__isoc99_sscanf", {0, 1}, {-1, -1}, true, 0, true},
     // Not memchr: it may be given more bytes than the object holds when the
     // byte is found first (C11 7.24.5.1), so hashing all n could fault.
 };
@@ -1690,6 +1697,9 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
       U.Function = SP && !SP->getLinkageName().empty() ? SP->getLinkageName().str()
                    : SP                                 ? SP->getName().str()
                                                         : G->getName().str();
+      // glibc's C99 scanf names (__isoc99_sscanf) as the program wrote them
+      if (Lib >= 0 && StringRef(U.Function).startswith("__isoc99_"))
+        U.Function = U.Function.substr(strlen("__isoc99_"));
       U.File = LS.File;
       if (const DILocation *DL = CI->getDebugLoc().get()) {
         U.Line = DL->getLine();

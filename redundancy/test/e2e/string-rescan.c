@@ -9,18 +9,22 @@
 //   append():  sprintf(buf + strlen(buf), ...): strlen of the growing buffer.
 //   grow():    strstr(text, "zz") after each character appended: the
 //              haystack is scanned again (LDoctor's indexOf, with libc).
+//   parse():   sscanf(p, "%d%n", ...) with p advancing through one buffer:
+//              glibc's sscanf takes strlen(p) each time, the rest of the
+//              buffer, which the previous call read too (chunks are cut at
+//              aligned addresses, so a later start shares them).
 //   fresh():   a different 4 KiB row written into a buffer, then strcat(out,
 //              ";") (clang's strlen of it): the strings differ, so no pair
 //              repeats.
 //   lookup():  strcmp of each name with one key: not a rescan unit (both
 //              operands are read alike), so no pairs at all.
 // RUN: %vprof-cc -O2 %s -o %t
-// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=join,append,grow,fresh,lookup %t
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=join,append,grow,parse,fresh,lookup %t
 // RUN: %redundancy-report %t %t.vprof | FileCheck %s
 // Without the pairs (-vprof-prefix-pairs=0) the units are sampled as before
 // and nothing is said of rescans: the Schlemiel loop goes unnoticed.
 // RUN: %vprof-cc -O2 %s -o %t.off -mllvm -vprof-prefix-pairs=0
-// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t2.vprof VPROF_LOOP_FUNCTIONS=join,append,grow,fresh,lookup %t.off
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t2.vprof VPROF_LOOP_FUNCTIONS=join,append,grow,parse,fresh,lookup %t.off
 // RUN: %redundancy-report %t.off %t2.vprof | FileCheck %s --check-prefix=OFF
 // OFF: calls of strcat at line
 // OFF-NOT: rescanned:
@@ -68,6 +72,21 @@ __attribute__((noinline)) int grow(char *text, int n) {
   return found;
 }
 // CHECK: calls of strstr at line [[@LINE-4]] in loop
+// CHECK-NEXT: repeated calls: no
+// CHECK-NEXT: rescanned: yes rate=
+
+__attribute__((noinline)) long parse(const char *p) {
+  long sum = 0;
+  int v, k;
+  while (sscanf(p, "%d%n", &v, &k) == 1) {
+    sum += v;
+    p += k;
+    if (*p == ',')
+      p++;
+  }
+  return sum;
+}
+// CHECK: calls of sscanf at line [[@LINE-8]] in loop
 // CHECK-NEXT: repeated calls: no
 // CHECK-NEXT: rescanned: yes rate=
 
@@ -121,6 +140,12 @@ int main(void) {
     total += append(out, FIELDS);
   for (int r = 0; r < 4 * RESCAN_REPEAT; r++)
     total += (size_t)grow(out, 8000);
+  /* 3,000 numbers, about 20 KB */
+  char *csv = malloc(3000 * 8 + 1), *q = csv;
+  for (int i = 0; i < 3000; i++)
+    q += sprintf(q, "%d,", i * 7919 % 100003);
+  for (int r = 0; r < 10 * RESCAN_REPEAT; r++)
+    total += (size_t)parse(csv);
   /* 20,000 distinct rows of 4 KiB */
   for (int r = 0; r < 10 * RESCAN_REPEAT; r++)
     total += fresh(out, (unsigned)r * 7919u, 2000);

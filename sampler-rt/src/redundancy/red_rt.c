@@ -1302,8 +1302,9 @@ VP_RED_EXPORT void __vprof_red_bytes(const struct vp_red_rt_module *m, uint32_t 
    the n bytes at p in chunks, so that two calls that scan the same prefix
    share every chunk but the last (docs/redundancy.md, "Strings scanned
    again").  The chunk size is the pair's first call's: 64 bytes, doubled
-   until the string has at most VP_RED_PREFIX_CHUNKS chunks, so that both
-   calls cut their bytes at the same places.  Opened and ended here: the
+   until the string has at most VP_RED_PREFIX_CHUNKS chunks (and one more
+   for the alignment), so that both calls cut their bytes at the same
+   places.  Opened and ended here: the
    unit's cross-iteration countdown is left as it was. */
 static void vp_red_prefix_in(const struct vp_red_rt_module *m, uint32_t idx,
                              struct vp_red_rt_slot *slot, uint32_t src, const uint8_t *p,
@@ -1326,9 +1327,17 @@ static void vp_red_prefix_in(const struct vp_red_rt_module *m, uint32_t idx,
         }
         uint64_t c = ls->chunk ? ls->chunk : VP_RED_PREFIX_CHUNK;
         in->inst.iterations = 1;
-        for (uint64_t off = 0; p && off < n && !(in->inst.flags & VP_INSTF_TRUNCATED); off += c) {
-            uint64_t len = n - off < c ? n - off : c;
+        /* Cut at addresses that are multiples of c, not at offsets from p:
+           a string read again from a later start (a pointer that advances
+           through one buffer, each call reading the rest) shares its
+           chunks with the previous call's too. */
+        uint64_t off = 0;
+        while (p && off < n && !(in->inst.flags & VP_INSTF_TRUNCATED)) {
+            uint64_t len = c - ((uintptr_t)(p + off) & (c - 1));
+            if (len > n - off)
+                len = n - off;
             vp_red_append(t, in, src, XXH3_64bits(p + off, (size_t)len) ^ len);
+            off += len;
         }
         vp_red_end_instance(t, g, slot);
     }
