@@ -1304,8 +1304,8 @@ VP_RED_EXPORT void __vprof_red_bytes(const struct vp_red_rt_module *m, uint32_t 
    again").  The chunk size is the pair's first call's: 64 bytes, doubled
    until the string has at most VP_RED_PREFIX_CHUNKS chunks (and one more
    for the alignment), so that both calls cut their bytes at the same
-   places.  Opened and ended here: the
-   unit's cross-iteration countdown is left as it was. */
+   places.  Opened and ended here: the unit's cross-iteration countdown
+   is left as it was. */
 static void vp_red_prefix_in(const struct vp_red_rt_module *m, uint32_t idx,
                              struct vp_red_rt_slot *slot, uint32_t src, const uint8_t *p,
                              uint64_t n)
