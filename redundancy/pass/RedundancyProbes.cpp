@@ -270,6 +270,17 @@ static Value *runsOut(IRBuilder<> &B, Value *Cd) {
   return B.CreateICmpEQ(Cd, B.getInt32(0));
 }
 
+/// At \p B, before \p Before: decrements the i32 countdown at \p Field and,
+/// when it ran out, goes (unlikely) to a new block; returns that block's
+/// terminator, where the runtime call goes.
+static Instruction *countDown(ProbeModule &PM, IRBuilder<> &B, Value *Field,
+                              Instruction *Before) {
+  Value *Left = B.CreateSub(B.CreateLoad(PM.I32, Field), B.getInt32(1));
+  B.CreateStore(Left, Field);
+  return SplitBlockAndInsertIfThen(runsOut(B, Left), Before, false,
+                                   MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20));
+}
+
 /// Per thread, per loop: struct vp_red_rt_slot.  Both countdowns start at 1
 /// so the first iteration and instance ask the runtime for a random gap.
 void ProbeModule::createSlots() {
@@ -654,11 +665,7 @@ bool FunctionInstrumenter::instrumentInstances(BasicBlock *Header,
     B.CreateStore(B.getFalse(), RecFlag);
   }
   Value *Slot = PM.slot(B, Index);
-  Value *ISlot = B.CreateConstGEP1_32(PM.I32, Slot, 1);
-  Value *ICd = B.CreateSub(B.CreateLoad(PM.I32, ISlot), B.getInt32(1));
-  B.CreateStore(ICd, ISlot);
-  Instruction *Then = SplitBlockAndInsertIfThen(
-      runsOut(B, ICd), PT, false, Unlikely);
+  Instruction *Then = countDown(PM, B, B.CreateConstGEP1_32(PM.I32, Slot, 1), PT);
   B.SetInsertPoint(Then);
   B.CreateCall(PM.InstFn, {PM.desc(B), B.getInt32(Index), Slot});
   for (auto &[Src, V] : Once.lookup(Index))
@@ -1424,12 +1431,8 @@ static CallDecision insertCallDecision(ProbeModule &PM, Function &F,
   Instruction *At = afterStaticAllocas(F);
   IRBuilder<> B(At);
   AtEntry(B);
-  MDNode *Unlikely = MDBuilder(F.getContext()).createBranchWeights(1, 1u << 20);
   Value *Slot = PM.slot(B, Index);
-  Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, Slot), B.getInt32(1));
-  B.CreateStore(Cd, Slot);
-  Instruction *Then = SplitBlockAndInsertIfThen(
-      runsOut(B, Cd), At, false, Unlikely);
+  Instruction *Then = countDown(PM, B, Slot, At);
   B.SetInsertPoint(Then);
   Value *On = B.CreateICmpNE(
       B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot}),
@@ -1765,14 +1768,9 @@ static void sendScannedBytes(ProbeModule &PM, IRBuilder<> &B, uint32_t Index,
 static void insertPrefixProbe(ProbeModule &PM, CallInst &CB, const LoopSources &U) {
   const LibScan &E = LibScans[U.LibScan];
   int J = E.Prefix;
-  MDNode *Unlikely = MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20);
   IRBuilder<> B(&CB);
   Value *Slot = PM.slot(B, U.ProbeIndex);
-  Value *ISlot = B.CreateConstGEP1_32(PM.I32, Slot, 1);
-  Value *ICd = B.CreateSub(B.CreateLoad(PM.I32, ISlot), B.getInt32(1));
-  B.CreateStore(ICd, ISlot);
-  Instruction *Then = SplitBlockAndInsertIfThen(runsOut(B, ICd), &CB, false, Unlikely);
-  B.SetInsertPoint(Then);
+  B.SetInsertPoint(countDown(PM, B, B.CreateConstGEP1_32(PM.I32, Slot, 1), &CB));
   Value *P = B.CreatePointerCast(CB.getArgOperand(E.Ptr[J]), PM.I8Ptr);
   Value *N = scannedLength(PM, B, E, CB, J, P);
   B.CreateCall(PM.PrefixFn, {PM.desc(B), B.getInt32(U.ProbeIndex), Slot,
@@ -1797,10 +1795,7 @@ static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources 
   BasicBlock *Head = CB.getParent();
   IRBuilder<> B(&CB);
   Value *Slot = PM.slot(B, Index);
-  Value *Cd = B.CreateSub(B.CreateLoad(PM.I32, Slot), B.getInt32(1));
-  B.CreateStore(Cd, Slot);
-  Instruction *Ask = SplitBlockAndInsertIfThen(runsOut(B, Cd), &CB,
-                                               false, Unlikely);
+  Instruction *Ask = countDown(PM, B, Slot, &CB);
   B.SetInsertPoint(Ask);
   Value *Yes = B.CreateICmpNE(B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot}),
                               B.getInt32(0));
