@@ -483,6 +483,10 @@ static void setSource(LoopRecord &Rec, const DILocation *Loc, Function &F,
   Rec.Line = S.Line;
   Rec.Column = S.Column;
   Rec.Container = F.getName().str();
+  Rec.Host = Rec.Container;
+  if (const DISubprogram *SP = F.getSubprogram())
+    Rec.Host = SP->getLinkageName().startswith("_Z") ? SP->getLinkageName().str()
+                                                     : SP->getName().str();
 }
 
 LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {

@@ -208,12 +208,71 @@ static LoopLocation lexicalBlockLocation(const Loop &L, const DILocation *FB,
                       MaxLine};
 }
 
+/// Whether inlining context `Ctx` (an inlinedAt location, null for the
+/// function's own code) encloses `DL`.
+static bool withinContext(const DILocation *DL, const DILocation *Ctx) {
+  for (const DILocation *C = DL->getInlinedAt();; C = C->getInlinedAt()) {
+    if (C == Ctx)
+      return true;
+    if (!C)
+      return false;
+  }
+}
+
+/// `DL` as a position of code in inlining context `Ctx`, which encloses
+/// it: the call in `Ctx` that leads to it, or itself.
+static const DILocation *positionIn(const DILocation *DL, const DILocation *Ctx) {
+  while (DL->getInlinedAt() != Ctx)
+    DL = DL->getInlinedAt();
+  return DL;
+}
+
+/// LLVM's fallback position of `L` (`R`), or, when it is inside a function
+/// inlined into the loop's own code, the position where that code calls
+/// the function.  A `while (in.next(r))` whose condition is inlined starts
+/// at the inlined body's first line, but the loop also holds code of the
+/// caller (its body), so it is the caller's loop, at the call.  The loop's
+/// context is the innermost inlining context that encloses all of its
+/// instructions with a line; its last line is the last of theirs there.
+static LoopLocation fallbackLocation(const Loop &L, const Loop::LocRange &R) {
+  LoopLocation Out{R.getStart().get(), R.getEnd() ? R.getEnd()->getLine() : 0u};
+  const DILocation *FB = Out.Start;
+  if (!FB || !FB->getInlinedAt())
+    return Out;
+  SmallVector<const DILocation *, 8> Chain; // FB's contexts, innermost first
+  for (const DILocation *C = FB->getInlinedAt(); C; C = C->getInlinedAt())
+    Chain.push_back(C);
+  Chain.push_back(nullptr);
+  size_t Outer = 0;
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB) {
+      const DILocation *DL = I.getDebugLoc().get();
+      if (isa<DbgInfoIntrinsic>(I) || !DL || !DL->getLine())
+        continue;
+      while (Outer + 1 < Chain.size() && !withinContext(DL, Chain[Outer]))
+        Outer++;
+    }
+  if (!Outer)
+    return Out;
+  // Chain[Outer - 1] is the call in context Chain[Outer].
+  Out = LoopLocation{Chain[Outer - 1], Chain[Outer - 1]->getLine()};
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB) {
+      const DILocation *DL = I.getDebugLoc().get();
+      if (isa<DbgInfoIntrinsic>(I) || !DL || !DL->getLine())
+        continue;
+      const DILocation *P = positionIn(DL, Chain[Outer]);
+      if (P->getFilename() == Out.Start->getFilename())
+        Out.EndLine = std::max(Out.EndLine, P->getLine());
+    }
+  return Out;
+}
+
 LoopLocation loopLocationOf(const Loop &L) {
   LoopLocation Out;
   if (loopIdRange(L, Out))
     return Out;
-  Loop::LocRange R = L.getLocRange();
-  Out = LoopLocation{R.getStart().get(), R.getEnd() ? R.getEnd()->getLine() : 0u};
+  Out = fallbackLocation(L, L.getLocRange());
   const DILocation *FB = Out.Start;
   // A loop made by `goto` has no loop location either, and LLVM's fallback
   // is the preheader's branch, which for a loop entered from the function's

@@ -53,6 +53,7 @@ static std::string buildBlob(const std::vector<LoopRecord> &Loops) {
     E.first_site = SiteCount;
     E.site_count = R.Sites.size();
     E.end_line = R.EndLine;
+    E.host = Strings.add(R.Host);
     if (R.Flags & VP_LOOPF_INDIRECT)
       E.reserved = 1u + R.DirectClass;
     if (R.Flags & VP_LOOPF_UNROLLED)

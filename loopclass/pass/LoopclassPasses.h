@@ -45,6 +45,7 @@ struct LoopRecord {
   std::string Function;  ///< DISubprogram name of the loop's source
   std::string Linkage;   ///< its linkage name (same as Function for C)
   std::string Container; ///< the IR function holding the code
+  std::string Host;      ///< its key (C++ linkage name, else name)
   std::string File;      ///< absolute, normalised
   unsigned Line = 0, Column = 0, EndLine = 0, Depth = 1;
   vp_loop_kind Kind = VP_LOOP_NATURAL;

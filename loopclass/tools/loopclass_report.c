@@ -18,6 +18,7 @@
 
 #include "vprof/loopclass.h"
 #include "vprof/profile.h"
+#include "vprof/symbols.h"
 
 static int usage(void)
 {
@@ -42,10 +43,13 @@ static int print_table(const char *binary)
             if (l->parent_id && t->loops[k].loop_id == l->parent_id)
                 parent = (int)k;
         printf("loop %zu %s linkage=%s %s:%u:%u end=%u kind=%s depth=%u parent=%d class=%s "
-               "flags=0x%x sites=%zu\n",
+               "flags=0x%x sites=%zu",
                i, l->function, l->linkage, l->file, l->line, l->column, l->end_line,
                l->kind == VP_LOOP_RECURSION ? "recursion" : "loop", l->depth, parent,
                vp_loop_class_name(l->static_class), l->flags, l->site_count);
+        if (strcmp(l->host, vp_func_key(l->function, l->linkage)) != 0)
+            printf(" inlined-into=%s", l->host);
+        putchar('\n');
         for (size_t k = 0; k < l->site_count; k++)
             printf("  site %u:%u %s %s%s%s\n", l->sites[k].line, l->sites[k].column,
                    vp_loop_site_kind_name(l->sites[k].kind), l->sites[k].in_body ? "body" : "exit",

@@ -4,7 +4,7 @@
 // RUN: %vprof-cc -O1 ./sub/../sub/section.c -o %t/bin
 // RUN: llvm-readobj --sections %t/bin | FileCheck %s --check-prefix=SEC
 // RUN: %loopclass-report --table %t/bin | FileCheck %s -DDIR=%t
-// RUN: %python -c "import sys; b=open(sys.argv[1],'rb').read(); open(sys.argv[2],'wb').write(b.replace(b'VPLP\x01\x00', b'VPLP\x09\x00', 1))" %t/bin %t/bad
+// RUN: %python -c "import sys; b=open(sys.argv[1],'rb').read(); open(sys.argv[2],'wb').write(b.replace(b'VPLP\x02\x00', b'VPLP\x09\x00', 1))" %t/bin %t/bad
 // RUN: not %loopclass-report --table %t/bad 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not %loopclass-report --table %t/missing 2>&1 | FileCheck %s --check-prefix=MISSING
 

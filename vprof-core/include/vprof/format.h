@@ -132,7 +132,7 @@ struct vp_schema_entry {
  */
 #define VP_LOOPS_SECTION ".vprof.loops"
 #define VP_LOOPS_MAGIC 0x504c5056u /* "VPLP" */
-#define VP_LOOPS_VERSION 1
+#define VP_LOOPS_VERSION 2 /* 2: vp_loop_entry.host */
 
 enum vp_loop_class {
     VP_CLASS_ZERO_STAR = 0,      /* 0*      no side effect                     */
@@ -178,6 +178,12 @@ struct vp_loop_entry {
                                without the indirect-only side-effect blocks;
                                VP_LOOPF_UNROLLED: bits 8-15 = the unroll
                                factor (source iterations per iteration)      */
+    uint32_t host;          /* string: key (C++ linkage name, else name) of the
+                               function whose code holds the loop; it differs
+                               from the loop's own for a loop inlined into
+                               another function (each inlined copy is an
+                               entry of its own)                              */
+    uint32_t reserved2;
 };
 
 enum vp_loop_flags {

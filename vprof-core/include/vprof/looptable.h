@@ -35,6 +35,9 @@ struct vp_loop_info {
     const char *function;  /* source function (DISubprogram name)              */
     const char *linkage;
     const char *file;      /* absolute, normalised                             */
+    const char *host;      /* key (vp_func_key) of the function whose code
+                              holds the loop: not the loop's own key when it
+                              is inlined into another function                */
     uint32_t line, column, end_line;
     uint16_t depth, flags; /* flags: enum vp_loop_flags                        */
     uint8_t kind;          /* enum vp_loop_kind                                */

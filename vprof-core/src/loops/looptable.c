@@ -18,6 +18,7 @@
 
 #include "vprof/looptable.h"
 #include "vprof/oneline.h"
+#include "vprof/symbols.h"
 
 static int fail(char *err, size_t errlen, const char *name, size_t off, const char *fmt, ...)
 {
@@ -64,7 +65,9 @@ static int check_blob(const char *name, const uint8_t *base, size_t off, size_t 
     if (h.magic != VP_LOOPS_MAGIC)
         return fail(err, errlen, name, off, "bad loop table magic 0x%08x", h.magic);
     if (h.version != VP_LOOPS_VERSION)
-        return fail(err, errlen, name, off, "unsupported loop table version %u", h.version);
+        return fail(err, errlen, name, off,
+                    "unsupported loop table version %u (this vprof reads %u): rebuild with "
+                    "this vprof-cc", h.version, VP_LOOPS_VERSION);
     if (h.header_size < sizeof h || h.header_size % 8)
         return fail(err, errlen, name, off, "bad header_size %u", h.header_size);
     if (h.total_size % 8 || h.total_size < h.header_size || h.total_size > avail)
@@ -88,7 +91,7 @@ static int check_blob(const char *name, const uint8_t *base, size_t off, size_t 
         size_t eo = h.header_size + (size_t)i * sizeof e;
         memcpy(&e, base + eo, sizeof e);
         if (e.function >= h.strings_size || e.linkage >= h.strings_size ||
-            e.file >= h.strings_size)
+            e.file >= h.strings_size || e.host >= h.strings_size)
             return fail(err, errlen, name, off + eo, "loop %u: string offset out of range", i);
         if ((uint64_t)e.first_site + e.site_count > h.site_count)
             return fail(err, errlen, name, off + eo, "loop %u: sites [%u, +%u) beyond %u", i,
@@ -175,6 +178,7 @@ int vp_loop_table_parse(const char *name, const void *data, size_t size,
             li->function = str + e.function;
             li->linkage = str + e.linkage;
             li->file = str + e.file;
+            li->host = e.host ? str + e.host : vp_func_key(li->function, li->linkage);
             li->line = e.line;
             li->column = e.column;
             li->end_line = e.end_line;
