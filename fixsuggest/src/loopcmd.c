@@ -574,6 +574,7 @@ static int probed_run(struct ctx *c, char *const *argv, const char *label, const
 struct pc_slot {
     uint64_t pc;
     const char *func;
+    const char *key; /* the concrete function's vp_func_key */
     struct vp_line_frame fr[VP_INLINE_FRAMES_MAX];
     int nframes, used;
 };
@@ -612,6 +613,7 @@ static struct pc_slot *cache_get(struct pc_cache *pc, struct vp_resolver *res, u
     s->nframes = (int)vp_resolve_inline_chain(res, addr, s->fr, VP_INLINE_FRAMES_MAX);
     const struct vp_func *f = vp_resolve_func(res, addr);
     s->func = f ? f->name : NULL;
+    s->key = f ? vp_func_key(f->name, f->linkage) : NULL;
     pc->n++;
     return s;
 }
@@ -767,15 +769,18 @@ static void mark_anomaly(const struct ctx *c, struct sel_loop *sel, size_t nsel)
     }
 }
 
-/* Whether frame i of a PC's inline chain lies in loop l: a natural loop by
-   its file and lines (code inlined into it belongs to it too), a recursion
-   by the concrete function, whose frame is the chain's last one. */
-static int frame_in_loop(const struct pc_slot *s, int i, const struct vp_loop_info *l)
+/* Whether frame i of a PC's inline chain lies in selected loop `sl`: a
+   natural loop by its file and lines (code inlined into it belongs to it
+   too) and, for a loop inlined into another function, by that function,
+   whose code the PC must be in; a recursion by the concrete function,
+   whose frame is the chain's last one. */
+static int frame_in_loop(const struct pc_slot *s, int i, const struct sel_loop *sl)
 {
+    const struct vp_loop_info *l = sl->info;
     int last = s->nframes > 0 ? s->nframes - 1 : 0;
     if (l->kind == VP_LOOP_RECURSION)
         return i == last && s->func && strcmp(s->func, l->function) == 0;
-    if (i >= s->nframes)
+    if (i >= s->nframes || (sl->inlined_into && s->key && strcmp(s->key, l->host) != 0))
         return 0;
     uint32_t end = l->end_line >= l->line ? l->end_line : l->line;
     return s->fr[i].line > 0 && (uint32_t)s->fr[i].line >= l->line &&
@@ -836,7 +841,7 @@ static uint64_t walk_samples(const struct vp_profile *p, const struct sel_loop *
             int nf = slot->nframes > 0 ? slot->nframes : 1;
             for (int f = 0; f < nf; f++)
                 for (size_t k = 0; k < nsel; k++)
-                    if (frame_in_loop(slot, f, sel[k].info)) {
+                    if (frame_in_loop(slot, f, &sel[k])) {
                         if (inner[k] < 0)
                             inner[k] = base + f;
                         outer[k] = base + f;
@@ -1206,12 +1211,13 @@ static void lift_loops(struct vp_loop_report *rep)
 }
 
 /* Folds the compiler's copies of one source loop (same function, file,
-   line, column and kind: the vectorizer's body and scalar remainder, a
-   versioned or unswitched loop) into the first of them in report order,
-   which cmp_loops makes the one with the most samples, then an informative
-   root cause, then the most iterations.  Each copy keeps its own diagnosis
-   (vp_lr_loop.copies); the report lists the source loop once instead of
-   once per copy, each with the same share. */
+   line, column and kind, inlined into the same function: the vectorizer's
+   body and scalar remainder, a versioned or unswitched loop) into the
+   first of them in report order, which cmp_loops makes the one with the
+   most samples, then an informative root cause, then the most iterations.
+   Each copy keeps its own diagnosis (vp_lr_loop.copies); the report lists
+   the source loop once instead of once per copy, each with the same
+   share.  Copies inlined into two functions are two loops. */
 static void fold_copies(struct vp_loop_report *rep)
 {
     size_t kept = 0;
@@ -1221,7 +1227,10 @@ static void fold_copies(struct vp_loop_report *rep)
         while (p < kept && !(rep->loops[p].line == l->line && rep->loops[p].column == l->column &&
                              rep->loops[p].kind == l->kind &&
                              strcmp(rep->loops[p].function, l->function) == 0 &&
-                             strcmp(rep->loops[p].file, l->file) == 0))
+                             strcmp(rep->loops[p].file, l->file) == 0 &&
+                             !rep->loops[p].inlined_into == !l->inlined_into &&
+                             (!l->inlined_into ||
+                              strcmp(rep->loops[p].inlined_into, l->inlined_into) == 0)))
             p++;
         if (p == kept) {
             rep->loops[kept++] = *l;
@@ -1471,26 +1480,49 @@ static void qualified_to_keys(const struct vp_loop_table *t, char ***names, size
     }
 }
 
+/* Whether `name` (a key, or a name a user gave) names the function whose
+   key is `host`: the key itself, the qualified name reports show, or its
+   last component. */
+static int names_host(const char *host, const char *name)
+{
+    if (strcmp(host, name) == 0)
+        return 1;
+    char buf[512];
+    const char *shown = vp_func_display(host, buf, sizeof buf);
+    size_t n = strlen(shown), m = strlen(name);
+    return strcmp(shown, name) == 0 ||
+           (n > m + 2 && strcmp(shown + n - m, name) == 0 && shown[n - m - 1] == ':');
+}
+
 /* The loops of `t` in the functions `names` (the first `nrank` from the
-   ranking) into `sel` (t->loop_count entries).  names[k] for k >= nuser
-   was inlined into names[host[k]].  Returns the number selected. */
-static size_t select_loops(const struct vp_loop_table *t, char **names, size_t nnames,
-                           size_t nuser, const size_t *host, size_t nrank, struct sel_loop *sel)
+   ranking; the first `nuser` chosen, the rest inlined into them) into
+   `sel` (t->loop_count entries).  A loop inlined into another function
+   (its host, vp_loop_info.host) is a loop of that function when it is
+   chosen, else of its own function when that one is; each inlined copy
+   is selected with its own host.  A concrete copy of a function that is
+   only inlined into a chosen one is not selected.  Returns the number
+   selected. */
+static size_t select_loops(const struct vp_loop_table *t, char **names, size_t nuser,
+                           size_t nrank, struct sel_loop *sel)
 {
     size_t nsel = 0;
     for (size_t i = 0; i < t->loop_count; i++) {
         const struct vp_loop_info *l = &t->loops[i];
-        for (size_t k = 0; k < nnames; k++) {
-            if (!loop_of(l, names[k]))
-                continue;
-            size_t h = k < nuser ? k : host[k];
-            sel[nsel].info = l;
-            sel[nsel].samples = 0;
-            sel[nsel].function_rank = h < nrank ? h + 1 : 0;
-            sel[nsel].inlined_into = k < nuser ? NULL : names[h];
-            nsel++;
-            break;
-        }
+        int inlined = strcmp(l->host, vp_func_key(l->function, l->linkage)) != 0;
+        size_t own = 0, at = nuser;
+        while (own < nuser && !loop_of(l, names[own]))
+            own++;
+        for (size_t k = 0; inlined && k < nuser && at == nuser; k++)
+            if (names_host(l->host, names[k]))
+                at = k;
+        size_t h = at < nuser ? at : own;
+        if (h == nuser)
+            continue;
+        sel[nsel].info = l;
+        sel[nsel].samples = 0;
+        sel[nsel].function_rank = h < nrank ? h + 1 : 0;
+        sel[nsel].inlined_into = inlined ? l->host : NULL;
+        nsel++;
     }
     return nsel;
 }
@@ -1498,13 +1530,12 @@ static size_t select_loops(const struct vp_loop_table *t, char **names, size_t n
 /* Functions inlined into the selected ones (docs/vprof-loop.md, "Loops
    inlined into a selected function"): rank names the concrete function
    whose code holds a sample, and the loops of a static helper inlined into
-   it are in the loop table under the helper's name. */
+   it are in the loop table under the helper's name.  Their names open the
+   runtime's gate to those loops whatever name the user gave. */
 struct inlined_ctx {
     const struct vp_loop_table *t;
     char ***names;
     size_t *nnames;
-    size_t **host;
-    size_t k; /* the selected function being searched */
 };
 
 static void add_inlined_name(const char *name, void *arg)
@@ -1519,23 +1550,14 @@ static void add_inlined_name(const char *name, void *arg)
     if (i == x->t->loop_count)
         return; /* no loop of its own: nothing to select */
     push_str(x->names, x->nnames, name);
-    size_t *h = realloc(*x->host, *x->nnames * sizeof *h);
-    if (!h) {
-        fprintf(stderr, "vprof-loop: out of memory\n");
-        exit(VP_LOOPCMD_NOTHING);
-    }
-    *x->host = h;
-    h[*x->nnames - 1] = x->k;
 }
 
 /* Appends to `names` (the first `nuser` chosen) the functions with loops
-   that DWARF shows inlined into a chosen one, in the modules of `mods`;
-   host[k] is the chosen function names[k] is inlined into.  A module
-   without debug information adds nothing. */
+   that DWARF shows inlined into a chosen one, in the modules of `mods`.
+   A module without debug information adds nothing. */
 static void add_inlined(const struct vp_loopmods *mods, char ***names, size_t *nnames,
-                        size_t nuser, size_t **host)
+                        size_t nuser)
 {
-    *host = xcalloc(*nnames ? *nnames : 1, sizeof **host);
     for (size_t m = 0; m < mods->n; m++) {
         if (!mods->mod[m].table)
             continue;
@@ -1543,9 +1565,9 @@ static void add_inlined(const struct vp_loopmods *mods, char ***names, size_t *n
         char err[512];
         if (vp_symtab_open(mods->mod[m].path, NULL, 0, &st, err, sizeof err) != 0)
             continue;
-        struct inlined_ctx x = {.t = mods->merged, .names = names, .nnames = nnames, .host = host};
-        for (x.k = 0; x.k < nuser; x.k++)
-            vp_symtab_inlined_into(st, (*names)[x.k], add_inlined_name, &x);
+        struct inlined_ctx x = {.t = mods->merged, .names = names, .nnames = nnames};
+        for (size_t k = 0; k < nuser; k++)
+            vp_symtab_inlined_into(st, (*names)[k], add_inlined_name, &x);
         vp_symtab_close(st);
     }
 }
@@ -1557,7 +1579,7 @@ static void add_inlined(const struct vp_loopmods *mods, char ***names, size_t *n
 static int same_place(const struct vp_loop_info *a, const struct vp_loop_info *b)
 {
     return b->line == a->line && b->column == a->column && strcmp(b->function, a->function) == 0 &&
-           strcmp(b->file, a->file) == 0;
+           strcmp(b->file, a->file) == 0 && strcmp(b->host, a->host) == 0;
 }
 
 static int twin_ran(const struct vp_loop_table *t, const struct sel_loop *sel, size_t nsel,
@@ -1672,7 +1694,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     unsigned char *nrec = NULL; /* per loop: the normal run had its probes on */
     struct sel_loop *sel = NULL;
     char **names = NULL;
-    size_t nnames = 0, nuser = 0, *host = NULL; /* names[nuser..]: inlined (add_inlined) */
+    size_t nnames = 0, nuser = 0; /* names[nuser..]: inlined (add_inlined) */
     size_t *repsel = NULL; /* per report loop: its selected loop */
     uint64_t *probe_samples = NULL, *normal_samples = NULL; /* per sel: the probed runs' */
     char *exe = NULL;
@@ -1727,10 +1749,10 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     /* 3. the loops of those functions */
     qualified_to_keys(table, &names, &nnames);
     nuser = nnames;
-    add_inlined(&mods, &names, &nnames, nuser, &host);
+    add_inlined(&mods, &names, &nnames, nuser);
     sel = xcalloc(table->loop_count, sizeof *sel);
     char probe[8192];
-    size_t nsel = select_loops(table, names, nnames, nuser, host, c.nrank_names, sel);
+    size_t nsel = select_loops(table, names, nuser, c.nrank_names, sel);
     gate_list(names, nnames, probe, sizeof probe);
     /* report skeleton */
     for (size_t i = 0; o->cmd[i]; i++) {
@@ -1811,7 +1833,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         table = mods.merged;
         free(sel);
         sel = xcalloc(table->loop_count, sizeof *sel);
-        nsel = select_loops(table, names, nnames, nuser, host, c.nrank_names, sel);
+        nsel = select_loops(table, names, nuser, c.nrank_names, sel);
     }
     if (!table->loop_count) {
         msg(&c, "no program %s ran was built with vprof-cc (no %s section): rebuild it with "
@@ -2040,7 +2062,6 @@ done:
         vp_profile_close(normal);
     free(sel);
     free(repsel);
-    free(host);
     free(probe_samples);
     free(normal_samples);
     vp_loopmods_free(&mods);

@@ -77,6 +77,33 @@ def main():
        "the text report names the loop's function and the function it is inlined into",
        r.stdout[-1500:] + r.stderr[-500:])
 
+    # One helper inlined into two selected functions: two loops, each said
+    # to be inlined into the function whose code holds it, with that copy's
+    # counts and samples (before 2026-11-25 they were one entry, said to be
+    # inlined into the first function, with the other copy's counts, and
+    # both copies had the samples of both).
+    two_c = os.path.join(src, "inline", "twohosts.c")
+    tline = marker_lines(two_c, ("MIX-LOOP",))["MIX-LOOP"]
+    two = os.path.join(work, "twohosts")
+    build(bindir, [two_c], two)
+    tout = os.path.join(work, "twohosts.json")
+    if os.path.exists(tout):
+        os.unlink(tout)
+    r = run([os.path.join(bindir, "vprof-loop"), "--function", "heavy", "--function", "light",
+             "--format", "json", "-o", tout, "--", two, "20000", "400", "20"], work)
+    tl = json.load(open(tout))["loops"] if os.path.exists(tout) else []
+    mixes = {l.get("inlined_into"): l for l in tl if l["function"] == "mix" and l["line"] == tline}
+    hv, lt = mixes.get("heavy"), mixes.get("light")
+    ok(r.returncode == 0 and len(mixes) == 2 and hv and lt and
+       hv["share"] >= 0.7 and lt["share"] <= 0.2 and
+       hv["counts"]["iterations"] >= 10 * lt["counts"]["iterations"] and
+       hv["counts"]["instances"] == lt["counts"]["instances"] == 20 * 20000,
+       "a helper's loop inlined into two functions is two loops, each with its own host, "
+       "counts and share",
+       "exit %d, loops %s\n%s" % (r.returncode,
+                                   [(l["function"], l["line"], l.get("inlined_into"),
+                                     l["share"], l["counts"]) for l in tl], r.stderr[-1500:]))
+
     # vprof rank on the helper program: the host loop's counter j slows
     # down (its deltas) because each call of the inlined helper scans 10x
     # more.  Its anomalous samples are taken in the helper's loop, of the
