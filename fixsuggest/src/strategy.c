@@ -206,16 +206,24 @@ static void evidence_resultless(const struct vp_fix_input *in, struct vp_fix_res
             "the loop.",
             it, u, avg, instance_word(in->kind), inst, c->instances == 1 ? "instance" : "instances");
         break;
-    case VP_CLASS_ZERO_STAR_ONE:
+    case VP_CLASS_ZERO_STAR_ONE: {
+        /* an unrolled body's iteration scans `unroll_factor` elements */
+        double per = in->unroll_factor > 1 ? (double)in->unroll_factor : 1.0;
+        char eavg[32], emax[32];
+        fmt_avg(eavg, sizeof eavg, c->avg_iterations * per);
+        vp_fix_commas(emax, sizeof emax,
+                      c->max_iterations <= UINT64_MAX / (uint64_t)per
+                          ? c->max_iterations * (uint64_t)per
+                          : c->max_iterations);
         fmt_pct(pct, sizeof pct, in->resultless_rate);
         cat(r->evidence, sizeof r->evidence,
             "each %s scans on average %s elements (at most %s) and only the last %s can "
             "produce a result: %s of its %s %s are resultless.",
-            in->kind == VP_LOOP_RECURSION ? "outermost call" : "call", avg, max, unit(in->kind, 0),
-            pct, it, u);
+            in->kind == VP_LOOP_RECURSION ? "outermost call" : "call", eavg, emax,
+            unit(in->kind, 0), pct, it, u);
         if (grown_search(in)) {
             char navg[32], x[32];
-            fmt_avg(navg, sizeof navg, in->normal.avg_iterations);
+            fmt_avg(navg, sizeof navg, in->normal.avg_iterations * per);
             snprintf(x, sizeof x, "%.1fx", c->avg_iterations / in->normal.avg_iterations);
             cat(r->evidence, sizeof r->evidence,
                 " LDoctor calls a search inefficient only below one result in 1,000 %s, but "
@@ -223,6 +231,7 @@ static void evidence_resultless(const struct vp_fix_input *in, struct vp_fix_res
                 u, navg, x);
         }
         break;
+    }
     case VP_CLASS_ZERO_OR_ONE: {
         fmt_pct(pct, sizeof pct, c->iterations ? (double)c->result_iterations / (double)c->iterations
                                                : 0);

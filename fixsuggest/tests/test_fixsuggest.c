@@ -56,6 +56,10 @@ static void test_resultless(void **state)
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_ZERO_STAR_ONE, (int[]){VP_FIX_CHANGE_DATA_STRUCTURE}, 1);
     assert_non_null(strstr(r.evidence, "scans on average 4,812 elements"));
+    /* unrolled x4: each iteration scans four elements */
+    in.unroll_factor = 4;
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.evidence, "scans on average 19,248 elements (at most 19,248)"));
 
     /* a search under LDoctor's 1-in-1,000 that grew from the normal run
        (docs/vprof-loop.md, "Searches that grew") */
