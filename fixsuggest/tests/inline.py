@@ -123,6 +123,19 @@ def main():
        "exit %d, scan_all %s\n%s" % (r.returncode, f and {k: f[k] for k in
                                                            ("anomalous_variable", "anomalous_lines")},
                                      r.stderr[-1000:]))
+    # vprof report: count_matches has no code of its own (inlined); its
+    # variables' row is named and placed from the inline frames of their
+    # samples (before 2026-11-25: line 0, and C++ names unqualified).
+    r = run([os.path.join(bindir, "vprof"), "report", "--format", "json", "hb.vprof"], work)
+    rows = json.loads(r.stdout)["functions"] if r.returncode == 0 else []
+    cm = [f for f in rows if f["name"] == "count_matches"]
+    decl = next(i + 1 for i, t in enumerate(open(helper_c).read().split("\n"))
+                if "count_matches(const int" in t)
+    ok(cm and cm[0]["inlined"] and cm[0]["line"] == decl and cm[0]["file"] == helper_c
+       and cm[0]["variables"],
+       "vprof report places the inlined helper's variables at its declaration (%d)" % decl,
+       "exit %d, rows %s" % (r.returncode, [(f["name"], f["file"], f["line"], f.get("inlined"))
+                                            for f in rows]))
     hout = os.path.join(work, "helper-rank-loop.json")
     if os.path.exists(hout):
         os.unlink(hout)

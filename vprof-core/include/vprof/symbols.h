@@ -57,6 +57,8 @@ struct vp_line_frame {
     const char *function;  /* DW_AT_name of the inlined function, or the
                               concrete function's vp_func name at the last level */
     const char *linkage;   /* its linkage name (C++), else the same as function */
+    const char *decl_file; /* that function's declaration ("" unknown)       */
+    int decl_line;         /* ... and line (0 unknown)                        */
 };
 
 /* The inline chain of `addr`, innermost first: frame 0 is the line-table

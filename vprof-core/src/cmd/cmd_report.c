@@ -41,6 +41,9 @@ struct row {
     char *name;
     const char *file;
     int line;
+    /* a row of variables whose samples are in no function's own code (an
+       inlined function): the variable table's function key and file */
+    const char *var_key, *var_file;
     uint64_t self;       /* weighted self samples: timer periods (VP_PC_SAMPLE_WEIGHT) */
     uint64_t records;    /* PC sample records (self without the weights)     */
     uint32_t *vars; /* var ids attributed here                              */
@@ -320,6 +323,22 @@ static int var_matches_func(const struct vp_profile *p, const struct vp_prof_var
            same_file(vp_profile_var_str(p, v->file), f->file ? f->file : "");
 }
 
+/// Sets the declaration of inlined row `r` from the frame of its function
+/// in the inline chain at `pc`; whether the chain has that frame.
+static int inlined_decl(struct report *rep, struct row *r, uint64_t pc)
+{
+    struct vp_line_frame fr[VP_INLINE_FRAMES_MAX];
+    size_t n = pc ? vp_resolve_inline_chain(rep->res, pc, fr, VP_INLINE_FRAMES_MAX) : 0;
+    for (size_t k = 0; k < n; k++)
+        if (fr[k].decl_line > 0 && strcmp(vp_func_key(fr[k].function, fr[k].linkage), r->var_key) == 0) {
+            r->line = fr[k].decl_line;
+            if (*fr[k].decl_file && same_file(fr[k].decl_file, r->var_file))
+                r->file = fr[k].decl_file;
+            return 1;
+        }
+    return 0;
+}
+
 /// The row of the function variable `id` belongs to: an existing row of that
 /// function, else the function found at one of its samples' PCs, else a new
 /// row named after the variable table's function and file.
@@ -327,11 +346,13 @@ static struct row *row_for_var(struct report *rep, uint32_t id, uint64_t sample_
 {
     const struct vp_profile *p = rep->p;
     const struct vp_prof_var *v = &p->vars[id];
+    const char *key = vp_func_key(vp_profile_var_str(p, v->function),
+                                  vp_profile_var_str(p, v->linkage));
+    const char *vfile = vp_profile_var_str(p, v->file);
     for (size_t i = 0; i < rep->nrows; i++) {
         struct row *r = &rep->rows[i];
         if (r->func ? var_matches_func(p, v, r->func)
-                    : strcmp(r->name, vp_profile_var_str(p, v->function)) == 0 &&
-                          same_file(r->file, vp_profile_var_str(p, v->file)))
+                    : r->var_key && strcmp(r->var_key, key) == 0 && same_file(r->var_file, vfile))
             return r;
     }
     const struct vp_func *f = sample_pc ? vp_resolve_func(rep->res, sample_pc) : NULL;
@@ -344,8 +365,14 @@ static struct row *row_for_var(struct report *rep, uint32_t id, uint64_t sample_
         if (!*r->file)
             line_of_entry(rep, r, sample_pc);
     } else {
-        r->name = xstrdup(vp_profile_var_str(p, v->function));
-        r->file = vp_profile_var_str(p, v->file);
+        /* code inlined into another function: named as reports name it,
+           declared where the inline frame of a sample says */
+        char buf[512];
+        r->name = xstrdup(vp_func_display(key, buf, sizeof buf));
+        r->file = vfile;
+        r->var_key = key;
+        r->var_file = vfile;
+        inlined_decl(rep, r, sample_pc);
     }
     return r;
 }
@@ -362,8 +389,8 @@ static void collect_values(struct report *rep)
     for (size_t i = 0; i < p->value_count; i++) {
         const struct vp_value_sample *s = &p->values[i];
         struct var_stats *st = &rep->vs[s->var_id];
-        if (!first_pc[s->var_id])
-            first_pc[s->var_id] = s->pc;
+        if (!first_pc[s->var_id]) /* a caller frame's is a return address */
+            first_pc[s->var_id] = s->depth && s->pc ? s->pc - 1 : s->pc;
         if (s->status != VP_VAL_OK) {
             st->unreadable++;
             continue;
@@ -406,6 +433,22 @@ static void collect_values(struct report *rep)
         r->vars[r->nvars++] = id;
     }
     free(first_pc);
+    /* an inlined row whose first sample's PC was not in its function's
+       inline frame (a return address past the inlined code): a few more */
+    for (size_t i = 0; i < rep->nrows; i++) {
+        struct row *r = &rep->rows[i];
+        for (size_t k = 0, tries = 0; r->var_key && !r->line && k < p->value_count && tries < 4096;
+             k++) {
+            const struct vp_value_sample *s = &p->values[k];
+            size_t q = 0;
+            while (q < r->nvars && r->vars[q] != s->var_id)
+                q++;
+            if (q == r->nvars)
+                continue;
+            tries++;
+            inlined_decl(rep, r, s->depth && s->pc ? s->pc - 1 : s->pc);
+        }
+    }
 }
 
 static void build_report(struct report *rep)
@@ -532,8 +575,10 @@ static void print_text(FILE *out, const struct report *rep, size_t top)
         double pct = rep->total_weight ? 100.0 * (double)r->self / (double)rep->total_weight : 0;
         cum += pct;
         char src[1024] = "";
-        if (*r->file)
-            snprintf(src, sizeof src, "%s:%d", r->file, r->line);
+        if (*r->file && r->line)
+            snprintf(src, sizeof src, "%s:%d%s", r->file, r->line, r->var_key ? " (inlined)" : "");
+        else if (*r->file)
+            snprintf(src, sizeof src, "%s%s", r->file, r->var_key ? " (inlined)" : "");
         else if (r->mod)
             snprintf(src, sizeof src, "%s", vp_profile_str(p, r->mod->path));
         vp_oneline(src); /* names from debug info may hold any byte */
@@ -655,6 +700,7 @@ static int print_json(FILE *out, const struct report *rep, size_t top)
         vp_json_kv_str(j, "module", r->func ? NULL : r->mod ? vp_profile_str(p, r->mod->path)
                                                            : NULL);
         vp_json_kv_bool(j, "resolved", r->func != NULL);
+        vp_json_kv_bool(j, "inlined", r->var_key != NULL);
         vp_json_kv_uint(j, "self_samples", r->self);     /* weighted: periods */
         vp_json_kv_uint(j, "self_records", r->records);  /* PC sample records */
         vp_json_kv_double(j, "self_percent", pct);

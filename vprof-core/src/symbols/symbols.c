@@ -39,7 +39,8 @@ struct line_row {
 struct inline_range {
     uint64_t lo, hi;
     const char *call_file, *name, *linkage;
-    int call_line;
+    const char *decl_file; /* the inlined function's declaration, "" unknown */
+    int call_line, decl_line;
 };
 
 /* The ranges of one inline depth (1 = inlined into a concrete function).
@@ -345,7 +346,11 @@ static int collect_inlines(struct vp_symtab *st, Dwarf_Die *parent, struct cu_ct
         const char *link = die_attr_string(&child, DW_AT_linkage_name);
         r.name = strtab_intern(&st->strs, name ? name : "??");
         r.linkage = link ? strtab_intern(&st->strs, link) : r.name;
-        if (!r.call_file || !r.name || !r.linkage)
+        const char *decl = vp_dwarf_decl_file(&child); /* the abstract origin's */
+        r.decl_file = decl ? intern_path(&st->strs, cu->comp_dir, decl) : strtab_intern(&st->strs, "");
+        if (dwarf_decl_line(&child, &r.decl_line) != 0)
+            r.decl_line = 0;
+        if (!r.call_file || !r.name || !r.linkage || !r.decl_file)
             return -1;
         Dwarf_Addr base, lo, hi;
         ptrdiff_t off = 0;
@@ -871,6 +876,8 @@ size_t vp_symtab_inline_chain(const struct vp_symtab *st, uint64_t addr,
         out[i].line = k == 0 ? line : in[m - k]->call_line;
         out[i].function = k < m ? in[m - k - 1]->name : outer;
         out[i].linkage = k < m ? in[m - k - 1]->linkage : outer_link;
+        out[i].decl_file = k < m ? in[m - k - 1]->decl_file : f ? f->file : "";
+        out[i].decl_line = k < m ? in[m - k - 1]->decl_line : f ? f->line : 0;
     }
     return n;
 }
