@@ -96,6 +96,54 @@ static vp_loop_class classifyLoop(const Loop &L, const LoopSideEffects &E) {
                                                : VP_CLASS_ONE_STAR;
 }
 
+/// Whether `S` is a call through a pointer, whose probe counts a result
+/// only for a callee not known to write nothing.
+static bool isIndirectSite(const SideEffectSite &S) {
+  auto *CB = dyn_cast<CallBase>(S.Inst);
+  return S.Kind == SiteKind::Indirect && CB && !CB->isInlineAsm();
+}
+
+/// Body blocks whose only in-body results are selects that keep the old
+/// value on one arm (SideEffectSite::KeepsOld), with those selects; with
+/// `WithIndirect`, also those that have calls through pointers besides.
+static MapVector<BasicBlock *, LoopRecord::KeepSelects>
+keepOrUpdateBlocks(const LoopSideEffects &E, bool WithIndirect = false) {
+  MapVector<BasicBlock *, LoopRecord::KeepSelects> Sel;
+  SmallPtrSet<BasicBlock *, 8> Other;
+  for (const SideEffectSite &S : E.Sites) {
+    if (!S.InBody)
+      continue;
+    BasicBlock *B = S.Inst->getParent();
+    if (S.KeepsOld)
+      Sel[B].push_back({cast<SelectInst>(S.Inst), S.KeepsOnTrue});
+    else if (!WithIndirect || !isIndirectSite(S))
+      Other.insert(B);
+  }
+  for (BasicBlock *B : Other)
+    Sel.erase(B);
+  return Sel;
+}
+
+/// The class of the source loop when the compiler turned `if (c) m = x;`
+/// into `m = c ? x : m` (docs/loopclass.md, "Selects"): a block whose only
+/// results are such selects is a result only in the iterations that update,
+/// like the branch it was, so it makes the loop [0|1]* unless another
+/// block has a result on every path (1*).
+static vp_loop_class classifySource(const Loop &L, const LoopSideEffects &E) {
+  auto Sel = keepOrUpdateBlocks(E);
+  if (Sel.empty())
+    return classifyLoop(L, E);
+  LoopSideEffects E2 = E;
+  E2.Sites.clear();
+  for (const SideEffectSite &S : E.Sites)
+    if (!(S.InBody && Sel.count(S.Inst->getParent())))
+      E2.Sites.push_back(S);
+  for (auto &KV : Sel)
+    E2.BodyBlocks.erase(KV.first);
+  vp_loop_class C = classifyLoop(L, E2);
+  return C == VP_CLASS_ONE_STAR ? C : VP_CLASS_ZERO_OR_ONE;
+}
+
 /// Calls through pointers (docs/loopclass.md, "Calls through pointers"):
 /// the body blocks whose only side effects are such calls.  When the class
 /// without them differs, the loop gets VP_LOOPF_INDIRECT, that class, and
@@ -108,22 +156,22 @@ static void splitIndirect(LoopRecord &Rec, const Loop &L, const LoopSideEffects 
     if (!S.InBody)
       continue;
     BasicBlock *B = S.Inst->getParent();
-    auto *CB = dyn_cast<CallBase>(S.Inst);
-    if (S.Kind == SiteKind::Indirect && CB && !CB->isInlineAsm())
-      Calls[B].push_back(CB);
-    else
+    if (isIndirectSite(S))
+      Calls[B].push_back(cast<CallBase>(S.Inst));
+    else if (!S.KeepsOld) /* a select's block is no result of its own */
       Direct.insert(B);
   }
   LoopSideEffects E2 = E;
   E2.Sites.clear();
   for (const SideEffectSite &S : E.Sites)
-    if (!(S.InBody && Calls.count(S.Inst->getParent()) &&
-          !Direct.count(S.Inst->getParent())))
+    if (!(S.InBody && isIndirectSite(S) && !Direct.count(S.Inst->getParent())))
       E2.Sites.push_back(S);
   for (auto &[B, CBs] : Calls)
-    if (!Direct.count(B))
+    if (!Direct.count(B) && none_of(E2.Sites, [B = B](const SideEffectSite &S) {
+          return S.InBody && S.Inst->getParent() == B;
+        }))
       E2.BodyBlocks.erase(B);
-  vp_loop_class C = classifyLoop(L, E2);
+  vp_loop_class C = classifySource(L, E2);
   if (C == Rec.Class)
     return;
   Rec.Flags |= VP_LOOPF_INDIRECT;
@@ -530,7 +578,9 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       Rec.EndLine = Loc.EndLine;
       Rec.Kind = VP_LOOP_NATURAL;
       Rec.Depth = L->getLoopDepth();
-      Rec.Class = classifyLoop(*L, E);
+      Rec.Class = classifySource(*L, E);
+      for (auto &KV : keepOrUpdateBlocks(E, /*WithIndirect=*/true))
+        Rec.KeepOrUpdate.push_back({KV.first, KV.second});
       Rec.F = &F;
       Rec.Header = L->getHeader();
       SiteFrame Fr;

@@ -268,8 +268,11 @@ public:
   /// Cond: side-effect blocks whose only effects are calls through
   /// pointers, with those calls (VP_LOOPF_INDIRECT), in the clone.
   using CondBlocks = std::vector<std::pair<BasicBlock *, std::vector<CallBase *>>>;
-  bool probeLoop(LoopRecord &R, BasicBlock *Header,
-                 ArrayRef<BasicBlock *> Body, const CondBlocks &Cond);
+  /// Keep: side-effect blocks whose only results are selects that keep the
+  /// old value on one arm (LoopRecord::KeepOrUpdate), in the clone.
+  using KeepBlocks = std::vector<std::pair<BasicBlock *, LoopRecord::KeepSelects>>;
+  bool probeLoop(LoopRecord &R, BasicBlock *Header, ArrayRef<BasicBlock *> Body,
+                 const CondBlocks &Cond, const KeepBlocks &Keep);
   void probeRecursion(LoopRecord &R, ArrayRef<BasicBlock *> Body);
   /// Flushes the accumulated counts of nested loops where their outermost
   /// loop ends.  Call after every probeLoop, before promote.
@@ -320,8 +323,8 @@ private:
 /// for Iters: an iteration without a result (the hot path of the loops
 /// LDoctor diagnoses) pays nothing for Results (docs/loopclass.md,
 /// "Probes").
-bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
-                               ArrayRef<BasicBlock *> Body, const CondBlocks &Cond) {
+bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header, ArrayRef<BasicBlock *> Body,
+                               const CondBlocks &Cond, const KeepBlocks &Keep) {
   Loop *L = LI.getLoopFor(Header);
   if (!L || L->getHeader() != Header)
     return false;
@@ -335,14 +338,18 @@ bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
   // results at all: its rate needs only instances and iterations.
   // A block whose only effects are calls through pointers counts one
   // only for an impure callee, so it covers no other block.
+  // So does a block whose results are selects that may keep the old value.
   DenseMap<BasicBlock *, const std::vector<CallBase *> *> CondOf;
   for (const auto &[BB, Calls] : Cond)
     CondOf[BB] = &Calls;
+  DenseMap<BasicBlock *, const LoopRecord::KeepSelects *> KeepOf;
+  for (const auto &[BB, Sels] : Keep)
+    KeepOf[BB] = &Sels;
   SmallPtrSet<BasicBlock *, 8> Marked, Covering;
   for (BasicBlock *BB : Body)
     if (L->contains(BB)) {
       Marked.insert(BB);
-      if (!CondOf.count(BB))
+      if (!CondOf.count(BB) && !KeepOf.count(BB))
         Covering.insert(BB);
     }
   for (BasicBlock *BB : Body)
@@ -384,8 +391,19 @@ bool FunctionProber::probeLoop(LoopRecord &R, BasicBlock *Header,
   for (BasicBlock *BB : Body) {
     if (!Marked.count(BB))
       continue;
+    if (auto K = KeepOf.find(BB); K != KeepOf.end()) {
+      // a result when some select takes the arm that is not the old value;
+      // counted after each select (an enclosing loop's probes may have
+      // split the block), once per iteration all the same
+      for (auto [Sel, KeepsOnTrue] : *K->second) {
+        B.SetInsertPoint(Sel->getNextNode());
+        CountResult(KeepsOnTrue ? B.CreateNot(Sel->getCondition()) : Sel->getCondition());
+      }
+    }
     auto It = CondOf.find(BB);
     if (It == CondOf.end()) {
+      if (KeepOf.count(BB))
+        continue;
       B.SetInsertPoint(BB->getTerminator());
       CountResult(nullptr);
       continue;
@@ -1026,7 +1044,14 @@ PreservedAnalyses LoopProbesPass::run(Module &M, ModuleAnalysisManager &MAM) {
             Mapped.push_back(cast<CallBase>(VMap[CB]));
           Cond.push_back({cast<BasicBlock>(VMap[BB]), std::move(Mapped)});
         }
-        Done = Prober.probeLoop(*R, cast<BasicBlock>(VMap[R->Header]), Body, Cond);
+        FunctionProber::KeepBlocks Keep;
+        for (auto &[BB, Sels] : R->KeepOrUpdate) {
+          LoopRecord::KeepSelects Mapped;
+          for (auto [Sel, KeepsOnTrue] : Sels)
+            Mapped.push_back({cast<SelectInst>(VMap[Sel]), KeepsOnTrue});
+          Keep.push_back({cast<BasicBlock>(VMap[BB]), std::move(Mapped)});
+        }
+        Done = Prober.probeLoop(*R, cast<BasicBlock>(VMap[R->Header]), Body, Cond, Keep);
       }
       if (Done) {
         R->Flags |= VP_LOOPF_PROBED;

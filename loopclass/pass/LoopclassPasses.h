@@ -12,6 +12,7 @@
 #include "vprof/SideEffects.h"
 #include "vprof/format.h"
 
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/PassManager.h"
 
 #include <string>
@@ -64,6 +65,11 @@ struct LoopRecord {
   /// Body blocks whose only side effects are calls through pointers, with
   /// those calls (VP_LOOPF_INDIRECT).
   std::vector<std::pair<llvm::BasicBlock *, std::vector<llvm::CallBase *>>> IndirectOnly;
+  /// Body blocks whose only results are selects that keep the old value on
+  /// one arm, with those selects and whether that arm is the true one: a
+  /// result only when some select takes its other arm.
+  using KeepSelects = std::vector<std::pair<llvm::SelectInst *, bool>>;
+  std::vector<std::pair<llvm::BasicBlock *, KeepSelects>> KeepOrUpdate;
 };
 
 struct LoopClassInfo {

@@ -881,9 +881,17 @@ void SideEffectFinder::findLiveOuts() {
           Work.push_back(Cont);
           continue;
         }
-        Work.push_back(Sel->getTrueValue());
-        Work.push_back(Sel->getFalseValue());
         Updates[&P].push_back(Sel);
+        // `m = c ? x : m` (or an unrolled copy's `m2 = c2 ? x2 : m1`): the
+        // select is the update; x is what it takes, not an update of its
+        // own.  Only the chain's phis and selects are followed then.
+        auto Chain = [&](Value *V) {
+          return V == &P || isa<PHINode>(V) || isa<SelectInst>(V);
+        };
+        bool Keeps = Chain(Sel->getTrueValue()) || Chain(Sel->getFalseValue());
+        for (Value *Op : {Sel->getTrueValue(), Sel->getFalseValue()})
+          if (!Keeps || Chain(Op))
+            Work.push_back(Op);
       } else {
         Updates[&P].push_back(I);
       }
@@ -925,6 +933,18 @@ void SideEffectFinder::findLiveOuts() {
         if (auto *AR = dyn_cast<SCEVAddRecExpr>(SE->getSCEV(P)))
           IsIV = AR->getLoop() == L;
       auto &Ups = Updates[P];
+      // A chain whose updates only read one place again (the data pointer
+      // of a vector reloaded after each call that might change it) leaves
+      // with the last reading: a value of the last iteration, like one
+      // that is not carried (docs/loopclass.md, "Reloads").
+      bool Reload = !Ups.empty() && all_of(Ups, [&](Instruction *U) {
+        auto *LdI = dyn_cast<LoadInst>(U);
+        return LdI && L->isLoopInvariant(LdI->getPointerOperand());
+      });
+      if (Reload) {
+        addSite(Ups.front(), Kind, /*InBody=*/false);
+        continue;
+      }
       if (IsIV || Ups.empty()) {
         // The cursor's final value, or a value only chosen on exit (no
         // update on the continuing paths): a result on the way out.
@@ -933,8 +953,17 @@ void SideEffectFinder::findLiveOuts() {
         R.LiveOutIV |= IsIV;
         continue;
       }
-      for (Instruction *U : Ups)
+      for (Instruction *U : Ups) {
         addSite(U, SiteKind::LiveOut, /*InBody=*/true);
+        // a select keeping the chain's value so far on one arm
+        auto *Sel = dyn_cast<SelectInst>(U);
+        auto Old = [&](Value *V) { return ChainOf.lookup(V) == P; };
+        if (Sel && Sel->getCondition()->getType()->isIntegerTy(1) &&
+            Old(Sel->getTrueValue()) != Old(Sel->getFalseValue())) {
+          R.Sites.back().KeepsOld = true;
+          R.Sites.back().KeepsOnTrue = Old(Sel->getTrueValue());
+        }
+      }
     }
   }
 }

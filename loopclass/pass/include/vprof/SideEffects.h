@@ -107,6 +107,11 @@ struct SideEffectSite {
   SiteKind Kind = SiteKind::Store;
   bool InBody = true;      ///< inside the loop body, not on the way out
   llvm::StringRef Callee;  ///< for calls: the callee's name ("" if indirect)
+  /// A live-out update that is a select keeping the old value (the header
+  /// phi) on one arm, on the arm given: `m = c ? x : m`, the compiler's
+  /// if-conversion of `if (c) m = x;`.  Its iteration has a result only
+  /// when it takes the other arm (docs/loopclass.md, "Selects").
+  bool KeepsOld = false, KeepsOnTrue = false;
 };
 
 /// The side effects of one loop (or of one recursive function).
