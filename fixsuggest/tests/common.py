@@ -40,13 +40,16 @@ def run(cmd, cwd, env=None):
 
 
 def loop_json(bindir, work, functions, argv, env=None):
-    """vprof-loop --function FUNCTIONS --format json -o WORK/loop.json --
-    ARGV (a stale report removed first), env: variables to add: (its
-    CompletedProcess, the report's loops, [] when it wrote none)."""
+    """vprof-loop --function FUNCTIONS (a name, or a list of them) --format
+    json -o WORK/loop.json -- ARGV (a stale report removed first), env:
+    variables to add: (its CompletedProcess, the report's loops, [] when it
+    wrote none)."""
     out = os.path.join(work, "loop.json")
     if os.path.exists(out):
         os.unlink(out)
-    r = run([os.path.join(bindir, "vprof-loop"), "--function", functions, "--format", "json",
+    names = [functions] if isinstance(functions, str) else list(functions)
+    chosen = [a for f in names for a in ("--function", f)]
+    r = run([os.path.join(bindir, "vprof-loop")] + chosen + ["--format", "json",
              "-o", out, "--"] + list(argv), work, env)
     return r, (json.load(open(out))["loops"] if os.path.exists(out) else [])
 

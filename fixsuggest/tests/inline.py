@@ -86,12 +86,7 @@ def main():
     tline = marker_lines(two_c, ("MIX-LOOP",))["MIX-LOOP"]
     two = os.path.join(work, "twohosts")
     build(bindir, [two_c], two)
-    tout = os.path.join(work, "twohosts.json")
-    if os.path.exists(tout):
-        os.unlink(tout)
-    r = run([os.path.join(bindir, "vprof-loop"), "--function", "heavy", "--function", "light",
-             "--format", "json", "-o", tout, "--", two, "20000", "400", "20"], work)
-    tl = json.load(open(tout))["loops"] if os.path.exists(tout) else []
+    r, tl = loop_json(bindir, work, ["heavy", "light"], [two, "20000", "400", "20"])
     mixes = {l.get("inlined_into"): l for l in tl if l["function"] == "mix" and l["line"] == tline}
     hv, lt = mixes.get("heavy"), mixes.get("light")
     ok(r.returncode == 0 and len(mixes) == 2 and hv and lt and
