@@ -293,15 +293,36 @@ static int add_inline(struct vp_symtab *st, size_t depth, const struct inline_ra
     return 0;
 }
 
+/* The last file name of a CU interned as a path, by libdw's string for it
+   (which stays the same while the CU is walked): most inlined calls of a
+   CU are in one file, and most inlined functions declared in one. */
+struct path_memo {
+    const char *src, *interned;
+};
+
 /* What walking one CU needs: its file table and compilation directory,
-   and the last call file interned (most inlined calls of a CU are in one
-   file; libdw's string for it stays the same while the CU is walked). */
+   and the last call file and declaration file interned. */
 struct cu_ctx {
     Dwarf_Files *files;
     size_t nfiles;
     const char *comp_dir;
-    const char *last_src, *last_interned;
+    struct path_memo call, decl;
 };
+
+/* `src` (NULL: unknown, "") interned as a path of the CU, through `m`;
+   NULL when out of memory. */
+static const char *cu_path(struct vp_symtab *st, const struct cu_ctx *cu, struct path_memo *m,
+                           const char *src)
+{
+    if (src && src == m->src)
+        return m->interned;
+    const char *r = src ? intern_path(&st->strs, cu->comp_dir, src) : strtab_intern(&st->strs, "");
+    if (src && r) {
+        m->src = src;
+        m->interned = r;
+    }
+    return r;
+}
 
 /* The inlined calls under `parent` (a concrete subprogram, a lexical block
    or an inlined call at depth - 1): each code range at `depth`, then what is
@@ -333,21 +354,12 @@ static int collect_inlines(struct vp_symtab *st, Dwarf_Die *parent, struct cu_ct
             w <= INT32_MAX)
             r.call_line = (int)w;
         const char *name = die_attr_string(&child, DW_AT_name);
-        if (src && src == cu->last_src) {
-            r.call_file = cu->last_interned;
-        } else {
-            r.call_file = src ? intern_path(&st->strs, cu->comp_dir, src)
-                              : strtab_intern(&st->strs, "");
-            if (src && r.call_file) {
-                cu->last_src = src;
-                cu->last_interned = r.call_file;
-            }
-        }
+        r.call_file = cu_path(st, cu, &cu->call, src);
         const char *link = die_attr_string(&child, DW_AT_linkage_name);
         r.name = strtab_intern(&st->strs, name ? name : "??");
         r.linkage = link ? strtab_intern(&st->strs, link) : r.name;
-        const char *decl = vp_dwarf_decl_file(&child); /* the abstract origin's */
-        r.decl_file = decl ? intern_path(&st->strs, cu->comp_dir, decl) : strtab_intern(&st->strs, "");
+        /* the abstract origin's */
+        r.decl_file = cu_path(st, cu, &cu->decl, vp_dwarf_decl_file(&child));
         if (dwarf_decl_line(&child, &r.decl_line) != 0)
             r.decl_line = 0;
         if (!r.call_file || !r.name || !r.linkage || !r.decl_file)
