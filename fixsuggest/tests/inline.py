@@ -158,6 +158,16 @@ def main():
     ok(call * 2 > sum(l["samples"] for l in lines),
        "most of them are on the line that calls the inlined comparison",
        "anomalous_lines %s" % lines)
+    # The helper rebuilt since hb.vprof was recorded: its addresses are not
+    # symbolized (a warning says why), and no row is called inlined.
+    build(bindir, [helper_c], helper, opt="-O1")
+    r = run([os.path.join(bindir, "vprof"), "report", "--format", "json", "hb.vprof"], work)
+    rows = json.loads(r.stdout)["functions"] if r.returncode == 0 else []
+    ok(r.returncode == 0 and "build-id differs" in r.stderr and rows
+       and not any(f["inlined"] for f in rows),
+       "a report against a changed binary calls no function inlined",
+       "exit %d, rows %s\n%s" % (r.returncode, [(f["name"], f["inlined"]) for f in rows],
+                                   r.stderr[-500:]))
     return finish()
 
 

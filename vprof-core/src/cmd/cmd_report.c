@@ -44,6 +44,7 @@ struct row {
     /* a row of variables whose samples are in no function's own code (an
        inlined function): the variable table's function key and file */
     const char *var_key, *var_file;
+    int inlined; /* ... and a sample's PC is in another function's code */
     uint64_t self;       /* weighted self samples: timer periods (VP_PC_SAMPLE_WEIGHT) */
     uint64_t records;    /* PC sample records (self without the weights)     */
     uint32_t *vars; /* var ids attributed here                              */
@@ -372,6 +373,9 @@ static struct row *row_for_var(struct report *rep, uint32_t id, uint64_t sample_
         r->file = vfile;
         r->var_key = key;
         r->var_file = vfile;
+        /* no function at the PC: a binary not symbolized (changed since
+           recording, say), not inlined code */
+        r->inlined = f != NULL;
         inlined_decl(rep, r, sample_pc);
     }
     return r;
@@ -434,21 +438,34 @@ static void collect_values(struct report *rep)
     }
     free(first_pc);
     /* an inlined row whose first sample's PC was not in its function's
-       inline frame (a return address past the inlined code): a few more */
+       inline frame (a return address past the inlined code): up to 64 more
+       of its samples, in one pass over them */
+    size_t *row_of = xrealloc(NULL, (p->var_count ? p->var_count : 1) * sizeof *row_of);
+    unsigned *tries = xrealloc(NULL, (rep->nrows ? rep->nrows : 1) * sizeof *tries);
+    size_t open = 0;
+    for (size_t i = 0; i < p->var_count; i++)
+        row_of[i] = SIZE_MAX;
     for (size_t i = 0; i < rep->nrows; i++) {
         struct row *r = &rep->rows[i];
-        for (size_t k = 0, tries = 0; r->var_key && !r->line && k < p->value_count && tries < 4096;
-             k++) {
-            const struct vp_value_sample *s = &p->values[k];
-            size_t q = 0;
-            while (q < r->nvars && r->vars[q] != s->var_id)
-                q++;
-            if (q == r->nvars)
-                continue;
-            tries++;
-            inlined_decl(rep, r, s->depth && s->pc ? s->pc - 1 : s->pc);
-        }
+        tries[i] = 0;
+        if (!r->var_key || r->line)
+            continue;
+        open++;
+        for (size_t q = 0; q < r->nvars; q++)
+            row_of[r->vars[q]] = i;
     }
+    for (size_t k = 0; open && k < p->value_count; k++) {
+        const struct vp_value_sample *s = &p->values[k];
+        size_t i = s->var_id < p->var_count ? row_of[s->var_id] : SIZE_MAX;
+        if (i == SIZE_MAX || rep->rows[i].line || tries[i] >= 64)
+            continue;
+        tries[i]++;
+        if (inlined_decl(rep, &rep->rows[i], s->depth && s->pc ? s->pc - 1 : s->pc) ||
+            tries[i] == 64)
+            open--;
+    }
+    free(row_of);
+    free(tries);
 }
 
 static void build_report(struct report *rep)
@@ -576,9 +593,9 @@ static void print_text(FILE *out, const struct report *rep, size_t top)
         cum += pct;
         char src[1024] = "";
         if (*r->file && r->line)
-            snprintf(src, sizeof src, "%s:%d%s", r->file, r->line, r->var_key ? " (inlined)" : "");
+            snprintf(src, sizeof src, "%s:%d%s", r->file, r->line, r->inlined ? " (inlined)" : "");
         else if (*r->file)
-            snprintf(src, sizeof src, "%s%s", r->file, r->var_key ? " (inlined)" : "");
+            snprintf(src, sizeof src, "%s%s", r->file, r->inlined ? " (inlined)" : "");
         else if (r->mod)
             snprintf(src, sizeof src, "%s", vp_profile_str(p, r->mod->path));
         vp_oneline(src); /* names from debug info may hold any byte */
@@ -700,7 +717,7 @@ static int print_json(FILE *out, const struct report *rep, size_t top)
         vp_json_kv_str(j, "module", r->func ? NULL : r->mod ? vp_profile_str(p, r->mod->path)
                                                            : NULL);
         vp_json_kv_bool(j, "resolved", r->func != NULL);
-        vp_json_kv_bool(j, "inlined", r->var_key != NULL);
+        vp_json_kv_bool(j, "inlined", r->inlined);
         vp_json_kv_uint(j, "self_samples", r->self);     /* weighted: periods */
         vp_json_kv_uint(j, "self_records", r->records);  /* PC sample records */
         vp_json_kv_double(j, "self_percent", pct);
