@@ -1481,14 +1481,12 @@ static void qualified_to_keys(const struct vp_loop_table *t, char ***names, size
 }
 
 /* Whether `name` (a key, or a name a user gave) names the function whose
-   key is `host`: the key itself, the qualified name reports show, or its
-   last component. */
-static int names_host(const char *host, const char *name)
+   key is `host` and whose name as reports show it is `shown`: the key
+   itself, that name, or its last component. */
+static int names_host(const char *host, const char *shown, const char *name)
 {
     if (strcmp(host, name) == 0)
         return 1;
-    char buf[512];
-    const char *shown = vp_func_display(host, buf, sizeof buf);
     size_t n = strlen(shown), m = strlen(name);
     return strcmp(shown, name) == 0 ||
            (n > m + 2 && strcmp(shown + n - m, name) == 0 && shown[n - m - 1] == ':');
@@ -1506,14 +1504,20 @@ static size_t select_loops(const struct vp_loop_table *t, char **names, size_t n
                            size_t nrank, struct sel_loop *sel)
 {
     size_t nsel = 0;
+    const char *shown_of = NULL, *shown = ""; /* a host's loops are in a row */
+    char buf[512];
     for (size_t i = 0; i < t->loop_count; i++) {
         const struct vp_loop_info *l = &t->loops[i];
         int inlined = strcmp(l->host, vp_func_key(l->function, l->linkage)) != 0;
         size_t own = 0, at = nuser;
         while (own < nuser && !loop_of(l, names[own]))
             own++;
+        if (inlined && l->host != shown_of) {
+            shown = vp_func_display(l->host, buf, sizeof buf);
+            shown_of = l->host;
+        }
         for (size_t k = 0; inlined && k < nuser && at == nuser; k++)
-            if (names_host(l->host, names[k]))
+            if (names_host(l->host, shown, names[k]))
                 at = k;
         size_t h = at < nuser ? at : own;
         if (h == nuser)
