@@ -1123,6 +1123,26 @@ static char *trimmed_line(const char *path, uint32_t line)
     return t;
 }
 
+/* The side effect a skip-loop condition names: the first one in the body
+   that surely is one.  A call through a pointer is a side effect only when
+   its callee turns out to write (docs/loopclass.md, "Calls through
+   pointers"), so a router's `matchers[i]->matches(req)` on line 75 is named
+   only when the body has nothing else; the `chosen = ...` it guards is. */
+static const struct vp_loop_site_info *condition_site(const struct vp_loop_info *l)
+{
+    const struct vp_loop_site_info *any = NULL;
+    for (size_t s = 0; s < l->site_count; s++) {
+        const struct vp_loop_site_info *si = &l->sites[s];
+        if (!si->in_body)
+            continue;
+        if (si->kind != VP_SITE_INDIRECT)
+            return si;
+        if (!any)
+            any = si;
+    }
+    return any;
+}
+
 /* ---- the report ------------------------------------------------------------ */
 
 /* Whether a loop's diagnosis says more than its static class: a root
@@ -1952,12 +1972,11 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         L->normal_recorded = nres && nrec[ti];
         in->inefficient = r->verdict == VP_LOOP_INEFFICIENT;
         in->resultless_rate = r->resultless_rate;
-        for (size_t s = 0; s < l->site_count; s++)
-            if (l->sites[s].in_body) {
-                in->site_line = l->sites[s].line;
-                in->site_text = trimmed_line(l->file, l->sites[s].line);
-                break;
-            }
+        const struct vp_loop_site_info *cond = condition_site(l);
+        if (cond) {
+            in->site_line = cond->line;
+            in->site_text = trimmed_line(l->file, cond->line);
+        }
         for (size_t s = 0; s < l->site_count; s++)
             if (l->sites[s].io_every_iteration && l->sites[s].line) {
                 in->io_line = l->sites[s].line;

@@ -109,6 +109,7 @@ def main():
                                  r.stderr[-1500:]))
     same_name(bindir, src, work)
     repeated_call(bindir, src, work)
+    router(bindir, src, work)
     return finish()
 
 
@@ -184,6 +185,28 @@ def repeated_call(bindir, src, work):
        "exit %d, loop %s\n%s" % (r.returncode, lk and {k: lk.get(k) for k in
                                                         ("function", "repeated_call",
                                                          "evidence")},
+                                 r.stderr[-1500:]))
+
+
+def router(bindir, src, work):
+    """A rule loop without its `break` is [0|1]*, skip-loop, and the
+    condition names the update the rules guard (`chosen = ...`), not the
+    virtual `matches` call before it: that call writes nothing, so it is no
+    result (before 2026-11-25 the condition named it, as the body's first
+    side-effect site)."""
+    cpp = os.path.join(src, "cxx", "router.cpp")
+    loop_line, chosen = line_of(cpp, "// ROUTE-LOOP"), line_of(cpp, "// CHOSEN-LINE")
+    prog = os.path.join(work, "router")
+    build(bindir, [cpp], prog, cc="vprof-c++")
+    r, loops = vprof_loop_json(bindir, work, "router.json",
+                               ["--function", "Router::route", "--", prog, "2000", "20000"])
+    lk = next((l for l in loops if l["line"] == loop_line), None)
+    ok(r.returncode == 0 and lk and lk["root_cause"] == ["[0|1]*"] and
+       lk["fix"] == ["skip-loop"] and lk.get("side_effect_line") == chosen,
+       "vprof-loop: the rule loop's skip condition names its update, not the virtual call",
+       "exit %d, loop %s\n%s" % (r.returncode, lk and {k: lk.get(k) for k in
+                                                        ("root_cause", "fix",
+                                                         "side_effect_line")},
                                  r.stderr[-1500:]))
 
 
