@@ -77,6 +77,16 @@ static void *xcalloc(size_t n, size_t size)
     return p;
 }
 
+static void *xrealloc(void *old, size_t size)
+{
+    void *p = realloc(old, size ? size : 1);
+    if (!p) {
+        fprintf(stderr, "vprof-loop: out of memory\n");
+        exit(VP_LOOPCMD_NOTHING);
+    }
+    return p;
+}
+
 static char *xstrdup(const char *s)
 {
     char *d = strdup(s ? s : "");
@@ -790,22 +800,47 @@ static int frame_in_loop(const struct pc_slot *s, int i, const struct sel_loop *
 /* Whether a sample's innermost PC is vprof's own code: the runtime library
    or a __vprof_ helper or stub the pass put into the program (the probes of
    a probed run; docs/vprof-loop.md, "Ordering"). */
+/* The basename of the module holding `pc` in profile `p`; NULL unknown. */
+static const char *module_base(const struct vp_profile *p, uint64_t pc)
+{
+    const struct vp_prof_module *m = vp_profile_module_of(p, pc);
+    const char *path = m ? vp_profile_str(p, m->path) : NULL;
+    const char *base = path ? strrchr(path, '/') : NULL;
+    return base ? base + 1 : path;
+}
+
 static int in_vprof(const struct vp_profile *p, const struct pc_slot *s)
 {
     if (s->func && strncmp(s->func, "__vprof_", 8) == 0)
         return 1;
-    const struct vp_prof_module *m = vp_profile_module_of(p, s->pc);
-    const char *path = m ? vp_profile_str(p, m->path) : NULL;
-    const char *base = path ? strrchr(path, '/') : NULL;
-    base = base ? base + 1 : path;
+    const char *base = module_base(p, s->pc);
     return base && strncmp(base, "libvprof-rt", 11) == 0;
 }
 
+/* One frame of a sample's stack, the inline frames of each PC one by one:
+   its line and the function that holds that line (`key`, vp_func_key;
+   NULL when the PC has no symbol, then `module`, the basename of its
+   module, or NULL). */
+struct walk_frame {
+    int line;
+    const char *key, *module;
+    const char *concrete; /* the key of the function whose code holds the PC */
+};
+
+/* A sample's frames, innermost (0) first, and its innermost PC's concrete
+   function (the leaf: key or module as above). */
+struct walk_stack {
+    const struct walk_frame *fr;
+    int n;
+    const char *leaf_key, *leaf_module;
+};
+
 /* Where one sample's stack meets each selected loop: inner[k] and outer[k]
-   are the innermost and outermost frames in loop k, counting the frames
-   from the innermost one (0) out, the inline frames of each PC one by one;
+   are the innermost and outermost frames in loop k, indices into st->fr;
    -1 when no frame is in it. */
-typedef void (*sample_fn)(void *arg, uint64_t wgt, const int *inner, const int *outer);
+typedef void (*sample_fn)(void *arg, uint64_t wgt, const int *inner, const int *outer,
+                          const struct walk_stack *st);
+
 
 /* Calls fn for each sample of profile `p`, leaving out those in vprof's own
    code (their weight added to *skipped when given); returns the weight of
@@ -820,15 +855,19 @@ static uint64_t walk_samples(const struct vp_profile *p, const struct sel_loop *
     uint64_t total = 0;
     int *inner = xcalloc(nsel ? nsel : 1, sizeof *inner);
     int *outer = xcalloc(nsel ? nsel : 1, sizeof *outer);
+    struct walk_frame *wf = NULL;
+    size_t wcap = 0;
     for (size_t i = 0; i < p->pc_count; i++) {
         const struct vp_pc_sample *s = p->pc_samples[i];
         uint64_t wgt = VP_PC_SAMPLE_WEIGHT(s->flags);
-        if (in_vprof(p, cache_get(&cache, res, s->pc))) {
+        const struct pc_slot *leaf = cache_get(&cache, res, s->pc);
+        if (in_vprof(p, leaf)) {
             if (skipped)
                 *skipped += wgt;
             continue;
         }
         total += wgt;
+        struct walk_stack st = {NULL, 0, leaf->key, leaf->key ? NULL : module_base(p, s->pc)};
         for (size_t k = 0; k < nsel; k++)
             inner[k] = outer[k] = -1;
         const uint64_t *callers = vp_pc_sample_callers(s);
@@ -839,17 +878,32 @@ static uint64_t walk_samples(const struct vp_profile *p, const struct sel_loop *
                 continue;
             const struct pc_slot *slot = cache_get(&cache, res, a);
             int nf = slot->nframes > 0 ? slot->nframes : 1;
-            for (int f = 0; f < nf; f++)
+            if ((size_t)(base + nf) > wcap) {
+                wcap = (size_t)(base + nf) * 2;
+                wf = xrealloc(wf, wcap * sizeof *wf);
+            }
+            for (int f = 0; f < nf; f++) {
+                struct walk_frame *w = &wf[base + f];
+                w->line = f < slot->nframes ? slot->fr[f].line : 0;
+                w->key = f < slot->nframes && slot->fr[f].function
+                             ? vp_func_key(slot->fr[f].function, slot->fr[f].linkage)
+                             : slot->key;
+                w->module = w->key ? NULL : module_base(p, a);
+                w->concrete = slot->key;
                 for (size_t k = 0; k < nsel; k++)
                     if (frame_in_loop(slot, f, &sel[k])) {
                         if (inner[k] < 0)
                             inner[k] = base + f;
                         outer[k] = base + f;
                     }
+            }
             base += nf;
         }
-        fn(arg, wgt, inner, outer);
+        st.fr = wf;
+        st.n = base;
+        fn(arg, wgt, inner, outer, &st);
     }
+    free(wf);
     free(inner);
     free(outer);
     free(cache.slots);
@@ -857,28 +911,165 @@ static uint64_t walk_samples(const struct vp_profile *p, const struct sel_loop *
     return total;
 }
 
-struct count_arg {
-    uint64_t *out;
+/* ---- where a loop's time is, line by line ----------------------------------- */
+
+static char *shown_dup(const char *key);
+static char *trimmed_line(const char *path, uint32_t line);
+
+/* The samples of one loop at one of its lines, by the function called
+   there (NULL: its own code) and the leaf function running (NULL: the
+   same), as keys or "[module]". */
+struct line_cell {
+    uint32_t line;
+    char *callee, *leaf;
+    uint64_t w;
+};
+
+struct line_acc {
+    struct line_cell *v;
+    size_t n, cap;
+};
+
+struct lines_arg {
+    struct line_acc *acc; /* per selected loop */
+    uint64_t *count;      /* per selected loop: the samples in it           */
     size_t nsel;
 };
 
-static void count_one(void *arg, uint64_t wgt, const int *inner, const int *outer)
+/* A frame's function, as a key, or "[module]" (buf), or NULL unknown. */
+static const char *frame_name(const char *key, const char *module, char *buf, size_t n)
 {
-    (void)outer;
-    struct count_arg *a = arg;
-    for (size_t k = 0; k < a->nsel; k++)
-        if (inner[k] >= 0)
-            a->out[k] += wgt;
+    if (key)
+        return key;
+    if (!module)
+        return NULL;
+    snprintf(buf, n, "[%s]", module);
+    return buf;
 }
 
-/* Adds the samples of profile `p` to out[k] for each selected loop k,
-   leaving out those in vprof's own code (counted in *skipped when given);
-   returns the samples counted. */
-static uint64_t count_samples(const struct vp_profile *p, const struct sel_loop *sel, size_t nsel,
-                              uint64_t *out, uint64_t *skipped)
+static int same_str(const char *a, const char *b)
 {
-    struct count_arg a = {out, nsel};
-    return walk_samples(p, sel, nsel, skipped, count_one, &a);
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static void lines_one(void *arg, uint64_t wgt, const int *inner, const int *outer,
+                      const struct walk_stack *st)
+{
+    (void)outer;
+    struct lines_arg *a = arg;
+    char cb[256], lb[256];
+    const char *leaf = frame_name(st->leaf_key, st->leaf_module, lb, sizeof lb);
+    for (size_t k = 0; k < a->nsel; k++) {
+        int g = inner[k];
+        if (g < 0)
+            continue;
+        a->count[k] += wgt;
+        if (g >= st->n || st->fr[g].line <= 0)
+            continue;
+        const char *callee = NULL, *lf = NULL;
+        if (g > 0 && !same_str(st->fr[g - 1].key, st->fr[g].key)) {
+            callee = frame_name(st->fr[g - 1].key, st->fr[g - 1].module, cb, sizeof cb);
+            /* a leaf in the loop's own function is code inlined into it */
+            lf = same_str(leaf, callee) || same_str(leaf, st->fr[g].concrete) ? NULL : leaf;
+        }
+        struct line_acc *acc = &a->acc[k];
+        struct line_cell *c = NULL;
+        for (size_t i = 0; i < acc->n && !c; i++)
+            if (acc->v[i].line == (uint32_t)st->fr[g].line && same_str(acc->v[i].callee, callee) &&
+                same_str(acc->v[i].leaf, lf))
+                c = &acc->v[i];
+        if (!c) {
+            if (acc->n == acc->cap) {
+                acc->cap = acc->cap ? acc->cap * 2 : 8;
+                acc->v = xrealloc(acc->v, acc->cap * sizeof *acc->v);
+            }
+            c = &acc->v[acc->n++];
+            c->line = (uint32_t)st->fr[g].line;
+            c->callee = callee ? xstrdup(callee) : NULL;
+            c->leaf = lf ? xstrdup(lf) : NULL;
+            c->w = 0;
+        }
+        c->w += wgt;
+    }
+}
+
+/* Adds the samples of profile `p` to out[k] for each selected loop k (its
+   innermost frame in the loop on the sample's stack), and to acc[k] line
+   by line, leaving out those in vprof's own code. */
+static void count_lines(const struct vp_profile *p, const struct sel_loop *sel, size_t nsel,
+                        uint64_t *out, struct line_acc *acc)
+{
+    struct lines_arg a = {acc, out, nsel};
+    walk_samples(p, sel, nsel, NULL, lines_one, &a);
+}
+
+static void lines_free(struct line_acc *acc, size_t nsel)
+{
+    for (size_t k = 0; acc && k < nsel; k++) {
+        for (size_t i = 0; i < acc[k].n; i++) {
+            free(acc[k].v[i].callee);
+            free(acc[k].v[i].leaf);
+        }
+        free(acc[k].v);
+    }
+    free(acc);
+}
+
+/* The samples of `acc` at `line` (those called `callee` only, unless
+   any_callee). */
+static uint64_t line_weight(const struct line_acc *acc, uint32_t line, int any_callee,
+                            const char *callee)
+{
+    uint64_t w = 0;
+    for (size_t i = 0; acc && i < acc->n; i++)
+        if (acc->v[i].line == line && (any_callee || same_str(acc->v[i].callee, callee)))
+            w += acc->v[i].w;
+    return w;
+}
+
+/* in->hot for a loop from its line samples in the probed slow run (s) and
+   normal run (n), whose counts in->slow and in->normal are: the line with
+   the most time added per iteration, the function called there with most
+   of its slow samples, and the leaf running in most of those. */
+static void take_hot_line(const struct vp_loop_info *l, const struct line_acc *s,
+                          const struct line_acc *n, double speriod, double nperiod,
+                          struct vp_fix_input *in)
+{
+    if (!in->slow.iterations || !in->normal.ran || !in->normal.iterations)
+        return;
+    double best = 0;
+    uint32_t line = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        uint32_t L = s->v[i].line;
+        double add = (double)line_weight(s, L, 1, NULL) * speriod / (double)in->slow.iterations -
+                     (double)line_weight(n, L, 1, NULL) * nperiod / (double)in->normal.iterations;
+        if (add > best || (add == best && line && L < line)) {
+            best = add;
+            line = L;
+        }
+    }
+    if (!line)
+        return;
+    const struct line_cell *top = NULL, *leaf = NULL;
+    for (size_t i = 0; i < s->n; i++) /* the callee with most samples there */
+        if (s->v[i].line == line &&
+            (!top || line_weight(s, line, 0, s->v[i].callee) > line_weight(s, line, 0, top->callee)))
+            top = &s->v[i];
+    for (size_t i = 0; top && top->callee && i < s->n; i++)
+        if (s->v[i].line == line && same_str(s->v[i].callee, top->callee) &&
+            (!leaf || s->v[i].w > leaf->w))
+            leaf = &s->v[i];
+    struct vp_fix_hot_line *h = &in->hot;
+    h->line = line;
+    h->text = trimmed_line(l->file, line);
+    h->slow_samples = line_weight(s, line, 1, NULL);
+    h->normal_samples = line_weight(n, line, 1, NULL);
+    h->slow_seconds = (double)h->slow_samples * speriod;
+    h->normal_seconds = (double)h->normal_samples * nperiod;
+    if (top && top->callee)
+        h->callee = top->callee[0] == '[' ? xstrdup(top->callee) : shown_dup(top->callee);
+    if (leaf && leaf->leaf)
+        h->leaf = leaf->leaf[0] == '[' ? xstrdup(leaf->leaf) : shown_dup(leaf->leaf);
 }
 
 /* ---- shares, and the time in the loops a loop calls ------------------------- */
@@ -902,8 +1093,10 @@ struct share_arg {
     unsigned char *seen;    /* per root: scratch                            */
 };
 
-static void share_one(void *arg, uint64_t wgt, const int *inner, const int *outer)
+static void share_one(void *arg, uint64_t wgt, const int *inner, const int *outer,
+                      const struct walk_stack *st)
 {
+    (void)st;
     struct share_arg *a = arg;
     for (size_t l = 0; l < a->nsel; l++) {
         if (outer[l] < 0)
@@ -1721,6 +1914,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     size_t nnames = 0, nuser = 0; /* names[nuser..]: inlined (add_inlined) */
     size_t *repsel = NULL; /* per report loop: its selected loop */
     uint64_t *probe_samples = NULL, *normal_samples = NULL; /* per sel: the probed runs' */
+    struct line_acc *slow_lines = NULL, *normal_lines = NULL; /* ... line by line */
     char *exe = NULL;
     char err[2048];
     char shown0[512]; /* names[0] as a report shows it */
@@ -2028,16 +2222,15 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     if (strcmp(c.rep.samples_from, "probe-run") == 0)
         c.rep.total_samples = walk_samples(slow, sel, nsel, &c.rep.probe_samples, share_one,
                                            &shares);
-    /* the time in each loop in the probed runs, whose counts these are */
+    /* the time in each loop in the probed runs, whose counts these are,
+       line by line (docs/vprof-loop.md, "Where the added time is") */
     probe_samples = xcalloc(nsel ? nsel : 1, sizeof *probe_samples);
     normal_samples = xcalloc(nsel ? nsel : 1, sizeof *normal_samples);
-    if (strcmp(c.rep.samples_from, "probe-run") == 0) /* counted just above */
-        for (size_t k = 0; k < nsel; k++)
-            probe_samples[k] = sel[k].samples;
-    else
-        count_samples(slow, sel, nsel, probe_samples, NULL);
+    slow_lines = xcalloc(nsel ? nsel : 1, sizeof *slow_lines);
+    normal_lines = xcalloc(nsel ? nsel : 1, sizeof *normal_lines);
+    count_lines(slow, sel, nsel, probe_samples, slow_lines);
     if (normal)
-        count_samples(normal, sel, nsel, normal_samples, NULL);
+        count_lines(normal, sel, nsel, normal_samples, normal_lines);
 
     /* 7. the samples into the diagnoses */
     for (size_t i = 0; i < c.rep.nloops; i++) {
@@ -2051,10 +2244,15 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         if (in->normal.ran) {
             in->normal.samples = normal_samples[k];
             in->normal.seconds = (double)normal_samples[k] * (double)normal->hdr.period_ns / 1e9;
+            take_hot_line(sel[k].info, &slow_lines[k], &normal_lines[k],
+                          (double)slow->hdr.period_ns / 1e9, (double)normal->hdr.period_ns / 1e9,
+                          in);
         }
         take_callees(&c, &shares, repsel, i, callee_order);
         vp_fix_suggest(in, &L->fix);
     }
+    lines_free(slow_lines, nsel);
+    lines_free(normal_lines, nsel);
     free(callee_order);
     share_free(&shares);
     idle_messages(&c);

@@ -567,6 +567,49 @@ static void test_growth_time(void **state)
     assert_null(strstr(r.growth, "time per"));
 }
 
+/* The line holding the added time per iteration (in->hot), and when it is
+   not named. */
+static void test_growth_line(void **state)
+{
+    (void)state;
+    struct vp_fix_result r;
+    struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 1, 8000, 8000, 0);
+    in.slow.samples = 3000;
+    in.slow.seconds = 3.0; /* 375 us per iteration */
+    in.normal = (struct vp_fix_counts){1, 1, 1000, 1000, 1000, 1000.0, 40, 0.04}; /* 40 us */
+    in.hot = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 2.8, 0.01, "pop", "[libc.so.6]"};
+    vp_fix_suggest(&in, &r);
+    /* 350 us - 10 us added at the line, of 335 us: capped at 100% */
+    assert_non_null(strstr(r.growth, "samples of the probed runs); line 64 holds 100% of the "
+                                     "added time per iteration (340 us of 335 us), in calls of "
+                                     "pop, most of it in [libc.so.6]: `pop(q);`."));
+    assert_int_equal(r.growth_line, 64);
+    assert_true(r.growth_line_share == 1.0);
+    /* the loop's own code: no callee, no leaf */
+    in.hot.callee = in.hot.leaf = NULL;
+    in.hot.slow_seconds = 1.5; /* 187.5 us - 10 us of 335 us: 53% */
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.growth, "; line 64 holds 53% of the added time per iteration "
+                                     "(178 us of 335 us): `pop(q);`."));
+    /* under half of what was added */
+    in.hot.slow_seconds = 1.3;
+    vp_fix_suggest(&in, &r);
+    assert_null(strstr(r.growth, "line 64"));
+    assert_int_equal(r.growth_line, 0);
+    /* too few samples at the line */
+    in.hot.slow_seconds = 2.8;
+    in.hot.slow_samples = 9;
+    vp_fix_suggest(&in, &r);
+    assert_null(strstr(r.growth, "line 64"));
+    /* the time per iteration grew under 1.5x: nothing was added to place */
+    in.hot.slow_samples = 2800;
+    in.slow.seconds = 0.44; /* 55 us */
+    in.hot.slow_seconds = 0.4;
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.growth, "time per iteration"));
+    assert_null(strstr(r.growth, "line 64"));
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -626,6 +669,7 @@ int main(void)
         cmocka_unit_test(test_resultless),
         cmocka_unit_test(test_growth_ratio),
         cmocka_unit_test(test_growth_time),
+        cmocka_unit_test(test_growth_line),
         cmocka_unit_test(test_redundancy),
         cmocka_unit_test(test_missing_constraint),
         cmocka_unit_test(test_callees),

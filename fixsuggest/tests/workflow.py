@@ -174,6 +174,14 @@ def main():
                                                                       ql[0]["normal_counts"]),
                                               r.stderr[-800:]))
 
+    # ... and which line of it holds the added time: the call of hash_prefix
+    gl = ql[0].get("growth_line") if ql else None
+    ok(gl and gl["line"] == qline + 1 and gl["callee"] == "hash_prefix" and gl["leaf"] is None
+       and "line %d holds " % (qline + 1) in g,
+       "the added time per iteration is at the call of hash_prefix",
+       "growth_line %s, growth %r" % (gl, g))
+    queue_line(bindir, src, work, vloop)
+
     # nested loops with almost the same share: the one with the finding first
     dup_c = os.path.join(src, "workflow", "dupcheck.c")
     dline = marker_lines(dup_c, ("DUP-LOOP", "ADD-LOOP"))
@@ -224,6 +232,32 @@ def main():
        "four loops that never ran are one line on stderr and four entries in the report",
        "exit %d, not_run %d\n%s" % (r.returncode, len(nr), r.stderr[-1000:]))
     return finish()
+
+
+def queue_line(bindir, src, work, vloop):
+    """A queue popped from the front of an array: the time per iteration
+    grows at the pop's line (memmove in the C library, under pop_front),
+    not at the fixed work of each job, which holds more of the normal run's
+    time (docs/vprof-loop.md, "Where the added time is")."""
+    queue_c = os.path.join(src, "workflow", "queue.c")
+    line = marker_lines(queue_c, ("DRAIN-LOOP", "POP-LINE", "CRUNCH-LINE"))
+    queue = os.path.join(work, "queue")
+    build(bindir, [queue_c], queue)
+    out = os.path.join(work, "queue.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = run([vloop, "--function", "drain", "--normal-run", "%s 16000" % queue, "--format",
+             "json", "-o", out, "--", queue, "60000"], work)
+    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    lk = next((l for l in loops if l["line"] == line["DRAIN-LOOP"]), None)
+    gl = lk and lk.get("growth_line")
+    g = (lk and lk["growth"]) or ""
+    ok(r.returncode == 0 and gl and gl["line"] == line["POP-LINE"] and gl["share"] >= 0.5 and
+       gl["callee"] == "pop_front" and gl["leaf"] not in (None, "pop_front") and
+       "line %d holds " % line["POP-LINE"] in g and "in calls of pop_front, most of it in " in g
+       and "pop_front(q, &n)" in g,
+       "the queue's added time per iteration is at the pop, in pop_front's memmove",
+       "exit %d, growth_line %s, growth %r\n%s" % (r.returncode, gl, g, r.stderr[-800:]))
 
 
 if __name__ == "__main__":

@@ -194,6 +194,23 @@ struct vp_fix_constraint {
                                    VP_FIX_CONSTRAINT_MAX_DISCOUNT             */
 };
 
+/* The line of a loop that holds most of the time its iterations added
+   between the runs (docs/vprof-loop.md, "Where the added time is"): from
+   the probed runs' PC samples in the loop, each charged to the loop's
+   innermost frame on the sample's stack.  line 0 when none. */
+struct vp_fix_hot_line {
+    uint32_t line;
+    const char *text;           /* that line, trimmed; NULL unknown           */
+    uint64_t slow_samples, normal_samples; /* samples at the line            */
+    double slow_seconds, normal_seconds;   /* their time                     */
+    const char *callee;         /* the function called there that holds most
+                                   of the slow samples (as shown); NULL: the
+                                   loop's own code                           */
+    const char *leaf;           /* the function running in most of those
+                                   (as shown, or "[module]" without a symbol)
+                                   when it is not the callee; NULL otherwise */
+};
+
 struct vp_fix_input {
     const char *function;
     int kind;                   /* enum vp_loop_kind                           */
@@ -233,6 +250,7 @@ struct vp_fix_input {
     unsigned unroll_factor;     /* VP_LOOPF_UNROLLED: source iterations per
                                    iteration; 0 or 1 otherwise               */
     struct vp_fix_constraint constraint;
+    struct vp_fix_hot_line hot;
 };
 
 struct vp_fix_result {
@@ -241,7 +259,9 @@ struct vp_fix_result {
     size_t nfixes;
     char evidence[768];         /* one or two sentences from the numbers       */
     char condition[384];        /* skip-loop: the condition to test, or ""     */
-    char growth[640];           /* normal vs slow counts and times, or ""    */
+    char growth[768];           /* normal vs slow counts and times, or ""    */
+    uint32_t growth_line;       /* in->hot.line when the growth names it, else 0 */
+    double growth_line_share;   /* its share of the added time per iteration  */
 };
 
 /* The slow run's iterations of the source loop: an unrolled body's
