@@ -18,6 +18,9 @@ PKGS=(
   valgrind
   # rt.forkheld*: backtraces of a hung test process; the core.dwarf.gdb tests
   gdb
+  # the C library's symbols (docs/reports.md, "Separate debug files"): the
+  # bench's reports name the memmove or strlen variant the time is in
+  libc6-dbg
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -62,6 +62,8 @@ struct vp_symtab {
     char *path;
     int fd;
     Elf *elf;
+    Elf *dbg;         /* its separate debug file (symbols only), or NULL  */
+    int dbg_fd;
     Dwarf *dw;        /* NULL without debug info                          */
     struct vp_func *funcs;
     size_t nfuncs, capfuncs;
@@ -503,14 +505,16 @@ static ptrdiff_t func_floor(const struct vp_func *f, size_t n, uint64_t addr)
     return (ptrdiff_t)lo - 1;
 }
 
-/* ELF STT_FUNC symbols for code not described by DWARF (crt files,
-   assembly, stripped-of-DWARF binaries).  .symtab is preferred; .dynsym is
-   the fallback for stripped files. */
-static int collect_elf_symbols(struct vp_symtab *st, size_t ndwarf)
+/* ELF STT_FUNC symbols of `elf` for code not described by the first
+   `ncovered` functions (sorted): DWARF's, for crt files, assembly and
+   stripped-of-DWARF binaries; a stripped file's own, for its separate debug
+   file.  .symtab is preferred; .dynsym is the fallback for stripped
+   files. */
+static int collect_elf_symbols(struct vp_symtab *st, Elf *elf, size_t ndwarf)
 {
     Elf_Scn *scn = NULL, *symscn = NULL;
     GElf_Shdr sh, symsh;
-    while ((scn = elf_nextscn(st->elf, scn)) != NULL) {
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
         if (!gelf_getshdr(scn, &sh))
             continue;
         if (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && !symscn)) {
@@ -536,7 +540,7 @@ static int collect_elf_symbols(struct vp_symtab *st, size_t ndwarf)
         ptrdiff_t k = func_floor(st->funcs, ndwarf, sym.st_value);
         if (k >= 0 && sym.st_value < st->funcs[k].hi)
             continue;
-        const char *nm = elf_strptr(st->elf, symsh.sh_link, sym.st_name);
+        const char *nm = elf_strptr(elf, symsh.sh_link, sym.st_name);
         if (!nm || !nm[0])
             continue;
         struct vp_func f = { .lo = sym.st_value,
@@ -687,6 +691,92 @@ static void finish_funcs(struct vp_symtab *st)
 /* Public API                                                          */
 /* ------------------------------------------------------------------ */
 
+static void hex(char *out, size_t outlen, const uint8_t *b, size_t n);
+
+/* Whether `elf` has a .symtab (a stripped file has only .dynsym). */
+static bool has_symtab(Elf *elf)
+{
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+    while ((scn = elf_nextscn(elf, scn)) != NULL)
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+            return true;
+    return false;
+}
+
+/* Opens `path` as the separate debug file of an ELF file whose build-id is
+   id[0..n): an ELF file with that same build-id.  Returns it (its
+   descriptor in *fdp), or NULL. */
+static Elf *open_debug_candidate(const char *path, const void *id, size_t n, int *fdp)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    const void *did = NULL;
+    ssize_t dn = e && elf_kind(e) == ELF_K_ELF ? dwelf_elf_gnu_build_id(e, &did) : -1;
+    if (dn > 0 && (size_t)dn == n && memcmp(did, id, n) == 0 && has_symtab(e)) {
+        *fdp = fd;
+        return e;
+    }
+    if (e)
+        elf_end(e);
+    close(fd);
+    return NULL;
+}
+
+/* The separate debug file of a stripped ELF file (docs/symbols.md,
+   "Separate debug files"), as gdb and perf find it: under each debug
+   directory (VPROF_DEBUG_DIRS, colon-separated; /usr/lib/debug by
+   default) by build-id, .build-id/xx/rest.debug; then by its
+   .gnu_debuglink name next to the file, in its .debug/ directory, and
+   under each debug directory followed by the file's directory.  Only a
+   file with the same build-id is taken.  NULL when none. */
+static Elf *open_debug_file(const char *elf_path, Elf *elf, int *fdp)
+{
+    const void *id = NULL;
+    ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
+    if (n <= 0 || n > 64)
+        return NULL;
+    const char *env = getenv("VPROF_DEBUG_DIRS");
+    const char *dirs = env && env[0] ? env : "/usr/lib/debug";
+    GElf_Word crc;
+    const char *link = dwelf_elf_gnu_debuglink(elf, &crc);
+    if (link && (!link[0] || strchr(link, '/')))
+        link = NULL;
+    char hexid[160], path[4096];
+    hex(hexid, sizeof hexid, id, (size_t)n);
+    const char *slash = strrchr(elf_path, '/');
+    int dlen = slash ? (int)(slash - elf_path) : 1;
+    const char *dir = slash ? elf_path : ".";
+    Elf *e = NULL;
+    if (link) {
+        snprintf(path, sizeof path, "%.*s/%s", dlen, dir, link);
+        if (strcmp(path, elf_path) != 0)
+            e = open_debug_candidate(path, id, (size_t)n, fdp);
+        if (!e) {
+            snprintf(path, sizeof path, "%.*s/.debug/%s", dlen, dir, link);
+            e = open_debug_candidate(path, id, (size_t)n, fdp);
+        }
+    }
+    for (const char *d = dirs; !e && *d;) {
+        size_t len = strcspn(d, ":");
+        if (len > 0 && len < 2048) {
+            snprintf(path, sizeof path, "%.*s/.build-id/%.2s/%s.debug", (int)len, d, hexid,
+                     hexid + 2);
+            e = open_debug_candidate(path, id, (size_t)n, fdp);
+            if (!e && link && slash) {
+                snprintf(path, sizeof path, "%.*s%.*s/%s", (int)len, d, dlen, dir, link);
+                e = open_debug_candidate(path, id, (size_t)n, fdp);
+            }
+        }
+        d += len;
+        if (*d == ':')
+            d++;
+    }
+    return e;
+}
+
 static void hex(char *out, size_t outlen, const uint8_t *b, size_t n)
 {
     size_t k = 0;
@@ -728,7 +818,7 @@ int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_i
         vp_set_err(err, errlen, "%s: out of memory", elf_path);
         return -1;
     }
-    st->fd = -1;
+    st->fd = st->dbg_fd = -1;
     st->path = strdup(elf_path);
     if (!st->path)
         goto oom;
@@ -769,8 +859,16 @@ int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_i
     size_t ndwarf = st->nfuncs;
     if (ndwarf > 0)
         qsort(st->funcs, ndwarf, sizeof *st->funcs, cmp_func);
-    if (collect_elf_symbols(st, ndwarf) != 0 || collect_plt(st) != 0)
+    if (collect_elf_symbols(st, st->elf, ndwarf) != 0 || collect_plt(st) != 0)
         goto oom;
+    /* A stripped file: the symbols of its separate debug file name what
+       its .dynsym does not (the C library's __memmove_avx_unaligned_erms) */
+    if (!has_symtab(st->elf) && (st->dbg = open_debug_file(elf_path, st->elf, &st->dbg_fd))) {
+        if (st->nfuncs > 0)
+            qsort(st->funcs, st->nfuncs, sizeof *st->funcs, cmp_func);
+        if (collect_elf_symbols(st, st->dbg, st->nfuncs) != 0)
+            goto oom;
+    }
     finish_funcs(st);
     if (st->nrows > 0)
         qsort(st->rows, st->nrows, sizeof *st->rows, cmp_row);
@@ -796,6 +894,10 @@ void vp_symtab_close(struct vp_symtab *st)
         elf_end(st->elf);
     if (st->fd >= 0)
         close(st->fd);
+    if (st->dbg)
+        elf_end(st->dbg);
+    if (st->dbg_fd >= 0)
+        close(st->dbg_fd);
     free(st->funcs);
     free(st->rows);
     for (size_t d = 0; d < st->ninl; d++)

@@ -212,6 +212,73 @@ static void test_stripped(void **state)
     vp_symtab_close(st);
 }
 
+/* Runs a shell command; fails the test when it fails. */
+static void sh(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    if (system(cmd) != 0)
+        fail_msg("command failed: %s", cmd);
+}
+
+/* A stripped file's separate debug file names what its .dynsym does not
+   (the static `helper`), found by build-id under a debug directory
+   (VPROF_DEBUG_DIRS) or by its .gnu_debuglink name next to it; one with
+   another build-id is not taken. */
+static void test_debug_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/vprof-symdbg-XXXXXX", id[64], hexid[130] = "";
+    assert_non_null(mkdtemp(dir));
+    char path[1024];
+    snprintf(path, sizeof path, "%s/prog-stripped", SYM_DIR);
+    size_t n = vp_elf_build_id(path, (uint8_t *)id, sizeof id);
+    assert_true(n > 2);
+    for (size_t i = 0; i < n; i++)
+        snprintf(hexid + 2 * i, 3, "%02x", (uint8_t)id[i]);
+
+    /* no debug directory holds it: .dynsym only */
+    setenv("VPROF_DEBUG_DIRS", dir, 1);
+    struct vp_symtab *st = open_ok("prog-stripped");
+    assert_null(find_named(st, "helper"));
+    vp_symtab_close(st);
+
+    /* by build-id, the second of two directories */
+    sh("mkdir -p '%s/b/.build-id/%.2s' && cp '%s/prog-dwarf5.debug' '%s/b/.build-id/%.2s/%s.debug'",
+       dir, hexid, SYM_DIR, dir, hexid, hexid + 2);
+    char dirs[2200];
+    snprintf(dirs, sizeof dirs, "%s/a:%s/b", dir, dir);
+    setenv("VPROF_DEBUG_DIRS", dirs, 1);
+    st = open_ok("prog-stripped");
+    const struct vp_func *helper = find_named(st, "helper"), *work = find_named(st, "work");
+    assert_non_null(helper);
+    assert_non_null(work);
+    assert_ptr_equal(vp_symtab_func(st, helper->lo + 1), helper);
+    assert_false(vp_symtab_has_dwarf(st)); /* symbols only */
+    vp_symtab_close(st);
+
+    /* by .gnu_debuglink, next to the file */
+    setenv("VPROF_DEBUG_DIRS", dir, 1);
+    st = open_ok("prog-linked");
+    assert_non_null(find_named(st, "helper"));
+    vp_symtab_close(st);
+
+    /* a debug file of that name with another build-id: not taken */
+    sh("cp '%s/prog-linked' '%s/prog-linked' && cp '%s/prog-dwarf4.debug' '%s/prog-dwarf5.debug'",
+       SYM_DIR, dir, SYM_DIR, dir);
+    snprintf(path, sizeof path, "%s/prog-linked", dir);
+    char err[512];
+    assert_int_equal(vp_symtab_open(path, NULL, 0, &st, err, sizeof err), 0);
+    assert_null(find_named(st, "helper"));
+    assert_non_null(find_named(st, "work"));
+    vp_symtab_close(st);
+    unsetenv("VPROF_DEBUG_DIRS");
+    sh("rm -rf '%s'", dir);
+}
+
 /* The address objdump gives the PLT stub of `fn` (`<fn@plt>:`), or 0. */
 static uint64_t objdump_plt(const char *path, const char *fn)
 {
@@ -416,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_normpath),   cmocka_unit_test(test_dwarf4),
         cmocka_unit_test(test_dwarf5),     cmocka_unit_test(test_nodebug),
         cmocka_unit_test(test_stripped),   cmocka_unit_test(test_build_id),
+        cmocka_unit_test(test_debug_file),
         cmocka_unit_test(test_open_errors), cmocka_unit_test(test_resolver),
         cmocka_unit_test(test_plt),        cmocka_unit_test(test_inline4),
         cmocka_unit_test(test_inline5),    cmocka_unit_test(test_display),
