@@ -27,6 +27,10 @@ struct vp_func {
     const char *linkage;   /* symbol (linkage) name                            */
     const char *file;      /* declaration file, "" when no debug info          */
     int line;              /* declaration line, 0 when unknown                 */
+    int internal;          /* 1: named only by the separate debug file of a
+                              stripped library (its internal code, such as
+                              __memmove_avx512_unaligned_erms); not a ranking
+                              candidate (docs/rank.md, "Library code")    */
 };
 
 struct vp_symtab;

@@ -144,7 +144,9 @@ static long func_of_pc(struct loader *L, uint64_t pc)
         h = (h + 1) & c->mask;
     }
     const struct vp_func *f = vp_resolve_func(L->res, pc);
-    long idx = f ? func_index(L, f) : -1;
+    /* a library's internal code is no candidate (docs/rank.md, "Library
+       code"): unresolved here, as without its debug file */
+    long idx = f && !f->internal ? func_index(L, f) : -1;
     if (idx == -2)
         return -2;
     c->used[h] = 1;

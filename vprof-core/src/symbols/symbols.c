@@ -510,7 +510,7 @@ static ptrdiff_t func_floor(const struct vp_func *f, size_t n, uint64_t addr)
    stripped-of-DWARF binaries; a stripped file's own, for its separate debug
    file.  .symtab is preferred; .dynsym is the fallback for stripped
    files. */
-static int collect_elf_symbols(struct vp_symtab *st, Elf *elf, size_t ndwarf)
+static int collect_elf_symbols(struct vp_symtab *st, Elf *elf, size_t ndwarf, int internal)
 {
     Elf_Scn *scn = NULL, *symscn = NULL;
     GElf_Shdr sh, symsh;
@@ -548,7 +548,8 @@ static int collect_elf_symbols(struct vp_symtab *st, Elf *elf, size_t ndwarf)
                              .name = strtab_intern(&st->strs, nm),
                              .linkage = NULL,
                              .file = strtab_intern(&st->strs, ""),
-                             .line = 0 };
+                             .line = 0,
+                             .internal = internal };
         f.linkage = f.name;
         if (!f.name || !f.file || add_func(st, &f) != 0)
             return -1;
@@ -859,14 +860,14 @@ int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_i
     size_t ndwarf = st->nfuncs;
     if (ndwarf > 0)
         qsort(st->funcs, ndwarf, sizeof *st->funcs, cmp_func);
-    if (collect_elf_symbols(st, st->elf, ndwarf) != 0 || collect_plt(st) != 0)
+    if (collect_elf_symbols(st, st->elf, ndwarf, 0) != 0 || collect_plt(st) != 0)
         goto oom;
     /* A stripped file: the symbols of its separate debug file name what
        its .dynsym does not (the C library's __memmove_avx_unaligned_erms) */
     if (!has_symtab(st->elf) && (st->dbg = open_debug_file(elf_path, st->elf, &st->dbg_fd))) {
         if (st->nfuncs > 0)
             qsort(st->funcs, st->nfuncs, sizeof *st->funcs, cmp_func);
-        if (collect_elf_symbols(st, st->dbg, st->nfuncs) != 0)
+        if (collect_elf_symbols(st, st->dbg, st->nfuncs, 1) != 0)
             goto oom;
     }
     finish_funcs(st);

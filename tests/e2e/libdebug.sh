@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# A stripped shared library's internal code is named from its separate
+# debug file (docs/reports.md, "Separate debug files"): vprof report and
+# vprof-loop name scan_internal, found by build-id under VPROF_DEBUG_DIRS;
+# vprof rank leaves it out (docs/rank.md, "Library code").  Without the
+# debug file the code stays unnamed.
+set -euo pipefail
+build=$1 src=$2
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+progs="$src/tests/e2e/progs"
+clang-14 -O2 -g -fPIC -shared -Wl,--build-id "$progs/libscan.c" -o "$work/libscan.so"
+objcopy --only-keep-debug "$work/libscan.so" "$work/libscan.debug"
+objcopy --strip-all "$work/libscan.so"
+id=$(readelf -n "$work/libscan.so" | awk '/Build ID/ {print $3}')
+mkdir -p "$work/dbg/.build-id/${id:0:2}" "$work/empty"
+mv "$work/libscan.debug" "$work/dbg/.build-id/${id:0:2}/${id:2}.debug"
+"$build/bin/vprof-cc" -O1 -g "$progs/libscan_main.c" -o "$work/main" -L"$work" -lscan \
+  -Wl,-rpath,"$work"
+export VPROF_DEBUG_DIRS="$work/dbg"
+"$build/bin/vprof" record -o "$work/n.vprof" -- "$work/main" 20000 > /dev/null
+"$build/bin/vprof" record -o "$work/s.vprof" -- "$work/main" 80000 > /dev/null
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$build/bin/vprof" report "$work/s.vprof" > "$work/report.txt"
+grep -q ' scan_internal ' "$work/report.txt" ||
+  { cat "$work/report.txt"; fail "vprof report does not name scan_internal"; }
+VPROF_DEBUG_DIRS="$work/empty" "$build/bin/vprof" report "$work/s.vprof" > "$work/report0.txt"
+if grep -q 'scan_internal' "$work/report0.txt"; then
+  fail "scan_internal named without its debug file"
+fi
+grep -q '\[libscan.so\]' "$work/report0.txt" ||
+  { cat "$work/report0.txt"; fail "without the debug file the code is not [libscan.so]"; }
+
+"$build/bin/vprof" rank --normal "$work/n.vprof" --buggy "$work/s.vprof" --format json \
+  -o "$work/r.json"
+/usr/bin/python3 - "$work/r.json" <<'PY'
+import json, sys
+names = [f["name"] for f in json.load(open(sys.argv[1]))["functions"]]
+if "scan_internal" in names:
+    print("FAIL: vprof rank ranks the library's internal scan_internal:", names[:8])
+    sys.exit(1)
+if "main" not in names[:3]:
+    print("FAIL: main is not in the top 3:", names[:8])
+    sys.exit(1)
+print("ok: rank", names[:5])
+PY
+
+line=$(grep -n 'SCAN-LINE' "$progs/libscan_main.c" | cut -d: -f1)
+"$build/bin/vprof-loop" --function main --normal-run "$work/main 20000" --format json \
+  -o "$work/loop.json" -- "$work/main" 80000 > /dev/null 2>&1
+/usr/bin/python3 - "$work/loop.json" "$line" <<'PY'
+import json, sys
+line = int(sys.argv[2])
+loops = json.load(open(sys.argv[1]))["loops"]
+gl = next((l["growth_line"] for l in loops if l.get("growth_line")), None)
+if not gl or gl["line"] != line or gl["callee"] != "lib_scan" or gl["leaf"] != "scan_internal":
+    print("FAIL: growth_line", gl, [l["growth"] for l in loops])
+    sys.exit(1)
+print("ok: growth_line", gl)
+PY
