@@ -154,17 +154,10 @@ def main():
        "parts %d, exit %d\n%s" % (parts, r.returncode, block or r.stdout[-1500:]))
 
     # the time per iteration of a loop whose iterations grow with the input
-    quad_c = os.path.join(src, "workflow", "quad.c")
-    qline = marker_lines(quad_c, ("QUAD-LOOP",))["QUAD-LOOP"]
-    quad = os.path.join(work, "quad")
-    build(bindir, [quad_c], quad)
-    qj = os.path.join(work, "quad.json")
-    if os.path.exists(qj):
-        os.unlink(qj)
-    r = run([vloop, "--function", "digest_all", "--normal-run", "%s 8000" % quad, "--format",
-             "json", "-o", qj, "--", quad, "32000"], work)
-    ql = [l for l in (json.load(open(qj))["loops"] if os.path.exists(qj) else [])
-          if l["line"] == qline]
+    r, loops, qline = growth_run(bindir, src, work, vloop, "quad", ("QUAD-LOOP",), "digest_all",
+                                 "8000", "32000")
+    qline = qline["QUAD-LOOP"]
+    ql = [l for l in loops if l["line"] == qline]
     g = ql[0]["growth"] if ql else ""
     m = re.search(r"time per iteration: \S+ \S+ normal, \S+ \S+ slow \(([0-9.]+)x\)", g)
     ok(r.returncode == 0 and m and 2.0 <= float(m.group(1)) <= 8.0
@@ -234,21 +227,30 @@ def main():
     return finish()
 
 
+def growth_run(bindir, src, work, vloop, case, markers, function, normal, slow):
+    """Builds workflow/CASE.c and runs vprof-loop --function FUNCTION on
+    CASE SLOW with --normal-run "CASE NORMAL", JSON: (the run, its loops,
+    {marker: line})."""
+    prog_c = os.path.join(src, "workflow", case + ".c")
+    line = marker_lines(prog_c, markers)
+    prog = os.path.join(work, case)
+    build(bindir, [prog_c], prog)
+    out = os.path.join(work, case + ".json")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = run([vloop, "--function", function, "--normal-run", "%s %s" % (prog, normal), "--format",
+             "json", "-o", out, "--", prog, slow], work)
+    return r, (json.load(open(out))["loops"] if os.path.exists(out) else []), line
+
+
 def queue_line(bindir, src, work, vloop):
     """A queue popped from the front of an array: the time per iteration
     grows at the pop's line (memmove in the C library, under pop_front),
     not at the fixed work of each job, which holds more of the normal run's
     time (docs/vprof-loop.md, "Where the added time is")."""
-    queue_c = os.path.join(src, "workflow", "queue.c")
-    line = marker_lines(queue_c, ("DRAIN-LOOP", "POP-LINE", "CRUNCH-LINE"))
-    queue = os.path.join(work, "queue")
-    build(bindir, [queue_c], queue)
-    out = os.path.join(work, "queue.json")
-    if os.path.exists(out):
-        os.unlink(out)
-    r = run([vloop, "--function", "drain", "--normal-run", "%s 16000" % queue, "--format",
-             "json", "-o", out, "--", queue, "60000"], work)
-    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    r, loops, line = growth_run(bindir, src, work, vloop, "queue",
+                                ("DRAIN-LOOP", "POP-LINE", "CRUNCH-LINE"), "drain", "16000",
+                                "60000")
     lk = next((l for l in loops if l["line"] == line["DRAIN-LOOP"]), None)
     gl = lk and lk.get("growth_line")
     g = (lk and lk["growth"]) or ""
