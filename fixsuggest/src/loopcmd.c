@@ -1027,29 +1027,12 @@ static uint64_t line_weight(const struct line_acc *acc, uint32_t line, int any_c
     return w;
 }
 
-/* in->hot for a loop from its line samples in the probed slow run (s) and
-   normal run (n), whose counts in->slow and in->normal are: the line with
-   the most time added per iteration, the function called there with most
-   of its slow samples, and the leaf running in most of those. */
-static void take_hot_line(const struct vp_loop_info *l, const struct line_acc *s,
-                          const struct line_acc *n, double speriod, double nperiod,
-                          struct vp_fix_input *in)
+/* One of in->hot: `line`, the function called there with most of its
+   slow samples, and the leaf running in most of those. */
+static void hot_entry(const struct vp_loop_info *l, const struct line_acc *s,
+                      const struct line_acc *n, double speriod, double nperiod, uint32_t line,
+                      struct vp_fix_hot_line *h)
 {
-    if (!in->slow.iterations || !in->normal.ran || !in->normal.iterations)
-        return;
-    double best = 0;
-    uint32_t line = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        uint32_t L = s->v[i].line;
-        double add = (double)line_weight(s, L, 1, NULL) * speriod / (double)in->slow.iterations -
-                     (double)line_weight(n, L, 1, NULL) * nperiod / (double)in->normal.iterations;
-        if (add > best || (add == best && line && L < line)) {
-            best = add;
-            line = L;
-        }
-    }
-    if (!line)
-        return;
     const struct line_cell *top = NULL, *leaf = NULL;
     for (size_t i = 0; i < s->n; i++) /* the callee with most samples there */
         if (s->v[i].line == line &&
@@ -1059,7 +1042,6 @@ static void take_hot_line(const struct vp_loop_info *l, const struct line_acc *s
         if (s->v[i].line == line && same_str(s->v[i].callee, top->callee) &&
             (!leaf || s->v[i].w > leaf->w))
             leaf = &s->v[i];
-    struct vp_fix_hot_line *h = &in->hot;
     h->line = line;
     h->text = trimmed_line(l->file, line);
     h->slow_samples = line_weight(s, line, 1, NULL);
@@ -1070,6 +1052,42 @@ static void take_hot_line(const struct vp_loop_info *l, const struct line_acc *s
         h->callee = top->callee[0] == '[' ? xstrdup(top->callee) : shown_dup(top->callee);
     if (leaf && leaf->leaf)
         h->leaf = leaf->leaf[0] == '[' ? xstrdup(leaf->leaf) : shown_dup(leaf->leaf);
+}
+
+/* in->hot for a loop from its line samples in the probed slow run (s) and
+   normal run (n), whose counts in->slow and in->normal are: the
+   VP_FIX_HOT_LINES lines with the most time added per iteration (more
+   than none), most first; at equal time the first line first. */
+static void take_hot_lines(const struct vp_loop_info *l, const struct line_acc *s,
+                           const struct line_acc *n, double speriod, double nperiod,
+                           struct vp_fix_input *in)
+{
+    if (!in->slow.iterations || !in->normal.ran || !in->normal.iterations)
+        return;
+    uint32_t line[VP_FIX_HOT_LINES] = {0};
+    double add[VP_FIX_HOT_LINES] = {0};
+    for (size_t i = 0; i < s->n; i++) {
+        uint32_t L = s->v[i].line;
+        int seen = 0;
+        for (size_t q = 0; q < VP_FIX_HOT_LINES; q++)
+            seen |= line[q] == L;
+        double a = (double)line_weight(s, L, 1, NULL) * speriod / (double)in->slow.iterations -
+                   (double)line_weight(n, L, 1, NULL) * nperiod / (double)in->normal.iterations;
+        if (seen || a <= 0)
+            continue;
+        /* insert into the top list */
+        size_t q = VP_FIX_HOT_LINES;
+        while (q > 0 && (!line[q - 1] || a > add[q - 1] || (a == add[q - 1] && L < line[q - 1])))
+            q--;
+        if (q >= VP_FIX_HOT_LINES)
+            continue;
+        memmove(&line[q + 1], &line[q], (VP_FIX_HOT_LINES - 1 - q) * sizeof *line);
+        memmove(&add[q + 1], &add[q], (VP_FIX_HOT_LINES - 1 - q) * sizeof *add);
+        line[q] = L;
+        add[q] = a;
+    }
+    for (size_t q = 0; q < VP_FIX_HOT_LINES && line[q]; q++)
+        hot_entry(l, s, n, speriod, nperiod, line[q], &in->hot[q]);
 }
 
 /* ---- shares, and the time in the loops a loop calls ------------------------- */
@@ -2244,7 +2262,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         if (in->normal.ran) {
             in->normal.samples = normal_samples[k];
             in->normal.seconds = (double)normal_samples[k] * (double)normal->hdr.period_ns / 1e9;
-            take_hot_line(sel[k].info, &slow_lines[k], &normal_lines[k],
+            take_hot_lines(sel[k].info, &slow_lines[k], &normal_lines[k],
                           (double)slow->hdr.period_ns / 1e9, (double)normal->hdr.period_ns / 1e9,
                           in);
         }

@@ -38,9 +38,11 @@ void vp_lr_free_loops(struct vp_lr_loop *loops, size_t n)
         free((char *)loops[i].in.red.call_callee);
         free((char *)loops[i].in.io_callee);
         free((char *)loops[i].in.wait_callee);
-        free((char *)loops[i].in.hot.text);
-        free((char *)loops[i].in.hot.callee);
-        free((char *)loops[i].in.hot.leaf);
+        for (size_t k = 0; k < VP_FIX_HOT_LINES; k++) {
+            free((char *)loops[i].in.hot[k].text);
+            free((char *)loops[i].in.hot[k].callee);
+            free((char *)loops[i].in.hot[k].leaf);
+        }
         free(loops[i].rank_variable);
         free_strv(loops[i].source, loops[i].nsource);
         vp_lr_free_loops(loops[i].copies, loops[i].ncopies);

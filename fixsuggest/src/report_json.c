@@ -226,16 +226,21 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         vp_json_kv_str(j, "evidence", l->fix.evidence);
         vp_json_kv_str(j, "condition", l->fix.condition[0] ? l->fix.condition : NULL);
         vp_json_kv_str(j, "growth", l->fix.growth[0] ? l->fix.growth : NULL);
-        vp_json_key(j, "growth_line"); /* the line the added time is at */
-        if (l->fix.growth_line) {
-            vp_json_begin_object(j);
-            vp_json_kv_uint(j, "line", l->fix.growth_line);
-            vp_json_kv_double(j, "share", l->fix.growth_line_share);
-            vp_json_kv_uint(j, "samples", l->in.hot.slow_samples);
-            vp_json_kv_uint(j, "normal_samples", l->in.hot.normal_samples);
-            vp_json_kv_str(j, "callee", l->in.hot.callee);
-            vp_json_kv_str(j, "leaf", l->in.hot.leaf);
-            vp_json_end_object(j);
+        vp_json_key(j, "growth_lines"); /* the lines the added time is at */
+        if (l->fix.growth_lines) {
+            vp_json_begin_array(j);
+            for (size_t k = 0; k < l->fix.growth_lines; k++) {
+                const struct vp_fix_hot_line *h = &l->in.hot[k];
+                vp_json_begin_object(j);
+                vp_json_kv_uint(j, "line", h->line);
+                vp_json_kv_double(j, "share", l->fix.growth_line_share[k]);
+                vp_json_kv_uint(j, "samples", h->slow_samples);
+                vp_json_kv_uint(j, "normal_samples", h->normal_samples);
+                vp_json_kv_str(j, "callee", h->callee);
+                vp_json_kv_str(j, "leaf", h->leaf);
+                vp_json_end_object(j);
+            }
+            vp_json_end_array(j);
         } else {
             vp_json_null(j);
         }

@@ -568,38 +568,61 @@ static void fmt_time(char *buf, size_t n, double s)
 
 /* Fewest samples in the loop, in each probed run, for a time per iteration. */
 #define GROWTH_MIN_SAMPLES 10
-/* The line named as holding the added time (in->hot): the time per
-   iteration grew at least this much, and the line holds at least this
-   share of what was added, from at least GROWTH_MIN_SAMPLES samples. */
+/* The lines named as holding the added time (in->hot): the time per
+   iteration grew at least GROWTH_HOT_MIN_RATIO times, and the fewest of
+   the lines with the most added time that together hold at least
+   GROWTH_HOT_MIN_SHARE of it, each at least GROWTH_HOT_LINE_SHARE, from at
+   least GROWTH_MIN_SAMPLES samples in all. */
 #define GROWTH_HOT_MIN_RATIO 1.5
 #define GROWTH_HOT_MIN_SHARE 0.5
+#define GROWTH_HOT_LINE_SHARE 0.1
 
 /* "; line 64 holds 95% of the added time per iteration (14.1 us of 14.9
-   us), in calls of X, most of it in Y: `text`" when in->hot says so. */
+   us), in calls of X, most of it in Y: `text`", and for each further line
+   ", and line 65 20%[, in calls of Z]: `text`", when in->hot says so. */
 static void hot_line(const struct vp_fix_input *in, double tn, double ts, struct vp_fix_result *r)
 {
-    const struct vp_fix_hot_line *h = &in->hot;
     const struct vp_fix_counts *s = &in->slow, *n = &in->normal;
-    if (!h->line || h->slow_samples < GROWTH_MIN_SAMPLES || ts < GROWTH_HOT_MIN_RATIO * tn)
+    if (ts < GROWTH_HOT_MIN_RATIO * tn)
         return;
-    double added = h->slow_seconds / (double)s->iterations -
-                   h->normal_seconds / (double)n->iterations;
-    double share = added / (ts - tn);
-    if (share < GROWTH_HOT_MIN_SHARE)
+    double share[VP_FIX_HOT_LINES], sum = 0;
+    uint64_t samples = 0;
+    size_t k = 0;
+    for (; k < VP_FIX_HOT_LINES && sum < GROWTH_HOT_MIN_SHARE && in->hot[k].line; k++) {
+        const struct vp_fix_hot_line *h = &in->hot[k];
+        share[k] = (h->slow_seconds / (double)s->iterations -
+                    h->normal_seconds / (double)n->iterations) / (ts - tn);
+        if (share[k] > 1)
+            share[k] = 1;
+        if (share[k] < GROWTH_HOT_LINE_SHARE)
+            break;
+        sum += share[k];
+        samples += h->slow_samples;
+    }
+    if (sum < GROWTH_HOT_MIN_SHARE || samples < GROWTH_MIN_SAMPLES)
         return;
-    char a[32], t[32];
-    fmt_time(a, sizeof a, added);
-    fmt_time(t, sizeof t, ts - tn);
-    cat(r->growth, sizeof r->growth, "; line %u holds %.0f%% of the added time per %s (%s of %s)",
-        h->line, 100 * (share > 1 ? 1 : share), unit(in->kind, 0), a, t);
-    if (h->callee)
-        cat(r->growth, sizeof r->growth, ", in calls of %.160s", h->callee);
-    if (h->leaf)
-        cat(r->growth, sizeof r->growth, ", most of it in %.120s", h->leaf);
-    if (h->text)
-        cat(r->growth, sizeof r->growth, ": `%.160s`", h->text);
-    r->growth_line = h->line;
-    r->growth_line_share = share > 1 ? 1 : share;
+    for (size_t i = 0; i < k; i++) {
+        const struct vp_fix_hot_line *h = &in->hot[i];
+        if (i == 0) {
+            char a[32], t[32];
+            fmt_time(a, sizeof a, share[0] * (ts - tn));
+            fmt_time(t, sizeof t, ts - tn);
+            cat(r->growth, sizeof r->growth,
+                "; line %u holds %.0f%% of the added time per %s (%s of %s)", h->line,
+                100 * share[0], unit(in->kind, 0), a, t);
+        } else {
+            cat(r->growth, sizeof r->growth, ", and line %u %.0f%%", h->line, 100 * share[i]);
+        }
+        /* a further line's callee only when it is another one */
+        if (h->callee && (i == 0 || !in->hot[0].callee || strcmp(h->callee, in->hot[0].callee)))
+            cat(r->growth, sizeof r->growth, ", in calls of %.160s", h->callee);
+        if (h->leaf && i == 0)
+            cat(r->growth, sizeof r->growth, ", most of it in %.120s", h->leaf);
+        if (h->text)
+            cat(r->growth, sizeof r->growth, ": `%.160s`", h->text);
+        r->growth_line_share[i] = share[i];
+    }
+    r->growth_lines = k;
 }
 
 static void growth(const struct vp_fix_input *in, struct vp_fix_result *r)

@@ -567,8 +567,8 @@ static void test_growth_time(void **state)
     assert_null(strstr(r.growth, "time per"));
 }
 
-/* The line holding the added time per iteration (in->hot), and when it is
-   not named. */
+/* The lines holding the added time per iteration (in->hot), and when
+   they are not named. */
 static void test_growth_line(void **state)
 {
     (void)state;
@@ -577,34 +577,55 @@ static void test_growth_line(void **state)
     in.slow.samples = 3000;
     in.slow.seconds = 3.0; /* 375 us per iteration */
     in.normal = (struct vp_fix_counts){1, 1, 1000, 1000, 1000, 1000.0, 40, 0.04}; /* 40 us */
-    in.hot = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 2.8, 0.01, "pop", "[libc.so.6]"};
+    in.hot[0] = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 2.8, 0.01, "pop", "[libc.so.6]"};
     vp_fix_suggest(&in, &r);
     /* 350 us - 10 us added at the line, of 335 us: capped at 100% */
     assert_non_null(strstr(r.growth, "samples of the probed runs); line 64 holds 100% of the "
-                                     "added time per iteration (340 us of 335 us), in calls of "
+                                     "added time per iteration (335 us of 335 us), in calls of "
                                      "pop, most of it in [libc.so.6]: `pop(q);`."));
-    assert_int_equal(r.growth_line, 64);
-    assert_true(r.growth_line_share == 1.0);
+    assert_int_equal(r.growth_lines, 1);
+    assert_true(r.growth_line_share[0] == 1.0);
     /* the loop's own code: no callee, no leaf */
-    in.hot.callee = in.hot.leaf = NULL;
-    in.hot.slow_seconds = 1.5; /* 187.5 us - 10 us of 335 us: 53% */
+    in.hot[0].callee = in.hot[0].leaf = NULL;
+    in.hot[0].slow_seconds = 1.5; /* 187.5 us - 10 us of 335 us: 53% */
     vp_fix_suggest(&in, &r);
     assert_non_null(strstr(r.growth, "; line 64 holds 53% of the added time per iteration "
                                      "(178 us of 335 us): `pop(q);`."));
-    /* under half of what was added */
-    in.hot.slow_seconds = 1.3;
+    /* under half of what was added, and no other line */
+    in.hot[0].slow_seconds = 1.3;
     vp_fix_suggest(&in, &r);
     assert_null(strstr(r.growth, "line 64"));
-    assert_int_equal(r.growth_line, 0);
+    assert_int_equal(r.growth_lines, 0);
     /* too few samples at the line */
-    in.hot.slow_seconds = 2.8;
-    in.hot.slow_samples = 9;
+    in.hot[0].slow_seconds = 2.8;
+    in.hot[0].slow_samples = 9;
     vp_fix_suggest(&in, &r);
     assert_null(strstr(r.growth, "line 64"));
+    /* two lines that hold half of it together (two strcat calls), a third
+       under 10% is not named */
+    in.hot[0] = (struct vp_fix_hot_line){53, "strcat(a);", 1200, 5, 1.2, 0.005, "strcat",
+                                         "__strcat_evex"};       /* 145 us: 43% */
+    in.hot[1] = (struct vp_fix_hot_line){54, "strcat(b);", 1100, 5, 1.1, 0.005, "strcat",
+                                         "__strcat_evex"};       /* 132.5 us: 40% */
+    in.hot[2] = (struct vp_fix_hot_line){55, "n++;", 200, 0, 0.2, 0, NULL, NULL}; /* 7% */
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.growth, "; line 53 holds 43% of the added time per iteration "
+                                     "(145 us of 335 us), in calls of strcat, most of it in "
+                                     "__strcat_evex: `strcat(a);`, and line 54 40%: "
+                                     "`strcat(b);`."));
+    assert_int_equal(r.growth_lines, 2);
+    /* another callee on the second line is named */
+    in.hot[1].callee = "strlen";
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.growth, ", and line 54 40%, in calls of strlen: `strcat(b);`."));
+    /* the second line under 10%: the first alone is under half, none named */
+    in.hot[1].slow_seconds = 0.2;
+    vp_fix_suggest(&in, &r);
+    assert_int_equal(r.growth_lines, 0);
+    assert_null(strstr(r.growth, "line 53"));
     /* the time per iteration grew under 1.5x: nothing was added to place */
-    in.hot.slow_samples = 2800;
+    in.hot[0] = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 0.4, 0.01, NULL, NULL};
     in.slow.seconds = 0.44; /* 55 us */
-    in.hot.slow_seconds = 0.4;
     vp_fix_suggest(&in, &r);
     assert_non_null(strstr(r.growth, "time per iteration"));
     assert_null(strstr(r.growth, "line 64"));

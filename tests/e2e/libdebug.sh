@@ -52,9 +52,9 @@ line=$(grep -n 'SCAN-LINE' "$progs/libscan_main.c" | cut -d: -f1)
 import json, sys
 line = int(sys.argv[2])
 loops = json.load(open(sys.argv[1]))["loops"]
-gl = next((l["growth_line"] for l in loops if l.get("growth_line")), None)
+gl = next((l["growth_lines"][0] for l in loops if l.get("growth_lines")), None)
 if not gl or gl["line"] != line or gl["callee"] != "lib_scan" or gl["leaf"] != "scan_internal":
-    print("FAIL: growth_line", gl, [l["growth"] for l in loops])
+    print("FAIL: growth_lines[0]", gl, [l["growth"] for l in loops])
     sys.exit(1)
-print("ok: growth_line", gl)
+print("ok: growth_lines[0]", gl)
 PY

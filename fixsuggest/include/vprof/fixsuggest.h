@@ -194,10 +194,12 @@ struct vp_fix_constraint {
                                    VP_FIX_CONSTRAINT_MAX_DISCOUNT             */
 };
 
-/* The line of a loop that holds most of the time its iterations added
-   between the runs (docs/vprof-loop.md, "Where the added time is"): from
-   the probed runs' PC samples in the loop, each charged to the loop's
-   innermost frame on the sample's stack.  line 0 when none. */
+/* A line of a loop that holds time its iterations added between the runs
+   (docs/vprof-loop.md, "Where the added time is"): from the probed runs'
+   PC samples in the loop, each charged to the loop's innermost frame on
+   the sample's stack.  line 0 when none.  vp_fix_input.hot holds the
+   VP_FIX_HOT_LINES lines with the most added time, most first. */
+#define VP_FIX_HOT_LINES 3
 struct vp_fix_hot_line {
     uint32_t line;
     const char *text;           /* that line, trimmed; NULL unknown           */
@@ -250,7 +252,7 @@ struct vp_fix_input {
     unsigned unroll_factor;     /* VP_LOOPF_UNROLLED: source iterations per
                                    iteration; 0 or 1 otherwise               */
     struct vp_fix_constraint constraint;
-    struct vp_fix_hot_line hot;
+    struct vp_fix_hot_line hot[VP_FIX_HOT_LINES];
 };
 
 struct vp_fix_result {
@@ -260,8 +262,9 @@ struct vp_fix_result {
     char evidence[768];         /* one or two sentences from the numbers       */
     char condition[384];        /* skip-loop: the condition to test, or ""     */
     char growth[768];           /* normal vs slow counts and times, or ""    */
-    uint32_t growth_line;       /* in->hot.line when the growth names it, else 0 */
-    double growth_line_share;   /* its share of the added time per iteration  */
+    size_t growth_lines;        /* how many of in->hot the growth names (0-3) */
+    double growth_line_share[VP_FIX_HOT_LINES]; /* their shares of the added
+                                   time per iteration                        */
 };
 
 /* The slow run's iterations of the source loop: an unrolled body's
