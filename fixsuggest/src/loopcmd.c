@@ -797,9 +797,6 @@ static int frame_in_loop(const struct pc_slot *s, int i, const struct sel_loop *
            (uint32_t)s->fr[i].line <= end && strcmp(s->fr[i].file, l->file) == 0;
 }
 
-/* Whether a sample's innermost PC is vprof's own code: the runtime library
-   or a __vprof_ helper or stub the pass put into the program (the probes of
-   a probed run; docs/vprof-loop.md, "Ordering"). */
 /* The basename of the module holding `pc` in profile `p`; NULL unknown. */
 static const char *module_base(const struct vp_profile *p, uint64_t pc)
 {
@@ -809,6 +806,9 @@ static const char *module_base(const struct vp_profile *p, uint64_t pc)
     return base ? base + 1 : path;
 }
 
+/* Whether a sample's innermost PC is vprof's own code: the runtime library
+   or a __vprof_ helper or stub the pass put into the program (the probes of
+   a probed run; docs/vprof-loop.md, "Ordering"). */
 static int in_vprof(const struct vp_profile *p, const struct pc_slot *s)
 {
     if (s->func && strncmp(s->func, "__vprof_", 8) == 0)
@@ -840,7 +840,6 @@ struct walk_stack {
    -1 when no frame is in it. */
 typedef void (*sample_fn)(void *arg, uint64_t wgt, const int *inner, const int *outer,
                           const struct walk_stack *st);
-
 
 /* Calls fn for each sample of profile `p`, leaving out those in vprof's own
    code (their weight added to *skipped when given); returns the weight of
@@ -1139,6 +1138,20 @@ static void share_one(void *arg, uint64_t wgt, const int *inner, const int *oute
         if (any)
             a->any[l] += wgt;
     }
+}
+
+/* share_one and lines_one in one walk (the shares from the probed run). */
+struct shares_lines_arg {
+    struct share_arg *shares;
+    struct lines_arg lines;
+};
+
+static void shares_lines_one(void *arg, uint64_t wgt, const int *inner, const int *outer,
+                             const struct walk_stack *st)
+{
+    struct shares_lines_arg *a = arg;
+    share_one(a->shares, wgt, inner, outer, st);
+    lines_one(&a->lines, wgt, inner, outer, st);
 }
 
 /* The roots among the diagnosed loops (repsel[i]: the selected loop of
@@ -2237,16 +2250,20 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             walk_samples(p, sel, nsel, &c.rep.probe_samples, share_one, &shares);
         vp_profile_close(p);
     }
-    if (strcmp(c.rep.samples_from, "probe-run") == 0)
-        c.rep.total_samples = walk_samples(slow, sel, nsel, &c.rep.probe_samples, share_one,
-                                           &shares);
     /* the time in each loop in the probed runs, whose counts these are,
-       line by line (docs/vprof-loop.md, "Where the added time is") */
+       line by line (docs/vprof-loop.md, "Where the added time is"); with
+       the shares from the probed run, in the same walk */
     probe_samples = xcalloc(nsel ? nsel : 1, sizeof *probe_samples);
     normal_samples = xcalloc(nsel ? nsel : 1, sizeof *normal_samples);
     slow_lines = xcalloc(nsel ? nsel : 1, sizeof *slow_lines);
     normal_lines = xcalloc(nsel ? nsel : 1, sizeof *normal_lines);
-    count_lines(slow, sel, nsel, probe_samples, slow_lines);
+    if (strcmp(c.rep.samples_from, "probe-run") == 0) {
+        struct shares_lines_arg both = {&shares, {slow_lines, probe_samples, nsel}};
+        c.rep.total_samples = walk_samples(slow, sel, nsel, &c.rep.probe_samples,
+                                           shares_lines_one, &both);
+    } else {
+        count_lines(slow, sel, nsel, probe_samples, slow_lines);
+    }
     if (normal)
         count_lines(normal, sel, nsel, normal_samples, normal_lines);
 
