@@ -62,8 +62,6 @@ struct vp_symtab {
     char *path;
     int fd;
     Elf *elf;
-    Elf *dbg;         /* its separate debug file (symbols only), or NULL  */
-    int dbg_fd;
     Dwarf *dw;        /* NULL without debug info                          */
     struct vp_func *funcs;
     size_t nfuncs, capfuncs;
@@ -726,13 +724,14 @@ static Elf *open_debug_candidate(const char *path, const void *id, size_t n, int
     return NULL;
 }
 
-/* The separate debug file of a stripped ELF file (docs/symbols.md,
+/* The separate debug file of a stripped ELF file (docs/reports.md,
    "Separate debug files"), as gdb and perf find it: under each debug
    directory (VPROF_DEBUG_DIRS, colon-separated; /usr/lib/debug by
    default) by build-id, .build-id/xx/rest.debug; then by its
    .gnu_debuglink name next to the file, in its .debug/ directory, and
-   under each debug directory followed by the file's directory.  Only a
-   file with the same build-id is taken.  NULL when none. */
+   under each debug directory followed by the file's absolute directory.
+   Only a file with the same build-id and a .symtab is taken; any other
+   (not ELF, truncated, another build's) is passed over.  NULL when none. */
 static Elf *open_debug_file(const char *elf_path, Elf *elf, int *fdp)
 {
     const void *id = NULL;
@@ -766,7 +765,7 @@ static Elf *open_debug_file(const char *elf_path, Elf *elf, int *fdp)
             snprintf(path, sizeof path, "%.*s/.build-id/%.2s/%s.debug", (int)len, d, hexid,
                      hexid + 2);
             e = open_debug_candidate(path, id, (size_t)n, fdp);
-            if (!e && link && slash) {
+            if (!e && link && elf_path[0] == '/') {
                 snprintf(path, sizeof path, "%.*s%.*s/%s", (int)len, d, dlen, dir, link);
                 e = open_debug_candidate(path, id, (size_t)n, fdp);
             }
@@ -819,7 +818,7 @@ int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_i
         vp_set_err(err, errlen, "%s: out of memory", elf_path);
         return -1;
     }
-    st->fd = st->dbg_fd = -1;
+    st->fd = -1;
     st->path = strdup(elf_path);
     if (!st->path)
         goto oom;
@@ -863,11 +862,17 @@ int vp_symtab_open(const char *elf_path, const uint8_t *build_id, size_t build_i
     if (collect_elf_symbols(st, st->elf, ndwarf, 0) != 0 || collect_plt(st) != 0)
         goto oom;
     /* A stripped file: the symbols of its separate debug file name what
-       its .dynsym does not (the C library's __memmove_avx_unaligned_erms) */
-    if (!has_symtab(st->elf) && (st->dbg = open_debug_file(elf_path, st->elf, &st->dbg_fd))) {
+       its .dynsym does not (the C library's __memmove_avx_unaligned_erms);
+       their names are interned, so the file is closed at once */
+    int dbg_fd = -1;
+    Elf *dbg = has_symtab(st->elf) ? NULL : open_debug_file(elf_path, st->elf, &dbg_fd);
+    if (dbg) {
         if (st->nfuncs > 0)
             qsort(st->funcs, st->nfuncs, sizeof *st->funcs, cmp_func);
-        if (collect_elf_symbols(st, st->dbg, st->nfuncs, 1) != 0)
+        int rc = collect_elf_symbols(st, dbg, st->nfuncs, 1);
+        elf_end(dbg);
+        close(dbg_fd);
+        if (rc != 0)
             goto oom;
     }
     finish_funcs(st);
@@ -895,10 +900,6 @@ void vp_symtab_close(struct vp_symtab *st)
         elf_end(st->elf);
     if (st->fd >= 0)
         close(st->fd);
-    if (st->dbg)
-        elf_end(st->dbg);
-    if (st->dbg_fd >= 0)
-        close(st->dbg_fd);
     free(st->funcs);
     free(st->rows);
     for (size_t d = 0; d < st->ninl; d++)

@@ -246,9 +246,21 @@ static void test_debug_file(void **state)
     assert_null(find_named(st, "helper"));
     vp_symtab_close(st);
 
-    /* by build-id, the second of two directories */
+    /* by build-id, the second of two directories: the first holds a file
+       that is not ELF at that path, and one cut short, which are passed over */
     sh("mkdir -p '%s/b/.build-id/%.2s' && cp '%s/prog-dwarf5.debug' '%s/b/.build-id/%.2s/%s.debug'",
        dir, hexid, SYM_DIR, dir, hexid, hexid + 2);
+    sh("mkdir -p '%s/a/.build-id/%.2s' && echo garbage > '%s/a/.build-id/%.2s/%s.debug'", dir,
+       hexid, dir, hexid, hexid + 2);
+    sh("mkdir -p '%s/c/.build-id/%.2s' && head -c 3000 '%s/prog-dwarf5.debug' > "
+       "'%s/c/.build-id/%.2s/%s.debug'", dir, hexid, SYM_DIR, dir, hexid, hexid + 2);
+    char cut[2200];
+    snprintf(cut, sizeof cut, "%s/a:%s/c", dir, dir);
+    setenv("VPROF_DEBUG_DIRS", cut, 1);
+    st = open_ok("prog-stripped");
+    assert_null(find_named(st, "helper"));
+    assert_non_null(find_named(st, "work"));
+    vp_symtab_close(st);
     char dirs[2200];
     snprintf(dirs, sizeof dirs, "%s/a:%s/b", dir, dir);
     setenv("VPROF_DEBUG_DIRS", dirs, 1);
