@@ -642,6 +642,58 @@ static int vp_rt_cfi_expr(const struct vp_rt_ehmod *m, uint64_t p, uint64_t len,
 #define VP_UNW_BP 6
 #define VP_UNW_FP_SPAN (16u << 20) /* the farthest a frame pointer may be above rsp */
 
+/* Whether `ra` looks like a return address: in a recorded module, and the
+   bytes before it end in a call (e8 rel32, or ff /2 of 2-7 bytes). */
+static int vp_rt_after_call(uint64_t ra)
+{
+    uint8_t b[7];
+    if (ra < 8 || !vp_rt_ehmod_of(ra - 1) || vp_rt_safe_read(ra - 7, b, 7) != 0)
+        return 0;
+    if (b[2] == 0xe8)
+        return 1;
+    for (int k = 2; k <= 7; k++) /* byte at ra - k is b[7 - k] */
+        if (b[7 - k] == 0xff && ((b[8 - k] >> 3) & 7) == 2)
+            return 1;
+    return 0;
+}
+
+/* An interrupted PC that no FDE covers, in a module that has unwind
+   tables: a leaf of code assembled without CFI, caught before it pushed
+   anything or just after its `push %rbp` (crtstuff's
+   __do_global_dtors_aux at exit, 1 sample in about a hundred runs of
+   rt.pc_only, was an unwind error).  The return address is the word at
+   rsp, else the one above a pushed rbp, and is taken only when it looks
+   like one (vp_rt_after_call); otherwise -1, as before. */
+static int vp_rt_leaf_step(const uint64_t regs[17], uint32_t valid, int *exact, uint64_t out[17],
+                           uint32_t *out_valid, uint64_t *cfa)
+{
+    if (!(valid & (1u << VP_UNW_SP)))
+        return -1;
+    uint64_t sp = regs[VP_UNW_SP], w[2];
+    if ((sp & 7) || vp_rt_safe_read(sp, w, 16) != 0)
+        return -1;
+    for (int pushed = 0; pushed <= 1; pushed++) {
+        uint64_t ra = w[pushed];
+        if (!vp_rt_after_call(ra))
+            continue;
+        uint32_t ov = (1u << VP_UNW_SP) | (1u << VP_UNW_RA);
+        if (pushed) {
+            out[VP_UNW_BP] = w[0];
+            ov |= 1u << VP_UNW_BP;
+        } else if (valid & (1u << VP_UNW_BP)) {
+            out[VP_UNW_BP] = regs[VP_UNW_BP];
+            ov |= 1u << VP_UNW_BP;
+        }
+        out[VP_UNW_SP] = sp + 8 * (uint64_t)pushed + 8;
+        out[VP_UNW_RA] = ra;
+        *out_valid = ov;
+        *cfa = out[VP_UNW_SP];
+        *exact = 0;
+        return 1;
+    }
+    return -1;
+}
+
 /* A return address that no FDE covers, in a module that has unwind tables:
    code assembled without CFI (Debian's crtstuff: __do_global_dtors_aux
    runs __cxa_finalize at exit; hand-written assembly).  One step through
@@ -656,7 +708,9 @@ static int vp_rt_fp_step(const uint64_t regs[17], uint32_t valid, int *exact, ui
                          uint32_t *out_valid, uint64_t *cfa)
 {
     const uint32_t need = (1u << VP_UNW_BP) | (1u << VP_UNW_SP);
-    if (*exact || (valid & need) != need)
+    if (*exact)
+        return vp_rt_leaf_step(regs, valid, exact, out, out_valid, cfa);
+    if ((valid & need) != need)
         return -1;
     uint64_t bp = regs[VP_UNW_BP], sp = regs[VP_UNW_SP], w[2];
     if ((bp & 7) || bp < sp || bp - sp > VP_UNW_FP_SPAN || vp_rt_safe_read(bp, w, 16) != 0 ||
@@ -680,7 +734,8 @@ static int vp_rt_fp_step(const uint64_t regs[17], uint32_t valid, int *exact, ui
    0: the outermost frame (return address undefined).  -1: no unwind table
    covers the PC, the table is malformed or a saved register unreadable.
    A return address in a module whose table has no FDE for it steps
-   through the frame pointer (vp_rt_fp_step). */
+   through the frame pointer (vp_rt_fp_step); an interrupted PC there
+   through the return address at rsp (vp_rt_leaf_step). */
 int vp_rt_unwind_step(const uint64_t regs[17], uint32_t valid, int *exact, uint64_t out[17],
                       uint32_t *out_valid, uint64_t *cfa, void *work)
 {

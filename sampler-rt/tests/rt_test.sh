@@ -125,6 +125,19 @@ nocfi)
   deep=$("$VPROF" dump "$W/p.out" | grep -c '^pc seq=.* flags=0x0 callers=[^,]*,[^,]*,[^,]*$')
   [ "$deep" -ge $((n * 9 / 10)) ] || fail "$deep of $n samples have 3 callers"
   ;;
+nocfileaf)
+  # an interrupted PC no FDE covers (a leaf assembled without CFI, as
+  # crtstuff's __do_global_dtors_aux at exit): stepped through the return
+  # address at rsp, or above the rbp it pushed, not an unwind error
+  run "$RT_BIN/t_cpu" nocfileaf 300; rc=$?
+  [ $rc = 3 ] || fail "exit status $rc, expected 3"
+  dump "$W/p.out"
+  n=$(field "$W/p.out" "pc " samples); [ "${n:-0}" -ge 40 ] || fail "only ${n:-0} samples"
+  [ "$(field "$W/p.out" loss unwind_errors)" = 0 ] || fail "unwind errors"
+  # nocfi_leaf <- burn_leaf <- main <- libc: three callers
+  deep=$("$VPROF" dump "$W/p.out" | grep -c '^pc seq=.* flags=0x0 callers=[^,]*,[^,]*,[^,]*$')
+  [ "$deep" -ge $((n * 9 / 10)) ] || fail "$deep of $n samples have 3 callers"
+  ;;
 pc_only)
   run "$RT_BIN/t_cpu" spin 400; rc=$?
   [ $rc = 3 ] || fail "exit status $rc, expected 3"

@@ -5,6 +5,9 @@
  *                          without CFI that keeps a frame pointer (as
  *                          crtstuff's __do_global_dtors_aux calls
  *                          __cxa_finalize at exit)
+ *   t_cpu nocfileaf MS     burn MS ms of CPU in a leaf assembled without CFI,
+ *                          half of its calls with rbp pushed (an interrupted
+ *                          PC no FDE covers, as in __do_global_dtors_aux)
  *   t_cpu threads          4 workers burning 1:2:3:4 x 150 ms; prints
  *                          "worker TID UNITS CPU_NS" (CPU_NS: the worker's own
  *                          CLOCK_THREAD_CPUTIME_ID at its end)
@@ -221,11 +224,46 @@ __asm__(".text\n"
         "  retq\n"
         ".size nocfi_call, .-nocfi_call\n");
 
+/* nocfi_leaf(n, pushed): counts n down, with rbp pushed when `pushed`;
+   no FDE covers it (no .cfi_* directives). */
+void nocfi_leaf(unsigned long n, unsigned long pushed);
+__asm__(".text\n"
+        ".globl nocfi_leaf\n"
+        ".type nocfi_leaf, @function\n"
+        "nocfi_leaf:\n"
+        "  testq %rsi, %rsi\n"
+        "  jz 2f\n"
+        "  pushq %rbp\n"
+        "  movq %rdi, %rax\n"
+        "1:\n"
+        "  decq %rax\n"
+        "  jnz 1b\n"
+        "  popq %rbp\n"
+        "  retq\n"
+        "2:\n"
+        "  movq %rdi, %rax\n"
+        "3:\n"
+        "  decq %rax\n"
+        "  jnz 3b\n"
+        "  retq\n"
+        ".size nocfi_leaf, .-nocfi_leaf\n");
+
+__attribute__((noinline)) static void burn_leaf(double ms)
+{
+    double end = cpu_ms() + ms;
+    for (unsigned long i = 0; cpu_ms() < end; i++)
+        nocfi_leaf(200000, i & 1);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "spin";
     if (!strcmp(mode, "spin")) {
         burn(argc > 2 ? atof(argv[2]) : 300);
+        return 3;
+    }
+    if (!strcmp(mode, "nocfileaf")) {
+        burn_leaf(argc > 2 ? atof(argv[2]) : 300);
         return 3;
     }
     if (!strcmp(mode, "nocfi")) {
