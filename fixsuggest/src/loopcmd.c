@@ -50,6 +50,8 @@ struct ctx {
     size_t nslow, nnormal;
     char **rank_names;                      /* top-N function names, in order  */
     size_t nrank_names;
+    char *passed_over;                      /* the first ranked function without
+                                               source, not probed (probeable) */
     struct rank_anom *anoms;                /* where the ranking's anomalous
                                                samples fell, by loop          */
     size_t nanoms;
@@ -244,6 +246,20 @@ static void json_constraint(const struct vp_jr *f, const char *loc_var, double d
     }
 }
 
+/* Whether a ranked function can have probed loops: only code with source
+   was built by vprof-cc.  A function the ranking names without a file (a
+   library's exported function, an assembly routine, a PLT stub) has no loop
+   table, so the top N taken for probing pass over it to the next function
+   (docs/vprof-loop.md, "Which functions"). */
+static int probeable(struct ctx *c, const char *shown, const char *file)
+{
+    if (file && file[0])
+        return 1;
+    if (!c->passed_over)
+        c->passed_over = xstrdup(shown);
+    return 0;
+}
+
 /* Rows shown: the top N, at least 5 when there are that many. */
 static size_t rows_shown(size_t top, size_t n)
 {
@@ -313,6 +329,7 @@ static int load_rank_json(struct ctx *c)
         vp_jr_free(j);
         return -1;
     }
+    size_t taken = 0, rows = rows_shown(c->o->top, funcs->count);
     for (size_t i = 0; i < funcs->count; i++) {
         const struct vp_jr *f = &funcs->items[i];
         const char *shown = vp_jr_str(f, "name", NULL);
@@ -321,7 +338,9 @@ static int load_rank_json(struct ctx *c)
         /* the key the loop table knows (C++: the mangled name), "name" is
            what a person reads */
         const char *name = vp_jr_str(f, "linkage", shown);
-        if (i < c->o->top) {
+        int selected = probeable(c, shown, vp_jr_str(f, "file", "")) && taken < c->o->top;
+        if (selected) {
+            taken++;
             push_str(&c->rank_names, &c->nrank_names, name);
             const struct vp_jr *lines = vp_jr_get(f, "anomalous_lines");
             const char *var = vp_jr_str(f, "anomalous_variable", NULL);
@@ -333,12 +352,12 @@ static int load_rank_json(struct ctx *c)
                          (int)vp_jr_int(&lines->items[k], "line", 0, INT_MAX, 0),
                          (uint64_t)vp_jr_int(&lines->items[k], "samples", 0, LLONG_MAX, 0), &pat);
         }
-        if (i < rows_shown(c->o->top, funcs->count))
+        if (i < rows || selected)
             add_rank_row(c, (size_t)vp_jr_int(f, "rank", 1, INT_MAX, (long long)(i + 1)), shown,
                          vp_jr_str(f, "file", ""), (int)vp_jr_int(f, "line", 0, INT_MAX, 0),
                          vp_jr_num(f, "raw_cost", 0), vp_jr_num(f, "calibrated_cost", 0),
                          vp_jr_num(f, "discount", 1), vp_jr_str(f, "pattern", NULL),
-                         i < c->o->top);
+                         selected);
     }
     vp_jr_free(j);
     return 0;
@@ -346,9 +365,12 @@ static int load_rank_json(struct ctx *c)
 
 static void take_rank_result(struct ctx *c, const struct vp_rank_result *res)
 {
+    size_t taken = 0, rows = rows_shown(c->o->top, res->nfuncs);
     for (size_t i = 0; i < res->nfuncs; i++) {
         const struct vp_rank_func_result *f = &res->funcs[i];
-        if (i < c->o->top) {
+        int selected = probeable(c, vp_rank_func_name(f), f->file) && taken < c->o->top;
+        if (selected) {
+            taken++;
             push_str(&c->rank_names, &c->nrank_names, f->name);
             struct rank_constraint pat = {0};
             if (f->pattern == VP_RANK_PAT_MISSING_CONSTRAINT && f->pattern_var >= 0 &&
@@ -372,10 +394,10 @@ static void take_rank_result(struct ctx *c, const struct vp_rank_result *res)
                          f->loc_var >= 0 ? res->vars[f->loc_var].name : NULL,
                          f->lines[k].loop_line, f->lines[k].line, f->lines[k].count, &pat);
         }
-        if (i < rows_shown(c->o->top, res->nfuncs))
+        if (i < rows || selected)
             add_rank_row(c, f->rank, vp_rank_func_name(f), f->file, f->line, f->raw_cost_ns / 1e9,
                          f->calibrated_cost_ns / 1e9, f->discount,
-                         vp_rank_pattern_name(f->pattern), i < c->o->top);
+                         vp_rank_pattern_name(f->pattern), selected);
     }
 }
 
@@ -1603,7 +1625,7 @@ static int write_report(struct ctx *c)
 /* What a report shows for a function key (C++: qualified, demangled). */
 static char *shown_dup(const char *key)
 {
-    char buf[512];
+    char buf[4096]; /* C++ names run to kilobytes */
     return xstrdup(vp_func_display(key, buf, sizeof buf));
 }
 
@@ -1709,7 +1731,7 @@ static void qualified_to_keys(const struct vp_loop_table *t, char ***names, size
         for (size_t k = 0; k < t->loop_count; k++) {
             const struct vp_loop_info *l = &t->loops[k];
             const char *key = vp_func_key(l->function, l->linkage);
-            char buf[512];
+            char buf[4096]; /* C++ names run to kilobytes */
             if (key == l->function || strcmp(vp_func_display(key, buf, sizeof buf), want) != 0)
                 continue;
             if (!replaced) {
@@ -1749,7 +1771,7 @@ static size_t select_loops(const struct vp_loop_table *t, char **names, size_t n
 {
     size_t nsel = 0;
     const char *shown_of = NULL, *shown = ""; /* a host's loops are in a row */
-    char buf[512];
+    char buf[4096]; /* C++ names run to kilobytes */
     for (size_t i = 0; i < t->loop_count; i++) {
         const struct vp_loop_info *l = &t->loops[i];
         int inlined = strcmp(l->host, vp_func_key(l->function, l->linkage)) != 0;
@@ -1962,6 +1984,12 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         push_str(&names, &nnames, c.rank_names[i]);
     for (size_t i = 0; i < o->nfunctions; i++)
         push_str(&names, &nnames, o->functions[i]);
+    if (!nnames && c.passed_over) {
+        msg(&c, "no functions to diagnose: the ranked functions have no source file (%s, ...); "
+                "library code is not built with vprof-cc and has no probes (give --function NAME)",
+            c.passed_over);
+        goto done;
+    }
     if (!nnames) {
         msg(&c, "no functions to diagnose (the ranking is empty; give --top N with a ranking, "
                 "or --function NAME)");
@@ -2021,7 +2049,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         }
     c.rep.top = o->top;
     for (size_t i = 0; i < nuser; i++) {
-        char buf[512];
+        char buf[4096]; /* C++ names run to kilobytes */
         push_str(&c.rep.functions, &c.rep.nfunctions, vp_func_display(names[i], buf, sizeof buf));
     }
     c.rep.samples_from = xstrdup(c.nslow ? "rank" : "probe-run");
@@ -2326,6 +2354,7 @@ done:
     free_strv(c.slow_profiles, c.nslow);
     free_strv(c.normal_profiles, c.nnormal);
     free_strv(c.rank_names, c.nrank_names);
+    free(c.passed_over);
     for (size_t i = 0; i < c.nanoms; i++) {
         free(c.anoms[i].function);
         free(c.anoms[i].file);

@@ -9,6 +9,7 @@
 #include "report_internal.h"
 #include "vprof/loopclass.h"
 #include "vprof/redundancy.h"
+#include "vprof/symbols.h"
 
 struct style {
     const char *bold, *red, *yellow, *green, *dim, *off;
@@ -25,9 +26,10 @@ static void rank_table(FILE *out, const struct vp_loop_report *r, const struct s
     if (!r->nrank)
         return;
     fprintf(out, "%svprof rank%s (top functions of the slow run):\n", s->bold, s->off);
-    int fw = 32; /* fits C++'s qualified names, up to 64 characters */
+    int fw = 32; /* fits C++'s qualified names, up to 64 characters (vp_func_fit) */
+    char fit[256];
     for (size_t i = 0; i < r->nrank; i++) {
-        size_t len = strlen(r->rank[i].name);
+        size_t len = strlen(vp_func_fit(r->rank[i].name, 64, fit, sizeof fit));
         if (len > (size_t)fw)
             fw = len > 64 ? 64 : (int)len;
     }
@@ -43,7 +45,7 @@ static void rank_table(FILE *out, const struct vp_loop_report *r, const struct s
         else
             snprintf(loc, sizeof loc, "-"); /* no source at all: a library, a PLT stub */
         fprintf(out, "  %4zu%s %-*s %-28s %9.3fs %9.3fs %8.3f  %s\n", w->rank,
-                w->selected ? "*" : " ", fw, w->name, loc, w->calibrated_cost, w->raw_cost,
+                w->selected ? "*" : " ", fw, vp_func_fit(w->name, 64, fit, sizeof fit), loc, w->calibrated_cost, w->raw_cost,
                 w->discount, w->pattern ? w->pattern : "-");
     }
     fprintf(out, "  (* = loops probed)\n\n");
@@ -71,13 +73,14 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
             int here = vp_lr_function_loops(r, r->functions[i]) == pass;
             if (!here)
                 continue;
+            char fit[256];
+            const char *name = vp_func_fit(r->functions[i], 64, fit, sizeof fit);
             if (pass == 0)
-                fprintf(out, "%s%s", shown++ ? ", " : "", r->functions[i]);
+                fprintf(out, "%s%s", shown++ ? ", " : "", name);
             else if (in_group++)
-                fprintf(out, ", %s", r->functions[i]);
+                fprintf(out, ", %s", name);
             else
-                fprintf(out, "%s%s%s", apart++ ? "; " : shown ? " (" : "(", group[pass],
-                        r->functions[i]);
+                fprintf(out, "%s%s%s", apart++ ? "; " : shown ? " (" : "(", group[pass], name);
         }
     }
     if (apart)
@@ -106,9 +109,11 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         size_t nn;
         vp_lr_categories(l->fix.categories, names, &nn);
         int bad = l->fix.categories & ~(unsigned)VP_FIX_CAT_ONE_STAR;
-        fprintf(out, "\n%s#%zu %s%s", s->bold, i + 1, l->function, s->off);
+        char fit[256];
+        fprintf(out, "\n%s#%zu %s%s", s->bold, i + 1,
+                vp_func_fit(l->function, 64, fit, sizeof fit), s->off);
         if (l->inlined_into)
-            fprintf(out, " (inlined into %s)", l->inlined_into);
+            fprintf(out, " (inlined into %s)", vp_func_fit(l->inlined_into, 64, fit, sizeof fit));
         char label[32];
         fprintf(out, "  %s:%u  %s", rel, l->line, vp_lr_loop_label(l, label, sizeof label));
         if (l->kind == VP_LOOP_NATURAL) {

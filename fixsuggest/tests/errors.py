@@ -51,8 +51,15 @@ def main():
     j = ["--format", "json", "-o", out]
     other = os.path.join(work, "other_rank.json")
     json.dump({"schema": "vprof-rank/1", "inputs": [],
-               "functions": [{"rank": 1, "name": "parse_request", "file": "", "line": 1}]},
+               "functions": [{"rank": 1, "name": "parse_request", "file": "server.c", "line": 1}]},
               open(other, "w"))
+    # Only library functions (no source file) at the top: nothing vprof-cc
+    # built, said without a run ("5" would fail).
+    libonly = os.path.join(work, "lib_rank.json")
+    json.dump({"schema": "vprof-rank/1", "inputs": [],
+               "functions": [{"rank": 1, "name": "printf", "file": "", "line": 0},
+                             {"rank": 2, "name": "__write", "file": "", "line": 0}]},
+              open(libonly, "w"))
     notrank = os.path.join(work, "not_rank.json")
     json.dump({"schema": "vprof-loop/1", "loops": []}, open(notrank, "w"))
 
@@ -62,6 +69,9 @@ def main():
           2, "was not built with vprof-cc", work)
     check("rank file from another binary", [loop, "--top", "1", "--rank", other, "--", prog],
           2, "the ranking is from another binary", work)
+    check("ranking of library functions only", [loop, "--top", "5", "--rank", libonly, "--",
+                                                 prog, "5"],
+          2, "the ranked functions have no source file (printf, ...)", work)
     check("not a rank file", [loop, "--top", "1", "--rank", notrank, "--", prog],
           2, "not a vprof rank file", work)
     # The program imports neither dlopen nor exec, so it runs no module it

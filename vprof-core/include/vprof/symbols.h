@@ -106,6 +106,13 @@ static inline const char *vp_func_key(const char *name, const char *linkage)
  * buf, or returns key itself when there is nothing to demangle. */
 const char *vp_func_display(const char *key, char *buf, size_t n);
 
+/* A shown name fitted into a terminal column of `width` characters: as it
+ * is when it fits, else with each outermost template argument list written
+ * "<...>" ("std::map<...>::operator[]"), and if that is still too long, its
+ * last width - 3 characters after "...".  Writes into buf (n bytes) and
+ * returns buf, or returns shown itself when it fits. */
+const char *vp_func_fit(const char *shown, size_t width, char *buf, size_t n);
+
 /* Join `file` onto `dir` (unless `file` is absolute; `dir` may be NULL) and
  * normalise lexically: repeated slashes and "." components collapse, and a
  * ".." removes the component before it (never climbing above the root).  Returns a malloc'ed string, or NULL when out of memory. */

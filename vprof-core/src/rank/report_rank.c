@@ -35,10 +35,12 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
             "ValidDiscount %.2f, alpha %.3f\n",
             nn, nb, r->params.default_discount, r->params.valid_discount, r->params.alpha);
     /* the function column fits the names shown (C++'s qualified ones are
-       long), up to 64 characters; a longer name pushes its row right */
+       long), up to 64 characters; a longer one is fitted into it with its
+       template arguments elided (vp_func_fit) */
     int fw = 28;
+    char fit[256];
     for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
-        size_t len = strlen(vp_rank_func_name(&r->funcs[i]));
+        size_t len = strlen(vp_func_fit(vp_rank_func_name(&r->funcs[i]), 64, fit, sizeof fit));
         if (len > (size_t)fw)
             fw = len > 64 ? 64 : (int)len;
     }
@@ -58,7 +60,7 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
             snprintf(var, sizeof var, "-");
         const char *pat = vp_rank_pattern_name(f->pattern);
         fprintf(out, "%4zu  %-*s %-24s %10.4f s %10.4f s %8.3f %8s %-15s %-18s %s\n", f->rank,
-                fw, vp_rank_func_name(f), loc, f->calibrated_cost_ns / 1e9, f->raw_cost_ns / 1e9, f->discount,
+                fw, vp_func_fit(vp_rank_func_name(f), 64, fit, sizeof fit), loc, f->calibrated_cost_ns / 1e9, f->raw_cost_ns / 1e9, f->discount,
                 vp_rank_discounter_name(f->discounter),
                 vp_rank_dim_name(f->pattern_var >= 0 ? f->pattern_dim : f->dim),
                 pat ? pat : "-", var);

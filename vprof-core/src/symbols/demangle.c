@@ -7,6 +7,7 @@
  * overloads apart; the identity used to match functions is the mangled name
  * itself (vp_func_key).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,5 +116,62 @@ const char *vp_func_display(const char *key, char *buf, size_t n)
     memcpy(buf, d + start, out);
     buf[out] = 0;
     free(d);
+    return buf;
+}
+
+/* Length of an operator's name at s ("operator<<", "operator->"): the
+   brackets in it are no template's.  0 when s is not at one. */
+static size_t operator_len(const char *s, const char *start)
+{
+    if (strncmp(s, "operator", 8) != 0 || (s > start && s[-1] != ':'))
+        return 0;
+    size_t k = 8;
+    while (s[k] && strchr("<>=-!", s[k]))
+        k++;
+    return k;
+}
+
+const char *vp_func_fit(const char *shown, size_t width, char *buf, size_t n)
+{
+    if (!shown || n < 4 || width < 4 || strlen(shown) <= width)
+        return shown;
+    if (width > n - 1)
+        width = n - 1;
+    /* each outermost template argument list becomes "<...>" */
+    size_t w = 0;
+    int depth = 0;
+    for (const char *s = shown; *s && w + 5 < n;) {
+        size_t op = depth == 0 ? operator_len(s, shown) : 0;
+        if (op) {
+            if (w + op + 5 >= n)
+                break;
+            memcpy(buf + w, s, op);
+            w += op;
+            s += op;
+            continue;
+        }
+        if (*s == '<') {
+            if (depth++ == 0) {
+                memcpy(buf + w, "<...>", 5);
+                w += 5;
+            }
+        } else if (*s == '>') {
+            if (--depth < 0) { /* unbalanced: cut the name as it is */
+                w = 0;
+                break;
+            }
+        } else if (depth == 0) {
+            buf[w++] = *s;
+        }
+        s++;
+    }
+    buf[w] = 0;
+    if (depth > 0 && w + 4 <= n) /* a name cut inside its arguments */
+        memcpy(buf + w, "...", 4);
+    else if (depth != 0 || w == 0)
+        snprintf(buf, n, "%s", shown);
+    size_t len = strlen(buf);
+    if (len > width) /* still too long: its end, the function's own name, is kept */
+        memmove(buf + 3, buf + len - (width - 3), width - 3 + 1), memcpy(buf, "...", 3);
     return buf;
 }

@@ -341,6 +341,22 @@ static void test_display(void **state)
     const char *stub = "_ZNK2ns1A1fEi@plt";
     char tiny[12];
     assert_ptr_equal(vp_func_display(stub, tiny, sizeof tiny), stub);
+    /* fitted into a column: template argument lists elided, then the end */
+    char fit[128];
+    const char *map = "std::map<std::__cxx11::basic_string<char, std::char_traits<char>, "
+                      "std::allocator<char> >, int, std::less<int> >::operator[]";
+    assert_string_equal(vp_func_fit(map, 64, fit, sizeof fit), "std::map<...>::operator[]");
+    assert_ptr_equal(vp_func_fit("main", 64, fit, sizeof fit), "main");
+    assert_string_equal(vp_func_fit("ns::Cmp<int, long>::operator<<", 24, fit, sizeof fit),
+                        "ns::Cmp<...>::operator<<"); /* '<' in the name kept */
+    assert_string_equal(vp_func_fit("a_very_long_function_name_without_templates", 20, fit,
+                                    sizeof fit),
+                        "...without_templates");
+    assert_string_equal(vp_func_fit("bad>unbalanced::name_that_is_long", 16, fit, sizeof fit),
+                        "..._that_is_long");
+    assert_string_equal(vp_func_fit("std::_Rb_tree<std::string, std::pair<std::str", 24, fit,
+                                    sizeof fit),
+                        "std::_Rb_tree<...>..."); /* a name cut short */
     /* the key: a mangled linkage name, else the name */
     assert_string_equal(vp_func_key("f", "_ZNK2ns1A1fEi"), "_ZNK2ns1A1fEi");
     assert_string_equal(vp_func_key("count", "count"), "count");
