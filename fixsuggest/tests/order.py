@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """fixsuggest.order: among loops with nearly the same share (nested through
 a call) whose diagnoses say as much, the loop of the function the ranking
-puts higher comes first (docs/vprof-loop.md, "Report order").  Before, the
+puts higher comes first (docs/vprof-loop.md, "Ordering").  Before, the
 caller's loop, which holds every sample of the callee's, came first
-whatever the ranking said: a driver loop headed the report.
+whatever the ranking said: a driver loop headed the report.  And a loop
+without a root cause whose time is nearly all in loops it calls that have
+one comes after them (order/driver.c).
 
 usage: order.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -12,13 +14,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build_case, finish, ok, run  # noqa: E402
+from common import build, build_case, finish, loop_json, marker_lines, ok, run  # noqa: E402
 
 
-def rank_json(path, first, second, lines):
+def rank_json(path, first, second, lines, source):
     funcs = []
     for r, name in enumerate((first, second), 1):
-        funcs.append({"rank": r, "name": name, "file": "", "line": lines[name],
+        funcs.append({"rank": r, "name": name, "file": source, "line": lines[name],
                       "raw_cost": 2.0 / r, "calibrated_cost": 2.0 / r, "discount": 0,
                       "pattern": "scalability"})
     json.dump({"schema": "vprof-rank/1", "inputs": [], "function_count": 2,
@@ -30,7 +32,8 @@ def main():
     for first, second in (("inner", "outer"), ("outer", "inner")):
         rank = os.path.join(work, "rank-%s.json" % first)
         rank_json(rank, first, second, {"inner": line["INNER-LOOP"] - 3,
-                                        "outer": line["OUTER-LOOP"] - 3})
+                                        "outer": line["OUTER-LOOP"] - 3},
+                  os.path.join(src, "order", "prog.c"))
         out = os.path.join(work, "loop-%s.json" % first)
         if os.path.exists(out):
             os.unlink(out)
@@ -48,12 +51,32 @@ def main():
         out_ = next(l for l in two if l["function"] == "outer")
         ok(all(l["root_cause"] == ["1*"] for l in two),
            "neither loop has a root cause beyond 1*", repr(names))
-        ok(inn["share"] < out_["share"] and inn["share"] >= 0.98 * out_["share"],
+        ok(inn["share"] <= out_["share"] and inn["share"] >= 0.98 * out_["share"],
            "the caller's loop has a little more of the run, within 2 %", repr(names))
         ok(two[0]["function"] == first,
            "the loop of %s, ranked first, comes first" % first, repr(names))
-    finish()
+
+    driver_c = os.path.join(src, "order", "driver.c")
+    dl = marker_lines(driver_c, ("FIND-A", "FIND-B", "DRIVER-LOOP"))
+    driver = os.path.join(work, "driver")
+    build(bindir, [driver_c], driver)
+    r, loops = loop_json(bindir, work, ["drive", "find_a", "find_b"], [driver, "30000"])
+    got = [(l["function"], l["line"], l["root_cause"], round(l["share"], 3)) for l in loops]
+    order = [(l["function"], l["line"]) for l in loops]
+    want = [("find_a", dl["FIND-A"]), ("find_b", dl["FIND-B"]), ("drive", dl["DRIVER-LOOP"])]
+    ok(r.returncode == 0 and sorted(order) == sorted(want), "the three loops are diagnosed",
+       r.stderr + " " + repr(got))
+    if sorted(order) == sorted(want):
+        d = next(l for l in loops if l["function"] == "drive")
+        ok(d["root_cause"] == ["1*"] and all(l["root_cause"] != ["1*"] for l in loops
+                                             if l["function"] != "drive"),
+           "the searches have a root cause beyond 1*, the driver does not", repr(got))
+        ok(d["share"] >= max(l["share"] for l in loops),
+           "the driver's loop holds the largest share", repr(got))
+        ok(order == want, "the searches come first, most samples first, then the driver",
+           repr(got))
+    return finish()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
