@@ -48,7 +48,7 @@ def main():
     env = dict(os.environ, NO_COLOR="")
     for fmt, ext in FORMATS.items():
         out = os.path.join(work, "out." + ext)
-        cmd = [os.path.join(bindir, "vprof-loop"), "--top", "3", "--rank",
+        cmd = [os.path.join(bindir, "vprof-loop"), "--top", "2", "--rank",
                os.path.join(src, "golden_rank.json"), "--normal-run", prog + " 2000 200",
                "--format", fmt, "-o", out, "--", prog, "20000", "2000"]
         r = subprocess.run(cmd, capture_output=True, text=True, cwd=work, env=env)
