@@ -2274,6 +2274,10 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             }
         take_wait(l, in);
         in->unroll_factor = l->unroll_factor;
+        if (l->bucket_line) {
+            in->bucket_line = l->bucket_line;
+            in->bucket_text = trimmed_line(l->file, l->bucket_line);
+        }
         if (top && top->pat.missing) {
             in->constraint.missing = 1;
             in->constraint.variable = L->rank_variable;

@@ -257,6 +257,12 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         vp_json_kv_bool(j, "vectorized", (l->flags & VP_LOOPF_VECTOR) != 0);
         vp_json_kv_bool(j, "unrolled", (l->flags & VP_LOOPF_UNROLLED) != 0);
         vp_json_kv_uint(j, "unroll_factor", l->in.unroll_factor);
+        if (l->in.bucket_line)
+            vp_json_kv_uint(j, "bucket_line", l->in.bucket_line);
+        else {
+            vp_json_key(j, "bucket_line");
+            vp_json_null(j);
+        }
         vp_json_key(j, "copies");
         vp_json_begin_array(j);
         for (size_t k = 0; k < l->ncopies; k++) {

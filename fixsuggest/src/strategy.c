@@ -177,7 +177,10 @@ static const char *instance_word(int kind)
    VP_FIX_SEARCH_GROWTH times as many as in the normal run: the search itself
    grew with the slow input (docs/vprof-loop.md, "Searches that grew").
    LDoctor had one run and a fixed threshold; the normal run tells a search
-   that became the cost from one that always was what it is. */
+   that became the cost from one that always was what it is.  A search over
+   a hash bucket's chain counts from VP_FIX_CHAIN_LONG entries: a table
+   holds one or two per bucket, so tens are already the table failing
+   ("Hash bucket chains"). */
 static int grown_search(const struct vp_fix_input *in)
 {
     const struct vp_fix_counts *s = &in->slow, *n = &in->normal;
@@ -185,8 +188,36 @@ static int grown_search(const struct vp_fix_input *in)
         !n->instances || !s->instances || n->avg_iterations <= 0)
         return 0;
     double per = in->unroll_factor > 1 ? (double)in->unroll_factor : 1.0;
-    return s->avg_iterations * per >= VP_FIX_SEARCH_MIN_AVG &&
+    double least = in->bucket_line ? VP_FIX_CHAIN_LONG : VP_FIX_SEARCH_MIN_AVG;
+    return s->avg_iterations * per >= least &&
            s->avg_iterations >= VP_FIX_SEARCH_GROWTH * n->avg_iterations;
+}
+
+/* A search over one hash bucket's chain (vp_fix_input.bucket_line) that
+   walks at least VP_FIX_CHAIN_LONG entries per lookup: the table is the
+   index a linear scan is replaced by, so the finding is that its keys
+   collide, and the fix is the hash (or the table's size), not another
+   data structure (docs/vprof-loop.md, "Hash bucket chains"). */
+static void evidence_bucket_chain(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    const struct vp_fix_counts *s = &in->slow, *n = &in->normal;
+    double per = in->unroll_factor > 1 ? (double)in->unroll_factor : 1.0;
+    if (!in->bucket_line || !s->instances || s->avg_iterations * per < VP_FIX_CHAIN_LONG)
+        return;
+    char avg[32], navg[32] = "";
+    fmt_avg(avg, sizeof avg, s->avg_iterations * per);
+    if (n->ran && n->instances)
+        fmt_avg(navg, sizeof navg, n->avg_iterations * per);
+    cat(r->evidence, sizeof r->evidence,
+        " The list it walks is the chain of one hash-table bucket (line %u", in->bucket_line);
+    if (in->bucket_text && *in->bucket_text)
+        cat(r->evidence, sizeof r->evidence, ": `%s`", in->bucket_text);
+    cat(r->evidence, sizeof r->evidence, "), %s entries long on average", avg);
+    if (navg[0])
+        cat(r->evidence, sizeof r->evidence, " (normal run: %s)", navg);
+    cat(r->evidence, sizeof r->evidence,
+        ": the keys crowd into few buckets. Fix the hash function, or grow the table with its "
+        "keys, rather than the loop.");
 }
 
 static void evidence_resultless(const struct vp_fix_input *in, struct vp_fix_result *r)
@@ -241,8 +272,9 @@ static void evidence_resultless(const struct vp_fix_input *in, struct vp_fix_res
         break;
     }
     default:
-        break;
+        return;
     }
+    evidence_bucket_chain(in, r);
 }
 
 /* A redundant repeated-call unit whose callee's loop waits in every

@@ -43,6 +43,13 @@ def main():
        and "the normal run scanned " in l["evidence"] and "the scans grew " in l["evidence"],
        "it is 0*1?: change the data structure, the scans grew",
        "%s %s %s" % (l["root_cause"], l["fix"], l["evidence"]))
+    # the list is a hash bucket's chain, whose index hash() returns
+    # (docs/vprof-loop.md, "Hash bucket chains")
+    ok(l.get("bucket_line") == line["CHAIN-LOOP"]
+       and "is the chain of one hash-table bucket (line %d: `for (struct entry *e = buckets[b]"
+       % line["CHAIN-LOOP"] in l["evidence"] and "Fix the hash function" in l["evidence"],
+       "the evidence names the bucket's chain and the hash as the fix",
+       "%s %s" % (l.get("bucket_line"), l["evidence"]))
 
     # the same input in both runs: the scans did not grow
     r, l = chain(bindir, work, prog, line, "%s 60000 permuted" % prog)

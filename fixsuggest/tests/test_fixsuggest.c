@@ -136,6 +136,44 @@ static void test_resultless(void **state)
    at the anomalous line, when the variable takes its normal values and its
    iterations went from under a sample interval to several; a more specific
    condition stays. */
+/* A search over one hash bucket's chain (docs/vprof-loop.md, "Hash bucket
+   chains"): the evidence says the keys collide, and a chain grown from the
+   normal run is a finding from VP_FIX_CHAIN_LONG entries. */
+static void test_bucket_chain(void **state)
+{
+    (void)state;
+    struct vp_fix_result r;
+    struct vp_fix_input in = ran(VP_CLASS_ZERO_STAR_ONE, 30000, 204252928, 30000, 1);
+    in.normal = (struct vp_fix_counts){1, 595988, 2154118, 595988, 14, 3.6, 0, 0};
+    in.bucket_line = 30;
+    in.bucket_text = "for (struct entry *e = table[b]; e; e = e->next)";
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_STAR_ONE, (int[]){VP_FIX_CHANGE_DATA_STRUCTURE}, 1);
+    assert_non_null(strstr(r.evidence, "is the chain of one hash-table bucket (line 30: "
+                                       "`for (struct entry *e = table[b]; e; e = e->next)`), "
+                                       "6,808 entries long on average (normal run: 3.6): the "
+                                       "keys crowd into few buckets. Fix the hash function"));
+    /* not a bucket's chain: the generic search */
+    in.bucket_line = 0;
+    vp_fix_suggest(&in, &r);
+    assert_null(strstr(r.evidence, "bucket"));
+    /* 40 entries per walk, 4 in the normal run: under LDoctor's threshold
+       and under the 100 of other searches, a finding for a chain */
+    in = ran(VP_CLASS_ZERO_STAR_ONE, 1000, 40000, 1000, 0);
+    in.normal = (struct vp_fix_counts){1, 1000, 4000, 1000, 9, 4.0, 0, 0};
+    vp_fix_suggest(&in, &r);
+    expect(&r, 0, NULL, 0);
+    in.bucket_line = 17;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_STAR_ONE, (int[]){VP_FIX_CHANGE_DATA_STRUCTURE}, 1);
+    assert_non_null(strstr(r.evidence, "(line 17), 40 entries long on average (normal run: 4)"));
+    /* a healthy chain: 3 entries per walk, no sentence */
+    in = ran(VP_CLASS_ZERO_STAR_ONE, 1000, 3000, 1000, 1);
+    in.bucket_line = 17;
+    vp_fix_suggest(&in, &r);
+    assert_null(strstr(r.evidence, "bucket"));
+}
+
 static void test_missing_constraint(void **state)
 {
     (void)state;
@@ -688,6 +726,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resultless),
+        cmocka_unit_test(test_bucket_chain),
         cmocka_unit_test(test_growth_ratio),
         cmocka_unit_test(test_growth_time),
         cmocka_unit_test(test_growth_line),

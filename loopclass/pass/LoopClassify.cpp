@@ -400,6 +400,95 @@ static bool hasVectorValues(const Loop &L, const LoopInfo &LI) {
   return false;
 }
 
+/// Whether \p V is an index into a bucket array: a remainder (h % n, or
+/// h & mask with a mask of low bits), through integer casts, or the result
+/// of a call of a function of the module every return of which is one
+/// (`b = bucket_of(key)`).
+static bool isBucketIndex(const Value *V, bool Calls = true, int Depth = 0) {
+  while (isa<ZExtInst>(V) || isa<SExtInst>(V) || isa<TruncInst>(V))
+    V = cast<Instruction>(V)->getOperand(0);
+  if (Depth > 4)
+    return false;
+  if (auto *CB = dyn_cast<CallBase>(V)) {
+    const Function *F = CB->getCalledFunction();
+    if (!Calls || !F || F->isDeclaration())
+      return false;
+    bool Any = false;
+    for (const BasicBlock &B : *F)
+      if (auto *R = dyn_cast<ReturnInst>(B.getTerminator())) {
+        if (!R->getReturnValue() || !isBucketIndex(R->getReturnValue(), false, Depth + 1))
+          return false;
+        Any = true;
+      }
+    return Any;
+  }
+  // a remainder on some paths and a constant on the others (`return 0;` for
+  // an empty key)
+  if (auto *P = dyn_cast<PHINode>(V)) {
+    bool Any = false;
+    for (const Value *In : P->incoming_values()) {
+      if (isa<Constant>(In))
+        continue;
+      if (!isBucketIndex(In, Calls, Depth + 1))
+        return false;
+      Any = true;
+    }
+    return Any;
+  }
+  auto *B = dyn_cast<BinaryOperator>(V);
+  if (!B)
+    return false;
+  if (B->getOpcode() == Instruction::URem || B->getOpcode() == Instruction::SRem)
+    return true;
+  if (B->getOpcode() != Instruction::And)
+    return false;
+  for (const Value *Op : B->operands())
+    if (auto *C = dyn_cast<ConstantInt>(Op))
+      if (C->getValue().ugt(1) && (C->getValue() + 1).isPowerOf2())
+        return true;
+  return false;
+}
+
+/// The line of the load that gives \p L the head of a hash bucket's chain,
+/// or 0 when L is no such walk: a pointer phi of the header whose value
+/// from the latch is loaded through the phi (`e = e->next`) and whose value
+/// from outside the loop is loaded from an array slot indexed by a
+/// remainder (`table[h % n]`), directly or through up to two loads at
+/// constant offsets (a bucket holding a pointer to the node before the
+/// first: libstdc++'s unordered containers).  The walk's length is then the
+/// bucket's occupancy: a long one means colliding keys, not a missing index
+/// (docs/loopclass.md, "Hash bucket chains").
+static unsigned bucketChainLine(const Loop &L) {
+  BasicBlock *H = L.getHeader();
+  for (PHINode &P : H->phis()) {
+    if (!P.getType()->isPointerTy())
+      continue;
+    Value *Init = nullptr, *Next = nullptr;
+    bool One = true;
+    for (unsigned i = 0; i != P.getNumIncomingValues(); ++i) {
+      Value *&Slot = L.contains(P.getIncomingBlock(i)) ? Next : Init;
+      One &= !Slot || Slot == P.getIncomingValue(i);
+      Slot = P.getIncomingValue(i);
+    }
+    auto *NL = dyn_cast_or_null<LoadInst>(Next);
+    if (!One || !Init || !NL || NL->getPointerOperand()->stripInBoundsConstantOffsets() != &P)
+      continue;
+    Value *V = Init;
+    for (int Depth = 0; Depth != 3; ++Depth) {
+      auto *LI = dyn_cast<LoadInst>(V);
+      if (!LI)
+        break;
+      auto *G = dyn_cast<GetElementPtrInst>(LI->getPointerOperand());
+      if (G && any_of(G->indices(), [](const Use &U) { return isBucketIndex(U.get()); })) {
+        const DebugLoc &DL = LI->getDebugLoc();
+        return DL && DL.getLine() ? DL.getLine() : L.getStartLoc() ? L.getStartLoc().getLine() : 1;
+      }
+      V = LI->getPointerOperand()->stripInBoundsConstantOffsets();
+    }
+  }
+  return 0;
+}
+
 /// The loop vectorizer's bodies among the loops of one function (their
 /// records, in `Recs`, parallel to `Loops`): a loop with vector values
 /// whose twin (a loop at the same source position) is the scalar remainder
@@ -592,6 +681,8 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       splitIndirect(Rec, *L, E);
       if (Recursive && isTailRecursionLoop(*L, F))
         Rec.Flags |= VP_LOOPF_TAIL_CALLS;
+      if ((Rec.BucketLine = bucketChainLine(*L)))
+        Rec.Flags |= VP_LOOPF_BUCKET_CHAIN;
       if (Loop *P = L->getParentLoop())
         Rec.ParentId = IdOf.lookup(P);
       IdOf[L] = Rec.Id;

@@ -58,6 +58,8 @@ static std::string buildBlob(const std::vector<LoopRecord> &Loops) {
       E.reserved = 1u + R.DirectClass;
     if (R.Flags & VP_LOOPF_UNROLLED)
       E.reserved |= R.UnrollFactor << 8;
+    if (R.Flags & VP_LOOPF_BUCKET_CHAIN)
+      E.reserved2 = R.BucketLine;
     appendRecord(Entries, E);
     for (const SiteRecord &S : R.Sites) {
       vp_loop_site VS;
@@ -116,6 +118,8 @@ static void printLoops(const std::vector<LoopRecord> &Loops) {
       OS << " unrolled(x" << R.UnrollFactor << ")";
     if (R.Flags & VP_LOOPF_INDIRECT)
       OS << " indirect(direct-class=" << loopClassName(R.DirectClass) << ")";
+    if (R.Flags & VP_LOOPF_BUCKET_CHAIN)
+      OS << " bucket-chain(line " << R.BucketLine << ")";
     if (R.Flags & VP_LOOPF_PROBED)
       OS << " probed";
     OS << " sites=" << R.Sites.size() << "\n";

@@ -56,6 +56,8 @@ struct LoopRecord {
   vp_loop_class DirectClass = VP_CLASS_ZERO_STAR;
   /// VP_LOOPF_UNROLLED: source iterations per iteration (2..255).
   unsigned UnrollFactor = 0;
+  /// VP_LOOPF_BUCKET_CHAIN: the line of the load of the chain's head.
+  unsigned BucketLine = 0;
   std::vector<SiteRecord> Sites;
 
   /// For instrumentation; valid until the function is modified.

@@ -154,6 +154,9 @@ struct vp_fix_callee {
    slow run, and this many times as many as in the normal run, is
    inefficient even under loopclass's threshold (docs/vprof-loop.md,
    "Searches that grew"). */
+/* Entries per walk of a hash bucket's chain from which the chain is
+   called long: a table sized to its keys holds one or two per bucket. */
+#define VP_FIX_CHAIN_LONG 8.0
 #define VP_FIX_SEARCH_MIN_AVG 100.0
 #define VP_FIX_SEARCH_GROWTH 2.0
 
@@ -251,6 +254,12 @@ struct vp_fix_input {
     const char *wait_callee;
     unsigned unroll_factor;     /* VP_LOOPF_UNROLLED: source iterations per
                                    iteration; 0 or 1 otherwise               */
+    /* VP_LOOPF_BUCKET_CHAIN: the loop walks one hash bucket's chain, whose
+       head this line loads (`bucket_text`, trimmed; NULL unreadable); 0
+       otherwise.  A search over such a chain that runs long says the keys
+       collide (docs/vprof-loop.md, "Hash bucket chains"). */
+    uint32_t bucket_line;
+    const char *bucket_text;
     struct vp_fix_constraint constraint;
     struct vp_fix_hot_line hot[VP_FIX_HOT_LINES];
 };

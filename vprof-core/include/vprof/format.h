@@ -183,7 +183,7 @@ struct vp_loop_entry {
                                from the loop's own for a loop inlined into
                                another function (each inlined copy is an
                                entry of its own)                              */
-    uint32_t reserved2;
+    uint32_t reserved2;     /* VP_LOOPF_BUCKET_CHAIN: the bucket load's line */
 };
 
 enum vp_loop_flags {
@@ -207,6 +207,12 @@ enum vp_loop_flags {
                                       induction update): an iteration covers
                                       several source iterations (docs/
                                       loopclass.md, "Unrolled loops")       */
+    VP_LOOPF_BUCKET_CHAIN = 1u << 7, /* walks one hash bucket's chain: the
+                                      list's head is loaded from an array
+                                      slot picked by a remainder (h % n,
+                                      h & mask); `reserved2` = the line of
+                                      that load, 0 unknown (docs/
+                                      loopclass.md, "Hash bucket chains")   */
 };
 
 enum vp_site_kind {
