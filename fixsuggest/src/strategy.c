@@ -829,6 +829,8 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
     }
     if (!r->evidence[0])
         evidence_efficient(in, r);
+    if (!resultless) /* a walk that keeps the node before its key is 1* */
+        evidence_bucket_chain(in, r);
     evidence_call_wait(in, r);
     if (in->wait_line && !(r->categories & (VP_FIX_CAT_CROSS_LOOP | VP_FIX_CAT_CROSS_ITERATION)))
         evidence_wait(in, r, 0);

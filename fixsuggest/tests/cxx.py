@@ -110,6 +110,7 @@ def main():
     same_name(bindir, src, work)
     repeated_call(bindir, src, work)
     router(bindir, src, work)
+    bad_hash(bindir, src, work)
     return finish()
 
 
@@ -186,6 +187,31 @@ def repeated_call(bindir, src, work):
                                                         ("function", "repeated_call",
                                                          "evidence")},
                                  r.stderr[-1500:]))
+
+
+def bad_hash(bindir, src, work):
+    """A std::unordered_map whose hash puts every key in one bucket: the
+    chain walk inlined from libstdc++ (_M_find_before_node, 1*) says the keys
+    collide and names the bucket's load (docs/vprof-loop.md, "Hash bucket
+    chains"); before 2026-11-25 it said only "every path through its body
+    produces a result"."""
+    cpp = os.path.join(src, "cxx", "badhash.cpp")
+    prog = os.path.join(work, "badhash")
+    build(bindir, [cpp], prog, cc="vprof-c++")
+    out = os.path.join(work, "badhash.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = run([os.path.join(bindir, "vprof"), "diagnose", "--normal", prog + " 4000",
+             "--buggy", prog + " 16000", "--format", "json", "-o", out], work)
+    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    lk = next((l for l in loops if l["function"].endswith("::_M_find_before_node")), None)
+    ok(r.returncode == 0 and lk and lk.get("bucket_line") and lk["file"].endswith("hashtable.h")
+       and "is the chain of one hash-table bucket (line %d: `" % lk["bucket_line"]
+       in lk["evidence"] and "Fix the hash function" in lk["evidence"],
+       "vprof diagnose: the bucket chain of a std::unordered_map with a bad hash",
+       "exit %d, loops %s\n%s" % (r.returncode, [(l["function"][-40:], l["line"],
+                                                  l.get("bucket_line"), l["evidence"][-300:])
+                                                 for l in loops], r.stderr[-1500:]))
 
 
 def router(bindir, src, work):

@@ -167,6 +167,14 @@ static void test_bucket_chain(void **state)
     vp_fix_suggest(&in, &r);
     expect(&r, VP_FIX_CAT_ZERO_STAR_ONE, (int[]){VP_FIX_CHANGE_DATA_STRUCTURE}, 1);
     assert_non_null(strstr(r.evidence, "(line 17), 40 entries long on average (normal run: 4)"));
+    /* a walk that keeps the node before its key (libstdc++'s
+       _M_find_before_node) is 1*: no category, the sentence all the same */
+    in = ran(VP_CLASS_ONE_STAR, 19995, 163570790, 163570790, 0);
+    in.bucket_line = 1930;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+    assert_non_null(strstr(r.evidence, "produces a result"));
+    assert_non_null(strstr(r.evidence, "(line 1930), 8,181 entries long on average"));
     /* a healthy chain: 3 entries per walk, no sentence */
     in = ran(VP_CLASS_ZERO_STAR_ONE, 1000, 3000, 1000, 1);
     in.bucket_line = 17;

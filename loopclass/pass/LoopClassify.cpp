@@ -470,10 +470,12 @@ static unsigned bucketChainLine(const Loop &L) {
       One &= !Slot || Slot == P.getIncomingValue(i);
       Slot = P.getIncomingValue(i);
     }
-    auto *NL = dyn_cast_or_null<LoadInst>(Next);
-    if (!One || !Init || !NL || NL->getPointerOperand()->stripInBoundsConstantOffsets() != &P)
+    // (LLVM 14's typed pointers put casts between the loads and the phi)
+    auto *NL = Next ? dyn_cast<LoadInst>(Next->stripPointerCasts()) : nullptr;
+    if (!One || !Init || !NL ||
+        NL->getPointerOperand()->stripInBoundsConstantOffsets() != P.stripPointerCasts())
       continue;
-    Value *V = Init;
+    Value *V = Init->stripPointerCasts();
     for (int Depth = 0; Depth != 3; ++Depth) {
       auto *LI = dyn_cast<LoadInst>(V);
       if (!LI)
