@@ -24,6 +24,15 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$build/bin/vprof" report "$work/s.vprof" > "$work/report.txt"
 grep -q ' scan_internal ' "$work/report.txt" ||
   { cat "$work/report.txt"; fail "vprof report does not name scan_internal"; }
+# a function without source shows its module in the source column, as
+# perf's shared-object column does (JSON "module" too)
+grep -Eq " scan_internal +$work/libscan.so\$" "$work/report.txt" ||
+  { cat "$work/report.txt"; fail "vprof report does not give scan_internal's module"; }
+"$build/bin/vprof" report --format json "$work/s.vprof" |
+  python3 -c 'import json, sys
+rows = [f for f in json.load(sys.stdin)["functions"] if f["name"] == "scan_internal"]
+sys.exit(0 if rows and rows[0]["module"] == sys.argv[1] else 1)' "$work/libscan.so" ||
+  fail "vprof report JSON: scan_internal has no module"
 VPROF_DEBUG_DIRS="$work/empty" "$build/bin/vprof" report "$work/s.vprof" > "$work/report0.txt"
 if grep -q 'scan_internal' "$work/report0.txt"; then
   fail "scan_internal named without its debug file"

@@ -37,7 +37,8 @@ struct var_stats {
 /* One report row: a function (or an unresolved module / address range). */
 struct row {
     const struct vp_func *func;       /* NULL if not resolved              */
-    const struct vp_prof_module *mod; /* for unresolved rows               */
+    const struct vp_prof_module *mod; /* unresolved rows, and functions
+                                         without source: their module    */
     char *name;
     const char *file;
     int line;
@@ -198,6 +199,7 @@ static int cmp_rows(const void *a, const void *b)
 struct pc_key {
     const struct vp_func *func;
     const struct vp_prof_module *mod;
+    uint64_t pc;     /* the sample's PC (in the function's module)  */
     unsigned weight; /* VP_PC_SAMPLE_WEIGHT of the sample */
 };
 
@@ -267,6 +269,7 @@ static void build_pc_rows(struct report *rep)
         uint64_t pc = p->pc_samples[i]->pc;
         keys[i].func = vp_resolve_func(rep->res, pc);
         keys[i].mod = keys[i].func ? NULL : vp_profile_module_of(p, pc);
+        keys[i].pc = pc;
         keys[i].weight = VP_PC_SAMPLE_WEIGHT(p->pc_samples[i]->flags);
         rep->total_weight += keys[i].weight;
     }
@@ -287,7 +290,11 @@ static void build_pc_rows(struct report *rep)
             r->file = r->func->file ? r->func->file : "";
             r->line = r->func->line;
             if (!*r->file)
-                line_of_entry(rep, r, p->pc_samples[i]->pc);
+                line_of_entry(rep, r, keys[i].pc); /* not pc_samples[i]: keys are sorted */
+            /* a library's function: where it is, as perf's shared-object
+               column says */
+            if (!*r->file)
+                r->mod = vp_profile_module_of(p, keys[i].pc);
         } else {
             char buf[512];
             snprintf(buf, sizeof buf, "[%s]",
@@ -599,7 +606,9 @@ static void print_text(FILE *out, const struct report *rep, size_t top)
         else if (r->mod)
             snprintf(src, sizeof src, "%s", vp_profile_str(p, r->mod->path));
         vp_oneline(src); /* names from debug info may hold any byte */
-        fprintf(out, "%8.2f %8.2f %9" PRIu64 "  %-32s %s\n", pct, cum, r->self, r->name, src);
+        char fit[256];
+        fprintf(out, "%8.2f %8.2f %9" PRIu64 "  %-32s %s\n", pct, cum, r->self,
+                vp_func_fit(r->name, 64, fit, sizeof fit), src);
         if (r->nvars) {
             print_var_header(out);
             for (size_t k = 0; k < r->nvars; k++)
@@ -714,8 +723,7 @@ static int print_json(FILE *out, const struct report *rep, size_t top)
         vp_json_kv_str(j, "name", r->name);
         vp_json_kv_str(j, "file", r->file);
         vp_json_kv_int(j, "line", r->line);
-        vp_json_kv_str(j, "module", r->func ? NULL : r->mod ? vp_profile_str(p, r->mod->path)
-                                                           : NULL);
+        vp_json_kv_str(j, "module", r->mod ? vp_profile_str(p, r->mod->path) : NULL);
         vp_json_kv_bool(j, "resolved", r->func != NULL);
         vp_json_kv_bool(j, "inlined", r->inlined);
         vp_json_kv_uint(j, "self_samples", r->self);     /* weighted: periods */
