@@ -137,8 +137,9 @@ static char *input_path(const char *rank_json, const char *path)
     return p;
 }
 
-static void add_rank_row(struct ctx *c, size_t rank, const char *name, const char *file, int line,
-                         double raw, double cal, double disc, const char *pattern, int selected)
+static void add_rank_row(struct ctx *c, size_t rank, const char *name, const char *file,
+                         const char *module, int line, double raw, double cal, double disc,
+                         const char *pattern, int selected)
 {
     struct vp_loop_report *r = &c->rep;
     struct vp_lr_rank_row *rows = realloc(r->rank, (r->nrank + 1) * sizeof *rows);
@@ -148,7 +149,8 @@ static void add_rank_row(struct ctx *c, size_t rank, const char *name, const cha
     }
     r->rank = rows;
     rows[r->nrank++] = (struct vp_lr_rank_row){
-        .rank = rank, .name = xstrdup(name), .file = xstrdup(file), .line = line,
+        .rank = rank, .name = xstrdup(name), .file = xstrdup(file),
+        .module = module && module[0] ? xstrdup(module) : NULL, .line = line,
         .raw_cost = raw, .calibrated_cost = cal, .discount = disc,
         .pattern = pattern ? xstrdup(pattern) : NULL, .selected = selected};
 }
@@ -354,7 +356,8 @@ static int load_rank_json(struct ctx *c)
         }
         if (i < rows || selected)
             add_rank_row(c, (size_t)vp_jr_int(f, "rank", 1, INT_MAX, (long long)(i + 1)), shown,
-                         vp_jr_str(f, "file", ""), (int)vp_jr_int(f, "line", 0, INT_MAX, 0),
+                         vp_jr_str(f, "file", ""), vp_jr_str(f, "module", NULL),
+                         (int)vp_jr_int(f, "line", 0, INT_MAX, 0),
                          vp_jr_num(f, "raw_cost", 0), vp_jr_num(f, "calibrated_cost", 0),
                          vp_jr_num(f, "discount", 1), vp_jr_str(f, "pattern", NULL),
                          selected);
@@ -395,7 +398,8 @@ static void take_rank_result(struct ctx *c, const struct vp_rank_result *res)
                          f->lines[k].loop_line, f->lines[k].line, f->lines[k].count, &pat);
         }
         if (i < rows || selected)
-            add_rank_row(c, f->rank, vp_rank_func_name(f), f->file, f->line, f->raw_cost_ns / 1e9,
+            add_rank_row(c, f->rank, vp_rank_func_name(f), f->file, f->module, f->line,
+                         f->raw_cost_ns / 1e9,
                          f->calibrated_cost_ns / 1e9, f->discount,
                          vp_rank_pattern_name(f->pattern), selected);
     }

@@ -59,6 +59,7 @@ void vp_lr_free(struct vp_loop_report *r)
     for (size_t i = 0; i < r->nrank; i++) {
         free(r->rank[i].name);
         free(r->rank[i].file);
+        free(r->rank[i].module);
         free(r->rank[i].pattern);
     }
     free(r->rank);

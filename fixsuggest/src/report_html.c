@@ -98,7 +98,13 @@ static int rank_section(FILE *out, const struct vp_loop_report *r)
         fprintf(out, "<tr><td class=\"num\">%zu</td><td>", w->rank);
         code(out, w->name);
         fputs("</td><td>", out);
-        loc(out, r, w->file, (unsigned)w->line);
+        if (!w->file[0] && !w->line && w->module) {
+            fputs("<code class=\"loc\">[", out);
+            vp_html_escape(out, w->module);
+            fputs("]</code>", out);
+        } else {
+            loc(out, r, w->file, (unsigned)w->line);
+        }
         fprintf(out, "</td><td class=\"num\">%.3f</td><td class=\"num\">%.3f</td><td>",
                 w->calibrated_cost, w->raw_cost);
         if (w->pattern)

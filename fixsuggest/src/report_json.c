@@ -134,6 +134,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         vp_json_kv_str(j, "name", w->name);
         vp_lr_relpath(r, w->file, rel, sizeof rel);
         vp_json_kv_str(j, "file", rel);
+        vp_json_kv_str(j, "module", w->module);
         vp_json_kv_int(j, "line", w->line);
         vp_json_kv_double(j, "raw_cost", w->raw_cost);
         vp_json_kv_double(j, "calibrated_cost", w->calibrated_cost);

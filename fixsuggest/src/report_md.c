@@ -140,7 +140,13 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
             fprintf(out, "| %zu | `", w->rank);
             cell(out, w->name);
             fprintf(out, "` | ");
-            loc(out, r, w->file, (unsigned)w->line);
+            if (!w->file[0] && !w->line && w->module) {
+                fputs("`[", out);
+                cell(out, w->module);
+                fputs("]`", out);
+            } else {
+                loc(out, r, w->file, (unsigned)w->line);
+            }
             fprintf(out, " | %.3f s | %.3f s | %s | %s |\n", w->calibrated_cost, w->raw_cost,
                     w->pattern ? w->pattern : "-", probed_cell(r, w));
         }

@@ -42,8 +42,10 @@ static void rank_table(FILE *out, const struct vp_loop_report *r, const struct s
         const char *base = strrchr(rel, '/');
         if (*rel || w->line > 0)
             snprintf(loc, sizeof loc, "%s:%d", *rel ? (base ? base + 1 : rel) : "?", w->line);
+        else if (w->module) /* no source: the library it is in */
+            snprintf(loc, sizeof loc, "[%s]", w->module);
         else
-            snprintf(loc, sizeof loc, "-"); /* no source at all: a library, a PLT stub */
+            snprintf(loc, sizeof loc, "-"); /* no source at all: a PLT stub, unknown */
         fprintf(out, "  %4zu%s %-*s %-28s %9.3fs %9.3fs %8.3f  %s\n", w->rank,
                 w->selected ? "*" : " ", fw, vp_func_fit(w->name, 64, fit, sizeof fit), loc, w->calibrated_cost, w->raw_cost,
                 w->discount, w->pattern ? w->pattern : "-");

@@ -24,4 +24,17 @@ if [ $rc -ne 2 ] || ! grep -qF "$want" "$work/err" || [ "$(wc -l < "$work/err")"
 fi
 "$build/bin/vprof" rank --normal "$work/n1.vprof" --buggy "$work/s.vprof" > /dev/null ||
     { echo "FAIL: another version of the program was refused"; exit 1; }
-echo "ok: a profile of another program is refused, one of another version is ranked"
+# The binary rebuilt since recording (v1 replaced by v2 at v1's path): its
+# code cannot be symbolized, and a ranking of the library functions left
+# was printed with exit 0 (found dogfooding, 2026-11-25); now refused.
+cp "$work/v2" "$work/v1"
+set +e
+"$build/bin/vprof" rank --normal "$work/n1.vprof" --buggy "$work/s.vprof" > "$work/out" 2> "$work/err"
+rc=$?
+set -e
+want="n1.vprof: $work/v1: build-id differs from the recorded one"
+if [ $rc -ne 2 ] || ! grep -qF "$want" "$work/err" || ! grep -qF "record the run again" "$work/err" ||
+   [ "$(wc -l < "$work/err")" -ne 1 ]; then
+    echo "FAIL: want exit 2 and one line '$want ...'; got exit $rc:"; cat "$work/err"; exit 1
+fi
+echo "ok: a profile of another program is refused, one of another version is ranked, one of a rebuilt binary is refused"

@@ -24,6 +24,8 @@ extern "C" {
 struct vp_lr_rank_row {
     size_t rank;
     char *name, *file;
+    char *module;            /* without a file: its module ("libc.so.6"), or
+                                NULL; shown "[libc.so.6]" in place of one     */
     int line;
     double raw_cost, calibrated_cost, discount; /* seconds, seconds, ratio    */
     char *pattern;           /* NULL when none                                */

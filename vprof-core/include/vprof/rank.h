@@ -36,6 +36,9 @@ struct vp_rank_func {
     char *name;
     char *file;              /* declaration file ("" if unknown)              */
     int line;                /* declaration line (0 if unknown)               */
+    char *module;            /* without a file: the last path component of its
+                                module ("libc.so.6"), NULL if unknown; shown
+                                where a file would be                          */
     uint64_t pc_samples;     /* PC samples whose interrupted PC is inside     */
     uint64_t value_ticks;    /* PC samples (ticks) with at least one value
                                 sample in a frame of this function: value
@@ -259,6 +262,7 @@ struct vp_rank_line {
 struct vp_rank_func_result {
     const char *name, *file; /* point into the model; name is the function's
                                 key (vp_func_key: C++'s mangled name)        */
+    const char *module;      /* vp_rank_func.module of a slow run, or NULL    */
     char *display;           /* the name reports show (vp_func_display), owned;
                                 NULL when it is name: vp_rank_func_name()  */
     int line;

@@ -131,6 +131,10 @@ int vp_resolve_line(struct vp_resolver *r, uint64_t pc, const char **file, int *
 size_t vp_resolve_inline_chain(struct vp_resolver *r, uint64_t pc, struct vp_line_frame *out,
                                size_t max);
 const char *vp_resolver_error(const struct vp_resolver *r);
+/* The same for the program's own code: the first module the PC index
+ * covered (built with vprof-cc) whose file failed to open, e.g. rebuilt
+ * since recording.  NULL when none has (yet). */
+const char *vp_resolver_program_error(const struct vp_resolver *r);
 
 #ifdef __cplusplus
 }

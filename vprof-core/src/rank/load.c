@@ -79,8 +79,9 @@ static int fn_map_grow(struct fn_map *m)
     return 0;
 }
 
-/* Run function index of a symbolized function; adds it on first sight. */
-static long func_index(struct loader *L, const struct vp_func *f)
+/* Run function index of a symbolized function; adds it on first sight.
+   A function without a file is told where it is by its module (of `pc`). */
+static long func_index(struct loader *L, const struct vp_func *f, uint64_t pc)
 {
     if ((L->fns.n + 1) * 2 > L->fns.mask + 1 && fn_map_grow(&L->fns))
         return -2;
@@ -94,6 +95,13 @@ static long func_index(struct loader *L, const struct vp_func *f)
     size_t i = vp_rank_add_func(L->run, key ? key : "", f->file ? f->file : "", f->line, 0, 0);
     if (i == (size_t)-1)
         return -2;
+    struct vp_rank_func *rf = &L->run->funcs[i];
+    const struct vp_prof_module *mod = vp_profile_module_of(L->p, pc);
+    if (!rf->file[0] && !rf->module && mod) {
+        const char *path = vp_profile_str(L->p, mod->path), *b = strrchr(path, '/');
+        if (!(rf->module = strdup(b ? b + 1 : path)))
+            return -2;
+    }
     L->fns.key[h] = f;
     L->fns.idx[h] = (long)i;
     L->fns.n++;
@@ -146,7 +154,7 @@ static long func_of_pc(struct loader *L, uint64_t pc)
     const struct vp_func *f = vp_resolve_func(L->res, pc);
     /* a library's internal code is no candidate (docs/rank.md, "Library
        code"): unresolved here, as without its debug file */
-    long idx = f && !f->internal ? func_index(L, f) : -1;
+    long idx = f && !f->internal ? func_index(L, f, pc) : -1;
     if (idx == -2)
         return -2;
     c->used[h] = 1;
@@ -593,6 +601,16 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
             L.run->funcs[f].pc_samples += VP_PC_SAMPLE_WEIGHT(L.p->pc_samples[i]->flags);
         else
             L.unresolved++;
+    }
+    /* The program's own code unreadable (rebuilt since recording): the
+       ranking would hold only library functions, silently; refused. */
+    const char *progerr = vp_resolver_program_error(L.res);
+    if (progerr) {
+        vp_set_err(err, errlen, "%s: %s; record the run again with this build", path, progerr);
+        loader_free_maps(&L);
+        vp_resolver_free(L.res);
+        vp_profile_close(L.p);
+        return -1;
     }
     if (count_ticks(&L) || load_values(&L, slow))
         goto oom;

@@ -48,6 +48,7 @@ void vp_rank_model_free(struct vp_rank_model *m)
         for (size_t f = 0; f < r->nfuncs; f++) {
             free(r->funcs[f].name);
             free(r->funcs[f].file);
+            free(r->funcs[f].module);
         }
         for (size_t v = 0; v < r->nvars; v++)
             free_var(&r->vars[v]);
@@ -148,6 +149,7 @@ size_t vp_rank_add_func(struct vp_rank_run *r, const char *name, const char *fil
         return (size_t)-1;
     }
     f->line = line;
+    f->module = NULL;
     f->pc_samples = pc_samples;
     f->value_ticks = value_ticks;
     r->func_slots[h] = r->nfuncs + 1;

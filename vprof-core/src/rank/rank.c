@@ -548,7 +548,7 @@ static int analyse_var(const struct vp_rank_model *m, const struct var_group *g,
 /* ---- functions ---------------------------------------------------------- */
 
 struct sfunc {                /* a function of the slow run(s)               */
-    const char *name, *file;
+    const char *name, *file, *module;
     int line;
     long *in_run;             /* index in each run, -1 if absent             */
 };
@@ -1298,6 +1298,7 @@ static int build_sfuncs(struct state *s)
             sf->name = all[a].name;
             sf->file = all[a].file;
             sf->line = m->runs[all[first].run].funcs[all[first].idx].line;
+            sf->module = m->runs[all[first].run].funcs[all[first].idx].module;
             sf->in_run = malloc((m->nruns ? m->nruns : 1) * sizeof(long));
             if (!sf->in_run)
                 goto oom;
@@ -1557,6 +1558,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
         if (shown != f->name && !(f->display = strdup(shown)))
             goto oom;
         f->file = s.sf[k].file;
+        f->module = s.sf[k].module;
         f->line = s.sf[k].line;
         f->pattern_var = f->top_var = f->loc_var = -1;
         f->dim = f->pattern_dim = f->loc_dim = VP_RANK_DIM_NONE;

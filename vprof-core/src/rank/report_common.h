@@ -31,6 +31,19 @@ static inline const char *vp_rank_loc(char *buf, size_t n, const char *file, int
     return vp_oneline(buf); /* a name from debug info may hold a newline */
 }
 
+/* A function's location: vp_rank_loc, or for one without a source position
+   its module in brackets ("[libc.so.6]"), as vprof report names unresolved
+   code. */
+static inline const char *vp_rank_func_loc(char *buf, size_t n,
+                                           const struct vp_rank_func_result *f)
+{
+    if ((!f->file || !f->file[0]) && f->line <= 0 && f->module) {
+        snprintf(buf, n, "[%s]", f->module);
+        return vp_oneline(buf);
+    }
+    return vp_rank_loc(buf, n, f->file, f->line);
+}
+
 /* How many functions a report with `--top top` (0: all) shows. */
 static inline size_t vp_rank_shown(const struct vp_rank_result *r, size_t top)
 {

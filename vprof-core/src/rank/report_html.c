@@ -321,7 +321,7 @@ static int function_section(FILE *out, const struct vp_rank_result *r,
     const char *pat = vp_rank_pattern_name(f->pattern);
     snprintf(id, sizeof id, "f%zu", f->rank);
     snprintf(heading, sizeof heading, "%zu. %s  (%s)%s%s", f->rank, vp_rank_func_name(f),
-             vp_rank_loc(lb, sizeof lb, f->file, f->line), pat ? " \xe2\x80\x94 " : "",
+             vp_rank_func_loc(lb, sizeof lb, f), pat ? " \xe2\x80\x94 " : "",
              pat ? pat : "");
     vp_html_section_begin(out, id, heading, f->rank <= OPEN_MAX);
     fprintf(out, "<p>Calibrated cost <b>%.4f s</b> of raw %.4f s (discount %.3f by the %s "

@@ -51,7 +51,7 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
         const struct vp_rank_func_result *f = &r->funcs[i];
         const struct vp_rank_var_result *v = vp_rank_decider(r, f);
         char lb[512], var[256]; /* lb: a base name (<= 255 bytes) and ":line" */
-        const char *loc = vp_rank_loc(lb, sizeof lb, f->file, f->line);
+        const char *loc = vp_rank_func_loc(lb, sizeof lb, f);
         if (v) {
             snprintf(var, sizeof var, "%s (%s:%d%s)", v->name, vp_rank_base_name(v->file), v->line,
                      v->new_in_build ? ", new in this build" : "");
@@ -205,6 +205,7 @@ static int write_json(FILE *out, const struct vp_rank_result *r, size_t top)
         if (f->display) /* C++: the mangled name, which identifies it */
             vp_json_kv_str(j, "linkage", f->name);
         vp_json_kv_str(j, "file", f->file);
+        vp_json_kv_str(j, "module", f->module); /* null: one with source, or unknown */
         vp_json_kv_int(j, "line", f->line);
         vp_json_kv_double(j, "raw_cost", f->raw_cost_ns / 1e9);
         vp_json_kv_double(j, "calibrated_cost", f->calibrated_cost_ns / 1e9);
@@ -300,7 +301,7 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
         char lb[512];
         fprintf(out, "Comparing %zu normal and %zu slow profile(s), the most likely root cause is "
                      "`%s` (%s), ranked %zu by raw cost",
-                nn, nb, vp_rank_func_name(f), vp_rank_loc(lb, sizeof lb, f->file, f->line), f->raw_rank);
+                nn, nb, vp_rank_func_name(f), vp_rank_func_loc(lb, sizeof lb, f), f->raw_rank);
         if (pat && (f->pattern_rule == 4 || f->pattern_var < 0))
             fprintf(out, "; inferred pattern: **%s** (vProf's rule 4: the most costly "
                          "function, with no anomalous loop or condition variable to tell "
@@ -324,7 +325,7 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
         fprintf(out, "| %zu |", f->rank);
         snprintf(buf, sizeof buf, "`%s`", vp_rank_func_name(f));
         md_cell(out, buf);
-        md_cell(out, vp_rank_loc(buf, sizeof buf, f->file, f->line));
+        md_cell(out, vp_rank_func_loc(buf, sizeof buf, f));
         fprintf(out, " %.4f | %.4f | %.3f |", f->calibrated_cost_ns / 1e9, f->raw_cost_ns / 1e9,
                 f->discount);
         md_cell(out, vp_rank_dim_name(f->pattern_var >= 0 ? f->pattern_dim : f->dim));

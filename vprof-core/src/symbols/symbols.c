@@ -1075,6 +1075,7 @@ struct vp_resolver {
     struct vp_symtab **tabs; /* one per module, opened on first use */
     bool *tried;
     char err[512];
+    char prog_err[512]; /* the first failure of a module the PC index covered */
 };
 
 struct vp_resolver *vp_resolver_new(const struct vp_profile *p)
@@ -1129,9 +1130,12 @@ static struct vp_symtab *module_tab(struct vp_resolver *r, uint64_t pc, uint64_t
             const char *path = p->strings + m->path;
             size_t idlen = m->build_id_len <= sizeof m->build_id ? m->build_id_len : 0;
             char e[512];
-            if (vp_symtab_open(path, m->build_id, idlen, &r->tabs[i], e, sizeof e) != 0 &&
-                !r->err[0])
-                snprintf(r->err, sizeof r->err, "%s", e);
+            if (vp_symtab_open(path, m->build_id, idlen, &r->tabs[i], e, sizeof e) != 0) {
+                if (!r->err[0])
+                    snprintf(r->err, sizeof r->err, "%s", e);
+                if (m->indexed && !r->prog_err[0])
+                    snprintf(r->prog_err, sizeof r->prog_err, "%s", e);
+            }
         }
         return r->tabs[i];
     }
@@ -1163,4 +1167,9 @@ size_t vp_resolve_inline_chain(struct vp_resolver *r, uint64_t pc, struct vp_lin
 const char *vp_resolver_error(const struct vp_resolver *r)
 {
     return (r && r->err[0]) ? r->err : NULL;
+}
+
+const char *vp_resolver_program_error(const struct vp_resolver *r)
+{
+    return (r && r->prog_err[0]) ? r->prog_err : NULL;
 }
