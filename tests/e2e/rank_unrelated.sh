@@ -37,4 +37,9 @@ if [ $rc -ne 2 ] || ! grep -qF "$want" "$work/err" || ! grep -qF "record the run
    [ "$(wc -l < "$work/err")" -ne 1 ]; then
     echo "FAIL: want exit 2 and one line '$want ...'; got exit $rc:"; cat "$work/err"; exit 1
 fi
-echo "ok: a profile of another program is refused, one of another version is ranked, one of a rebuilt binary is refused"
+# vprof export and diff still write what they can (unsymbolized addresses
+# as module+offset, as perf does) but say why
+"$build/bin/vprof" export --folded "$work/n1.vprof" > /dev/null 2> "$work/err"
+grep -qF "vprof export: warning: $work/v1: rebuilt (another build-id) since recording" "$work/err" ||
+    { echo "FAIL: vprof export does not warn of the rebuilt binary:"; cat "$work/err"; exit 1; }
+echo "ok: a profile of another program is refused, one of another version is ranked, one of a rebuilt binary is refused (export warns)"

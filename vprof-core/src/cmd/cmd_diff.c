@@ -75,6 +75,8 @@ int vp_cmd_diff(int argc, char **argv)
         }
     status = 1;
     for (int k = 0; k < 2; k++)
+        vp_cmd_warn_changed("diff", p[k]);
+    for (int k = 0; k < 2; k++)
         if (vp_export_fold(p[k], &f[k], err, sizeof err) != 0) {
             fprintf(stderr, "vprof diff: %s\n", err);
             goto out;

@@ -121,6 +121,9 @@ int vp_cmd_export(int argc, char **argv)
         return 2;
     }
     int status = 0;
+    vp_cmd_warn_changed("export", p);
+    if (base)
+        vp_cmd_warn_changed("export", base);
     if (pprof) {
         if (vp_export_pprof(p, base, outpath, err, sizeof err) != 0) {
             fprintf(stderr, "vprof export: %s\n", err);

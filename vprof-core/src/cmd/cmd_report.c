@@ -770,6 +770,26 @@ long long vp_cmd_parse_count(const char *s)
     return v;
 }
 
+int vp_cmd_warn_changed(const char *cmd, const struct vp_profile *p)
+{
+    int n = 0;
+    for (size_t i = 0; i < p->module_count; i++) {
+        const struct vp_prof_module *m = &p->modules[i];
+        if (!m->indexed || m->build_id_len == 0 || m->build_id_len > sizeof m->build_id)
+            continue;
+        const char *path = vp_profile_str(p, m->path);
+        uint8_t id[sizeof m->build_id];
+        size_t len = vp_elf_build_id(path, id, sizeof id);
+        if (len == m->build_id_len && memcmp(id, m->build_id, len) == 0)
+            continue;
+        fprintf(stderr, "vprof %s: warning: %s: %s since recording: its addresses are not "
+                        "symbolized\n", cmd, path, len ? "rebuilt (another build-id)"
+                                                      : "missing or unreadable");
+        n++;
+    }
+    return n;
+}
+
 int vp_cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {

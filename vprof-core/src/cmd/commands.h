@@ -28,6 +28,8 @@ int vp_cmd_write_text(const char *cmd, const char *outpath,
 
 #include "vprof/format.h"
 
+struct vp_profile;
+
 /* A raw value-sample value, sign- or zero-extended from the variable's size
    (a 4-byte float becomes the bit pattern of the equal double).  Can't fail. */
 uint64_t vp_cmd_decode_value(const struct vp_prof_var *v, uint64_t raw);
@@ -45,5 +47,11 @@ const char *vp_cmd_coverage_reason(unsigned reason);
 void vp_cmd_format_coverage(char *buf, size_t n, const struct vp_coverage *c);
 /* A non-negative decimal count, or -1 if `s` is not one. */
 long long vp_cmd_parse_count(const char *s);
+/* Warns on stderr ("vprof <cmd>: warning: ...") for each module of the
+   program's own code (built with vprof-cc: the PC index covered it) whose
+   file is gone or has another build-id than the recorded one: its
+   addresses cannot be symbolized, and an export would name them
+   module+offset without saying why.  Returns how many. */
+int vp_cmd_warn_changed(const char *cmd, const struct vp_profile *p);
 
 #endif
