@@ -51,8 +51,16 @@ if "scan_internal" in names:
 if "main" not in names[:3]:
     print("FAIL: main is not in the top 3:", names[:8])
     sys.exit(1)
-print("ok: rank", names[:5])
+d = json.load(open(sys.argv[1]))
+if not d["slow_unattributed"] >= 0.25:
+    print("FAIL: the internal code's share is not reported:", d["slow_unattributed"])
+    sys.exit(1)
+print("ok: rank", names[:5], "unattributed", round(d["slow_unattributed"], 3))
 PY
+# ... and the text says so under the table
+"$build/bin/vprof" rank --normal "$work/n.vprof" --buggy "$work/s.vprof" > "$work/r.txt"
+grep -q "^note: [0-9]*% of the slow run's PC samples are in code no ranked function holds" \
+  "$work/r.txt" || { cat "$work/r.txt"; fail "vprof rank text has no note of the unranked code"; }
 
 line=$(grep -n 'SCAN-LINE' "$progs/libscan_main.c" | cut -d: -f1)
 "$build/bin/vprof-loop" --function main --normal-run "$work/main 20000" --format json \

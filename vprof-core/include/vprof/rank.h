@@ -312,6 +312,10 @@ struct vp_rank_input {
     uint64_t period_ns, pc_samples, value_samples, unreadable;
 };
 
+/* The share of the slow runs' PC samples in no candidate function from
+   which the text and Markdown reports say so under the table. */
+#define VP_RANK_UNATTRIBUTED_NOTE 0.25
+
 struct vp_rank_result {
     struct vp_rank_params params;
     struct vp_rank_input *inputs;
@@ -323,6 +327,10 @@ struct vp_rank_result {
     const struct vp_rank_model *model; /* the model analysed (set by vp_rank_run,
                                           NULL in hand-built results); the HTML
                                           report reads distributions from it */
+    double slow_unattributed;          /* share of the slow runs' PC samples in
+                                          no candidate function: a library's
+                                          internal code, or no symbol (self
+                                          cost nobody is ranked for)          */
 };
 
 /* Run the analysis.  Returns 0, or -1 with a one-line err for inputs that

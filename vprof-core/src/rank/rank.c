@@ -1544,12 +1544,19 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
     run_ticks = calloc(m->nruns, sizeof *run_ticks);
     if (!run_ticks)
         goto oom;
+    uint64_t slow_total = 0, slow_resolved = 0;
     for (size_t i = 0; i < m->nruns; i++) {
         for (size_t f = 0; f < m->runs[i].nfuncs; f++)
             run_ticks[i] += m->runs[i].funcs[f].pc_samples;
+        if (m->runs[i].slow) {
+            slow_resolved += run_ticks[i];
+            slow_total += m->runs[i].pc_total > run_ticks[i] ? m->runs[i].pc_total : run_ticks[i];
+        }
         if (m->runs[i].pc_total > run_ticks[i]) /* unresolved PCs count too */
             run_ticks[i] = m->runs[i].pc_total;
     }
+    res->slow_unattributed =
+        slow_total ? (double)(slow_total - slow_resolved) / (double)slow_total : 0;
     for (size_t k = 0; k < s.nsf; k++) {
         struct vp_rank_func_result *f = &res->funcs[k];
         f->name = s.sf[k].name;

@@ -86,6 +86,12 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
             fputc('\n', out);
         }
     }
+    if (r->slow_unattributed >= VP_RANK_UNATTRIBUTED_NOTE)
+        fprintf(out, "note: %.0f%% of the slow run's PC samples are in code no ranked function "
+                     "holds (a library's internal functions, or code without symbols): their "
+                     "time counts only for the functions whose variables were sampled on "
+                     "their stacks; vprof report shows where it is\n",
+                r->slow_unattributed * 100);
 }
 
 /* ---- JSON ------------------------------------------------------------- */
@@ -194,6 +200,7 @@ static int write_json(FILE *out, const struct vp_rank_result *r, size_t top)
     }
     vp_json_end_array(j);
     vp_json_kv_uint(j, "function_count", r->nfuncs);
+    vp_json_kv_double(j, "slow_unattributed", r->slow_unattributed);
     vp_json_key(j, "functions");
     vp_json_begin_array(j);
     for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
@@ -335,6 +342,11 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
         md_cell(out, v ? buf : "-");
         fputc('\n', out);
     }
+    if (r->slow_unattributed >= VP_RANK_UNATTRIBUTED_NOTE)
+        fprintf(out, "\n%.0f%% of the slow run's PC samples are in code no ranked function holds "
+                     "(a library's internal functions, or code without symbols): their time "
+                     "counts only for the functions whose variables were sampled on their "
+                     "stacks.\n", r->slow_unattributed * 100);
     fputs("\n<details><summary>Details</summary>\n\n", out);
     for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
         const struct vp_rank_func_result *f = &r->funcs[i];
