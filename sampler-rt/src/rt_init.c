@@ -356,6 +356,13 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
         snprintf(vp_rt.index_path, sizeof vp_rt.index_path, "%s", ix);
     vp_rt.freq_hz = (uint32_t)vp_rt_env_u64("VPROF_FREQ", VP_RT_DEFAULT_FREQ, 1, 100000);
     vp_rt.depth = (uint32_t)vp_rt_env_u64("VPROF_DEPTH", VP_RT_DEFAULT_DEPTH, 0, VP_RT_MAX_DEPTH);
+    /* the stacks go deeper than the variables read: a loop's share of the
+       run (vprof-loop) and a flame graph need the callers beyond the
+       third, reading variables there would cost more (docs/runtime.md) */
+    vp_rt.stack_depth = (uint32_t)vp_rt_env_u64("VPROF_STACK_DEPTH", VP_RT_DEFAULT_STACK_DEPTH, 0,
+                                                VP_RT_MAX_DEPTH);
+    if (vp_rt.stack_depth < vp_rt.depth)
+        vp_rt.stack_depth = vp_rt.depth;
     vp_rt.max_samples = vp_rt_env_u64("VPROF_MAX_SAMPLES", VP_RT_DEFAULT_MAX_SAMPLES, 1, 1ull << 32);
     vp_rt.max_values = vp_rt_env_u64("VPROF_MAX_VALUES", vp_rt.max_samples * VP_RT_VALUES_PER_SAMPLE,
                                      0, 1ull << 34);
@@ -391,7 +398,7 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
     vp_rt_exec_init(); /* our environment, for the images we exec */
 
     /* buffers: reserved now, backed lazily (MAP_NORESERVE) */
-    vp_rt.pc_slot_size = (uint32_t)(sizeof(struct vp_pc_sample) + 8 * vp_rt.depth);
+    vp_rt.pc_slot_size = (uint32_t)(sizeof(struct vp_pc_sample) + 8 * vp_rt.stack_depth);
     int prot = PROT_READ | PROT_WRITE, fl = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
     vp_rt.pc_buf = mmap(NULL, vp_rt.max_samples * vp_rt.pc_slot_size, prot, fl, -1, 0);
     vp_rt.val_buf = vp_rt.max_values

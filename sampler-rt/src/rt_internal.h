@@ -41,7 +41,8 @@
 #define VP_RT_TLS __thread __attribute__((tls_model("initial-exec")))
 
 #define VP_RT_DEFAULT_FREQ 997
-#define VP_RT_DEFAULT_DEPTH 3
+#define VP_RT_DEFAULT_DEPTH 3        /* frames whose variables are read    */
+#define VP_RT_DEFAULT_STACK_DEPTH 32 /* callers recorded per PC sample     */
 #define VP_RT_MAX_DEPTH 32
 #define VP_RT_DEFAULT_MAX_SAMPLES (1u << 20)
 #define VP_RT_VALUES_PER_SAMPLE 4 /* default value buffer = 4 x PC buffer */
@@ -176,7 +177,8 @@ struct vp_rt_state {
     char output[VP_RT_PATH_MAX];   /* VPROF_OUTPUT, made absolute          */
     char index_path[VP_RT_PATH_MAX];
     uint32_t freq_hz;
-    uint32_t depth;
+    uint32_t depth;        /* VPROF_DEPTH: frames whose variables are read     */
+    uint32_t stack_depth;  /* callers recorded: VPROF_STACK_DEPTH, >= depth    */
     uint64_t max_samples;
     uint64_t max_values;
     uint32_t max_threads;

@@ -643,7 +643,7 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
     for (unsigned d = 0;; d++) {
         uint64_t next_bias = 0;
         const struct vp_index_range *next_rg = NULL;
-        int want_step = d < vp_rt.depth || (rg && vp_rt_range_needs_cfa(rg, d));
+        int want_step = d < vp_rt.stack_depth || (rg && vp_rt_range_needs_cfa(rg, d));
         struct vp_rt_frame next;
         int stepped = 0;
         if (want_step) {
@@ -670,7 +670,7 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
         }
         if (rg && (d == 0 || !vp_rt_info(rg) || vp_rt_info(rg)->caller_count))
             vp_rt_sample_range(rg, &fr, bias, d, &cx);
-        if (!stepped || d >= vp_rt.depth)
+        if (!stepped || d >= vp_rt.stack_depth)
             break;
         callers[got++] = next.pc;
         fr = next;

@@ -51,7 +51,9 @@ static void record_usage(FILE *out)
           "  run CMD, sampling its PCs and the values of the variables vprof-cc chose\n"
           "  to watch.  -o FILE: profile to write (default vprof.out; processes CMD forks\n"
           "  write FILE.<pid>).  -F HZ: samples per second of CPU time per thread.\n"
-          "  --depth N: callers recorded per sample.  --max-samples N: buffer size.\n"
+          "  --depth N: callers whose variables are read (default 3; the stacks are\n"
+          "  recorded to VPROF_STACK_DEPTH callers, default 32).\n"
+          "  --max-samples N: buffer size.\n"
           "  An existing FILE is replaced only if it is a vprof profile (or empty);\n"
           "  --force replaces any other file.\n"
           "  The exit status is CMD's (128+N, or the same signal, if CMD was killed).\n",
