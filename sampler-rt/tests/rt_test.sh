@@ -62,6 +62,15 @@ threads_case() {
 # fire late and the kernel drops the overruns: 225 samples in 400 ms of CPU
 # once.  That is the host, not us; a runtime that loses samples loses them
 # in every run.  Each retry says how much CPU the host stole meanwhile.
+nocfi_case() { # nocfi_case T_CPU_MODE: no unwind error, 3 callers or more in 9 of 10 samples
+  run "$RT_BIN/t_cpu" "$1" 300; rc=$?
+  [ $rc = 3 ] || fail "exit status $rc, expected 3"
+  dump "$W/p.out"
+  n=$(field "$W/p.out" "pc " samples); [ "${n:-0}" -ge 40 ] || fail "only ${n:-0} samples"
+  [ "$(field "$W/p.out" loss unwind_errors)" = 0 ] || fail "unwind errors"
+  deep=$("$VPROF" dump "$W/p.out" | grep -c '^pc seq=.* flags=0x0 callers=[^,]*,[^,]*,[^,]*')
+  [ "$deep" -ge $((n * 9 / 10)) ] || fail "$deep of $n samples have 3 callers"
+}
 steal_ms() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print int($9 * 1000 / hz); exit }' /proc/stat; }
 rate_retry() {
   local min=$1 p=$2 n i s0; shift 2
@@ -115,28 +124,16 @@ unwind)  # the runtime's stack stepper agrees with libunwind, frame by frame (t_
   ;;
 nocfi)
   # a frame no FDE covers (code assembled without CFI, like crtstuff's at
-  # exit): stepped through its frame pointer, not an unwind error
-  run "$RT_BIN/t_cpu" nocfi 300; rc=$?
-  [ $rc = 3 ] || fail "exit status $rc, expected 3"
-  dump "$W/p.out"
-  n=$(field "$W/p.out" "pc " samples); [ "${n:-0}" -ge 40 ] || fail "only ${n:-0} samples"
-  [ "$(field "$W/p.out" loss unwind_errors)" = 0 ] || fail "unwind errors"
+  # exit): stepped through its frame pointer, not an unwind error;
   # burn <- nocfi_call <- main <- libc: three callers at least, through the gap
-  deep=$("$VPROF" dump "$W/p.out" | grep -c '^pc seq=.* flags=0x0 callers=[^,]*,[^,]*,[^,]*')
-  [ "$deep" -ge $((n * 9 / 10)) ] || fail "$deep of $n samples have 3 callers"
+  nocfi_case nocfi
   ;;
 nocfileaf)
   # an interrupted PC no FDE covers (a leaf assembled without CFI, as
   # crtstuff's __do_global_dtors_aux at exit): stepped through the return
-  # address at rsp, or above the rbp it pushed, not an unwind error
-  run "$RT_BIN/t_cpu" nocfileaf 300; rc=$?
-  [ $rc = 3 ] || fail "exit status $rc, expected 3"
-  dump "$W/p.out"
-  n=$(field "$W/p.out" "pc " samples); [ "${n:-0}" -ge 40 ] || fail "only ${n:-0} samples"
-  [ "$(field "$W/p.out" loss unwind_errors)" = 0 ] || fail "unwind errors"
+  # address at rsp, or above the rbp it pushed, not an unwind error;
   # nocfi_leaf <- burn_leaf <- main <- libc: three callers at least
-  deep=$("$VPROF" dump "$W/p.out" | grep -c '^pc seq=.* flags=0x0 callers=[^,]*,[^,]*,[^,]*')
-  [ "$deep" -ge $((n * 9 / 10)) ] || fail "$deep of $n samples have 3 callers"
+  nocfi_case nocfileaf
   ;;
 pc_only)
   run "$RT_BIN/t_cpu" spin 400; rc=$?
