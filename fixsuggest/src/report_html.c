@@ -13,10 +13,19 @@
 #include "vprof/html.h"
 #include "vprof/loopclass.h"
 
-static void loc(FILE *out, const struct vp_loop_report *r, const char *file, unsigned line)
+/* `module`: for a function without source, the library it is in (a rank
+   row), shown "[libc.so.6]"; NULL otherwise. */
+static void loc(FILE *out, const struct vp_loop_report *r, const char *file, unsigned line,
+                const char *module)
 {
     char rel[PATH_MAX];
     vp_lr_shown_path(r, file, rel, sizeof rel);
+    if (!rel[0] && !line && module) {
+        fputs("<code class=\"loc\">[", out);
+        vp_html_escape(out, module);
+        fputs("]</code>", out);
+        return;
+    }
     if (!rel[0] && !line) { /* no source position: a library, a PLT stub */
         fputs("<span class=\"muted\">no debug info</span>", out);
         return;
@@ -98,13 +107,7 @@ static int rank_section(FILE *out, const struct vp_loop_report *r)
         fprintf(out, "<tr><td class=\"num\">%zu</td><td>", w->rank);
         code(out, w->name);
         fputs("</td><td>", out);
-        if (!w->file[0] && !w->line && w->module) {
-            fputs("<code class=\"loc\">[", out);
-            vp_html_escape(out, w->module);
-            fputs("]</code>", out);
-        } else {
-            loc(out, r, w->file, (unsigned)w->line);
-        }
+        loc(out, r, w->file, (unsigned)w->line, w->module);
         fprintf(out, "</td><td class=\"num\">%.3f</td><td class=\"num\">%.3f</td><td>",
                 w->calibrated_cost, w->raw_cost);
         if (w->pattern)
@@ -215,7 +218,7 @@ static void loop_section(FILE *out, const struct vp_loop_report *r, size_t i)
     char label[32];
     vp_html_escape(out, vp_lr_loop_label(l, label, sizeof label));
     fputs(" at ", out);
-    loc(out, r, l->file, l->line);
+    loc(out, r, l->file, l->line, NULL);
     fprintf(out, ", %.1f%% of the slow run</p>\n", l->share * 100.0);
 
     if (l->rank_samples) {
@@ -324,7 +327,7 @@ int vp_lr_write_html(FILE *out, const struct vp_loop_report *r)
             fputs("<li>", out);
             code(out, r->idle[i].function);
             fputs(" ", out);
-            loc(out, r, r->idle[i].file, r->idle[i].line);
+            loc(out, r, r->idle[i].file, r->idle[i].line, NULL);
             if (r->idle[i].unprobed)
                 fputs(" (not probed: vprof-cc could not copy its function for the probes)", out);
             fputs("</li>", out);

@@ -61,10 +61,19 @@ static void prose(FILE *out, const char *s)
     }
 }
 
-static void loc(FILE *out, const struct vp_loop_report *r, const char *file, unsigned line)
+/* `module`: for a function without source, the library it is in (a rank
+   row), shown "[libc.so.6]"; NULL otherwise. */
+static void loc(FILE *out, const struct vp_loop_report *r, const char *file, unsigned line,
+                const char *module)
 {
     char rel[PATH_MAX];
     vp_lr_shown_path(r, file, rel, sizeof rel);
+    if (!rel[0] && !line && module) {
+        fputs("`[", out);
+        cell(out, module);
+        fputs("]`", out);
+        return;
+    }
     if (!rel[0] && !line) { /* no source position: a library, a PLT stub */
         fputc('-', out);
         return;
@@ -118,7 +127,7 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
             if (r->loops[i].fix.categories & ~(unsigned)VP_FIX_CAT_ONE_STAR)
                 l = &r->loops[i];
         fprintf(out, "; top: `%s` ", l->function);
-        loc(out, r, l->file, l->line);
+        loc(out, r, l->file, l->line, NULL);
         fprintf(out, " (");
         cats(out, l->fix.categories);
         fprintf(out, " → ");
@@ -140,13 +149,7 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
             fprintf(out, "| %zu | `", w->rank);
             cell(out, w->name);
             fprintf(out, "` | ");
-            if (!w->file[0] && !w->line && w->module) {
-                fputs("`[", out);
-                cell(out, w->module);
-                fputs("]`", out);
-            } else {
-                loc(out, r, w->file, (unsigned)w->line);
-            }
+            loc(out, r, w->file, (unsigned)w->line, w->module);
             fprintf(out, " | %.3f s | %.3f s | %s | %s |\n", w->calibrated_cost, w->raw_cost,
                     w->pattern ? w->pattern : "-", probed_cell(r, w));
         }
@@ -176,7 +179,7 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
         fprintf(out, "| %zu | `", i + 1);
         cell(out, l->function);
         fprintf(out, "` | ");
-        loc(out, r, l->file, l->line);
+        loc(out, r, l->file, l->line, NULL);
         char label[32];
         fprintf(out, " | %s | %.1f%% | ", vp_lr_loop_label(l, label, sizeof label),
                 l->share * 100.0);
@@ -294,7 +297,7 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
             fprintf(out, "%s `", n > 1 ? "," : "");
             cell(out, r->idle[i].function);
             fprintf(out, "` ");
-            loc(out, r, r->idle[i].file, r->idle[i].line);
+            loc(out, r, r->idle[i].file, r->idle[i].line, NULL);
         }
         if (n)
             fprintf(out, "\n");
