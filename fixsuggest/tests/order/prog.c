@@ -1,6 +1,6 @@
 /* order/prog.c - fixsuggest.order: two nested loops with nearly the same
  * share of the run and no root cause beyond 1*: outer()'s loop calls
- * inner(), whose loop takes nearly all the time, and does about 1.5 % more
+ * inner(), whose loop takes nearly all the time, and does a little more
  * work of its own (the CHECK-LOOP).  Each call of inner() reads a slice of
  * its own and every round new data, so neither loop is redundant. */
 #include <stdio.h>
@@ -19,7 +19,7 @@ __attribute__((noinline)) long outer(const int *a, int n, int reps, long seed)
     long s = seed;
     for (int r = 0; r < reps; r++) { /* OUTER-LOOP */
         const int *slice = a + (size_t)r * (size_t)n;
-        for (int j = 0; j < n / 2048; j++) /* CHECK-LOOP */
+        for (int j = 0; j < n / 8192; j++) /* CHECK-LOOP */
             s ^= (long)slice[j * 64] * (s | 1);
         s += inner(slice, n) + r;
     }
