@@ -449,9 +449,10 @@ static bool isBucketIndex(const Value *V, bool Calls = true, int Depth = 0) {
   return false;
 }
 
-/// The line of the load that gives \p L the head of a hash bucket's chain,
-/// or 0 when L is no such walk: a pointer phi of the header whose value
-/// from the latch is loaded through the phi (`e = e->next`) and whose value
+/// The line of the load that gives \p L the head of a hash bucket's chain
+/// (the loop's line when the load has none), or 0 when L is no such walk:
+/// a pointer phi of the header whose value from the latch is loaded
+/// through the phi (`e = e->next`) and whose value
 /// from outside the loop is loaded from an array slot indexed by a
 /// remainder (`table[h % n]`), directly or through up to two loads at
 /// constant offsets (a bucket holding a pointer to the node before the
@@ -482,8 +483,12 @@ static unsigned bucketChainLine(const Loop &L) {
         break;
       auto *G = dyn_cast<GetElementPtrInst>(LI->getPointerOperand());
       if (G && any_of(G->indices(), [](const Use &U) { return isBucketIndex(U.get()); })) {
+        // the load's line, else the loop's (a walk with no line at all is
+        // not reported: there would be nothing to quote)
         const DebugLoc &DL = LI->getDebugLoc();
-        return DL && DL.getLine() ? DL.getLine() : L.getStartLoc() ? L.getStartLoc().getLine() : 1;
+        if (DL && DL.getLine())
+          return DL.getLine();
+        return L.getStartLoc() ? L.getStartLoc().getLine() : 0;
       }
       V = LI->getPointerOperand()->stripInBoundsConstantOffsets();
     }
