@@ -1498,21 +1498,23 @@ static int is_callee_of(const struct vp_lr_loop *c, const struct vp_fix_input *i
 
 static void sink_drivers(struct vp_loop_report *rep)
 {
-    for (size_t i = 0; i < rep->nloops; i++) {
+    for (size_t i = 0; i < rep->nloops;) {
         const struct vp_fix_input *in = &rep->loops[i].in;
-        if (informative(&rep->loops[i]) || !in->ncallees ||
-            (double)in->callee_samples < SINK_SHARE * (double)in->loop_samples)
-            continue;
         size_t last = i;
-        for (size_t j = i + 1; j < rep->nloops; j++)
-            if (is_callee_of(&rep->loops[j], in))
-                last = j;
-        if (last == i)
+        if (!informative(&rep->loops[i]) && in->ncallees &&
+            (double)in->callee_samples >= SINK_SHARE * (double)in->loop_samples)
+            for (size_t j = i + 1; j < rep->nloops; j++)
+                if (is_callee_of(&rep->loops[j], in))
+                    last = j;
+        if (last == i) {
+            i++;
             continue;
+        }
+        /* moved below its last callee loop, which it then follows: another
+           loop is at i now, and this one will not move again */
         struct vp_lr_loop t = rep->loops[i];
         memmove(&rep->loops[i], &rep->loops[i + 1], (last - i) * sizeof t);
         rep->loops[last] = t;
-        i--; /* another loop is at i now */
     }
 }
 

@@ -19,6 +19,7 @@
 #include "vprof/format.h"
 #include "vprof/profile.h"
 #include "vprof/symbols.h"
+#include "report_common.h" /* vp_rank_base_name */
 
 
 /* ---- PC -> run function index, memoised (open addressing) -------------- */
@@ -98,8 +99,7 @@ static long func_index(struct loader *L, const struct vp_func *f, uint64_t pc)
     struct vp_rank_func *rf = &L->run->funcs[i];
     const struct vp_prof_module *mod = vp_profile_module_of(L->p, pc);
     if (!rf->file[0] && !rf->module && mod) {
-        const char *path = vp_profile_str(L->p, mod->path), *b = strrchr(path, '/');
-        if (!(rf->module = strdup(b ? b + 1 : path)))
+        if (!(rf->module = strdup(vp_rank_base_name(vp_profile_str(L->p, mod->path)))))
             return -2;
     }
     L->fns.key[h] = f;
