@@ -155,6 +155,14 @@ static void add_rank_row(struct ctx *c, size_t rank, const char *name, const cha
         .pattern = pattern ? xstrdup(pattern) : NULL, .selected = selected};
 }
 
+static void set_unattributed_under(struct ctx *c, const struct vp_rank_lib_share *lib, size_t n)
+{
+    char clause[1024];
+    free(c->rep.rank_unattributed_under);
+    c->rep.rank_unattributed_under =
+        n ? xstrdup(vp_rank_lib_clause(lib, n, clause, sizeof clause)) : NULL;
+}
+
 /* a + b, at most UINT64_MAX: sample counts come from a ranking file, which
    may say anything (each count is read up to LLONG_MAX). */
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -331,6 +339,19 @@ static int load_rank_json(struct ctx *c)
         vp_jr_free(j);
         return -1;
     }
+    c->rep.rank_unattributed = vp_jr_num(j, "slow_unattributed", 0);
+    const struct vp_jr *under = vp_jr_get(j, "slow_unattributed_under");
+    struct vp_rank_lib_share lib[VP_RANK_LIB_MAX];
+    size_t nlib = 0;
+    for (size_t i = 0; under && under->type == VP_JR_ARRAY && i < under->count &&
+                       nlib < VP_RANK_LIB_MAX; i++) {
+        const struct vp_jr *u = &under->items[i];
+        const char *name = vp_jr_str(u, "linkage", vp_jr_str(u, "name", NULL));
+        if (name)
+            lib[nlib++] = (struct vp_rank_lib_share){name, vp_jr_str(u, "module", "?"),
+                                                     vp_jr_num(u, "share", 0)};
+    }
+    set_unattributed_under(c, lib, nlib);
     size_t taken = 0, rows = rows_shown(c->o->top, funcs->count);
     for (size_t i = 0; i < funcs->count; i++) {
         const struct vp_jr *f = &funcs->items[i];
@@ -368,6 +389,8 @@ static int load_rank_json(struct ctx *c)
 
 static void take_rank_result(struct ctx *c, const struct vp_rank_result *res)
 {
+    c->rep.rank_unattributed = res->slow_unattributed;
+    set_unattributed_under(c, res->lib, res->nlib);
     size_t taken = 0, rows = rows_shown(c->o->top, res->nfuncs);
     for (size_t i = 0; i < res->nfuncs; i++) {
         const struct vp_rank_func_result *f = &res->funcs[i];

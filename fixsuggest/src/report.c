@@ -63,6 +63,7 @@ void vp_lr_free(struct vp_loop_report *r)
         free(r->rank[i].pattern);
     }
     free(r->rank);
+    free(r->rank_unattributed_under);
     vp_lr_free_loops(r->loops, r->nloops);
     for (size_t i = 0; i < r->nidle; i++) {
         free(r->idle[i].function);

@@ -8,6 +8,7 @@
 
 #include "report_internal.h"
 #include "vprof/loopclass.h"
+#include "vprof/rank.h"
 #include "vprof/redundancy.h"
 #include "vprof/symbols.h"
 
@@ -50,7 +51,13 @@ static void rank_table(FILE *out, const struct vp_loop_report *r, const struct s
                 w->selected ? "*" : " ", fw, vp_func_fit(w->name, 64, fit, sizeof fit), loc, w->calibrated_cost, w->raw_cost,
                 w->discount, w->pattern ? w->pattern : "-");
     }
-    fprintf(out, "  (* = loops probed)\n\n");
+    fprintf(out, "  (* = loops probed)\n");
+    if (r->rank_unattributed >= VP_RANK_UNATTRIBUTED_NOTE)
+        fprintf(out, "  note: %.0f%% of the slow run is in code no ranked function holds "
+                     "(a library's internal functions, or code without symbols%s)\n",
+                r->rank_unattributed * 100,
+                r->rank_unattributed_under ? r->rank_unattributed_under : "");
+    fputc('\n', out);
 }
 
 int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)

@@ -55,12 +55,35 @@ d = json.load(open(sys.argv[1]))
 if not d["slow_unattributed"] >= 0.25:
     print("FAIL: the internal code's share is not reported:", d["slow_unattributed"])
     sys.exit(1)
-print("ok: rank", names[:5], "unattributed", round(d["slow_unattributed"], 3))
+# ... and says which library function the program called it through
+under = d["slow_unattributed_under"]
+if not under or under[0]["name"] != "lib_scan" or under[0]["module"] != "libscan.so" \
+        or not under[0]["share"] >= 0.25:
+    print("FAIL: the internal code is not named by lib_scan:", under)
+    sys.exit(1)
+print("ok: rank", names[:5], "unattributed", round(d["slow_unattributed"], 3), "under", under)
 PY
 # ... and the text says so under the table
 "$build/bin/vprof" rank --normal "$work/n.vprof" --buggy "$work/s.vprof" > "$work/r.txt"
-grep -q "^note: [0-9]*% of the slow run's PC samples are in code no ranked function holds" \
+grep -q "^note: [0-9]*% of the slow run's PC samples are in code no ranked function holds.*; [0-9]*% under lib_scan \[libscan.so\]" \
   "$work/r.txt" || { cat "$work/r.txt"; fail "vprof rank text has no note of the unranked code"; }
+# without the debug file the code has no symbol: the note names lib_scan
+# all the same (the first named frame of the module on the stack)
+VPROF_DEBUG_DIRS="$work/empty" "$build/bin/vprof" rank --normal "$work/n.vprof" \
+  --buggy "$work/s.vprof" > "$work/r0.txt"
+grep -q "; [0-9]*% under lib_scan \[libscan.so\]" "$work/r0.txt" ||
+  { cat "$work/r0.txt"; fail "without the debug file the note does not name lib_scan"; }
+
+# vprof-loop's rank table carries the note, from the rank file and from
+# the profiles ranked in place
+"$build/bin/vprof-loop" --top 1 --rank "$work/r.json" -- "$work/main" 80000 \
+  > "$work/loop1.txt" 2> /dev/null
+"$build/bin/vprof-loop" --top 1 --normal "$work/n.vprof" --buggy "$work/s.vprof" \
+  -- "$work/main" 80000 > "$work/loop2.txt" 2> /dev/null
+for f in loop1 loop2; do
+  grep -q "^  note: [0-9]*% of the slow run is in code no ranked function holds.*; [0-9]*% under lib_scan \[libscan.so\]" \
+    "$work/$f.txt" || { cat "$work/$f.txt"; fail "vprof-loop's rank table has no note ($f)"; }
+done
 
 line=$(grep -n 'SCAN-LINE' "$progs/libscan_main.c" | cut -d: -f1)
 "$build/bin/vprof-loop" --function main --normal-run "$work/main 20000" --format json \

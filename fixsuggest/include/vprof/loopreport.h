@@ -92,6 +92,11 @@ struct vp_loop_report {
     size_t nfunctions;
     struct vp_lr_rank_row *rank;
     size_t nrank;
+    /* The rank's note under its table (vprof rank's text): the share of the
+       slow run in code no ranked function holds, and the clause naming the
+       library functions it ran under (vp_rank_lib_clause), or NULL. */
+    double rank_unattributed;
+    char *rank_unattributed_under;
     struct vp_lr_loop *loops;/* ordered by share of the slow run, descending  */
     size_t nloops;
     struct vp_lr_idle *idle;

@@ -90,6 +90,12 @@ struct vp_rank_symbolizer {
     void *ctx;
 };
 
+struct vp_rank_lib {
+    char *name;              /* function key (C++: the mangled name)          */
+    char *module;            /* base name of its module ("libc.so.6")         */
+    uint64_t samples;        /* PC samples (weighted) under it                */
+};
+
 struct vp_rank_run {
     char *label;             /* file name, for reports                        */
     int slow;                /* 1 = buggy run, 0 = normal run                  */
@@ -123,6 +129,12 @@ struct vp_rank_run {
        a run built by hand. */
     char **sources;
     size_t nsources, sources_cap;
+    /* PC samples in no candidate function (a library's internal code, or
+       code without symbols), by the library function the program called:
+       the first named caller of the same module on the sample's stack
+       (docs/rank.md, "Library code"); vp_rank_run_add_lib. */
+    struct vp_rank_lib *lib;
+    size_t nlib, lib_cap;
 };
 
 struct vp_rank_model {
@@ -156,6 +168,9 @@ void vp_rank_run_sort_declared(struct vp_rank_run *r);
  * or an empty path is left out); then vp_rank_run_sort_sources. */
 int vp_rank_run_add_source(struct vp_rank_run *r, const char *path);
 void vp_rank_run_sort_sources(struct vp_rank_run *r);
+/* Adds `samples` to the library time under function `name` of `module`. */
+int vp_rank_run_add_lib(struct vp_rank_run *r, const char *name, const char *module,
+                        uint64_t samples);
 /* 1 when the run declares that variable, 0 when not, -1 out of memory. */
 int vp_rank_run_declares(const struct vp_rank_run *r, const char *function, const char *name,
                          const char *file);
@@ -315,6 +330,10 @@ struct vp_rank_input {
 /* The share of the slow runs' PC samples in no candidate function from
    which the text and Markdown reports say so under the table. */
 #define VP_RANK_UNATTRIBUTED_NOTE 0.25
+/* How many of the library functions over that code the result keeps, and
+   the least share of the slow runs one needs to be named. */
+#define VP_RANK_LIB_MAX 3
+#define VP_RANK_LIB_MIN_SHARE 0.05
 
 struct vp_rank_result {
     struct vp_rank_params params;
@@ -331,7 +350,20 @@ struct vp_rank_result {
                                           no candidate function: a library's
                                           internal code, or no symbol (self
                                           cost nobody is ranked for)          */
+    /* The library functions the program called that most of that code ran
+       under, largest first (their share of the slow runs' PC samples);
+       names are the model's. */
+    struct vp_rank_lib_share {
+        const char *name, *module;
+        double share;
+    } lib[VP_RANK_LIB_MAX];
+    size_t nlib;
 };
+
+/* "; 78% under regcomp [libc.so.6], 9% under free [libc.so.6]": the clause
+   the text, Markdown and loop reports add to the note of the unattributed
+   share, into buf (empty when n is 0).  Returns buf. */
+char *vp_rank_lib_clause(const struct vp_rank_lib_share *lib, size_t n, char *buf, size_t cap);
 
 /* Run the analysis.  Returns 0, or -1 with a one-line err for inputs that
  * cannot be compared: no normal or no slow run, no samples, no function

@@ -9,6 +9,7 @@
 #include "vprof/looptable.h"
 #include "vprof/rank.h"
 #include "util/err.h"
+#include "util/grow.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -44,6 +45,13 @@ struct loader {
     struct pc_cache pcs;
     struct fn_map fns;
     uint64_t unresolved;
+    /* unresolved samples by the library function over them (library_entry) */
+    struct lib_count {
+        const struct vp_func *fn;
+        const struct vp_prof_module *mod;
+        uint64_t samples;
+    } *lib;
+    size_t nlib, lib_cap, lib_last;
 };
 
 static uint64_t mix(uint64_t x)
@@ -164,8 +172,63 @@ static long func_of_pc(struct loader *L, uint64_t pc)
     return idx;
 }
 
+/* The library function a sample in no candidate function ran under: the
+   first caller on its stack that is a named (not internal) function of the
+   same module, the entry point the program called (regcomp for its
+   re_compile_internal, malloc for _int_malloc).  NULL when the stack leaves
+   the module first (an IFUNC variant such as __memmove_avx512_unaligned_erms
+   is called straight from the program) or ends.  The sample stays
+   unattributed: this only says where (docs/rank.md, "Library code"). */
+static const struct vp_func *library_entry(struct loader *L, const struct vp_pc_sample *s,
+                                           const struct vp_prof_module **mod)
+{
+    *mod = vp_profile_module_of(L->p, s->pc);
+    if (!*mod)
+        return NULL;
+    const uint64_t *ra = (const uint64_t *)(s + 1);
+    for (uint16_t d = 0; d < s->depth; d++) {
+        if (ra[d] == 0 || vp_profile_module_of(L->p, ra[d] - 1) != *mod)
+            return NULL;
+        const struct vp_func *f = vp_resolve_func(L->res, ra[d] - 1);
+        if (f && !f->internal)
+            return f;
+    }
+    return NULL;
+}
+
+/* Counts an unresolved sample for the library function it ran under;
+   -1 out of memory.  Distinct functions past 4096 are not named. */
+static int count_library(struct loader *L, const struct vp_pc_sample *s)
+{
+    const struct vp_prof_module *mod;
+    const struct vp_func *f = library_entry(L, s, &mod);
+    if (!f)
+        return 0;
+    uint64_t w = VP_PC_SAMPLE_WEIGHT(s->flags);
+    if (L->nlib && L->lib[L->lib_last].fn == f) {
+        L->lib[L->lib_last].samples += w;
+        return 0;
+    }
+    for (size_t i = 0; i < L->nlib; i++)
+        if (L->lib[i].fn == f) {
+            L->lib[i].samples += w;
+            L->lib_last = i;
+            return 0;
+        }
+    if (L->nlib == 4096)
+        return 0;
+    if (vp_grow((void **)&L->lib, &L->lib_cap, L->nlib + 1, sizeof *L->lib, 16))
+        return -1;
+    L->lib[L->nlib] = (struct lib_count){f, mod, w};
+    L->lib_last = L->nlib++;
+    return 0;
+}
+
 static void loader_free_maps(struct loader *L)
 {
+    free(L->lib);
+    L->lib = NULL;
+    L->nlib = L->lib_cap = 0;
     free(L->pcs.pc);
     free(L->pcs.func);
     free(L->pcs.used);
@@ -599,8 +662,17 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
         L.run->pc_total += VP_PC_SAMPLE_WEIGHT(L.p->pc_samples[i]->flags);
         if (f >= 0)
             L.run->funcs[f].pc_samples += VP_PC_SAMPLE_WEIGHT(L.p->pc_samples[i]->flags);
+        else if (count_library(&L, L.p->pc_samples[i]))
+            goto oom;
         else
             L.unresolved++;
+    }
+    for (size_t i = 0; i < L.nlib; i++) {
+        const char *key = vp_func_key(L.lib[i].fn->name, L.lib[i].fn->linkage);
+        const char *path = vp_profile_str(L.p, L.lib[i].mod->path);
+        if (vp_rank_run_add_lib(L.run, key ? key : "", path ? vp_rank_base_name(path) : "",
+                                L.lib[i].samples))
+            goto oom;
     }
     /* The program's own code unreadable (rebuilt since recording): the
        ranking would hold only library functions, silently; refused. */

@@ -62,6 +62,11 @@ void vp_rank_model_free(struct vp_rank_model *m)
         for (size_t d = 0; d < r->nsources; d++)
             free(r->sources[d]);
         free(r->sources);
+        for (size_t l = 0; l < r->nlib; l++) {
+            free(r->lib[l].name);
+            free(r->lib[l].module);
+        }
+        free(r->lib);
         if (r->sym.free)
             r->sym.free(r->sym.ctx);
     }
@@ -325,4 +330,29 @@ int vp_rank_run_declares(const struct vp_rank_run *r, const char *function, cons
             found = strcmp(r->declared[i], k) == 0;
     free(k);
     return found;
+}
+
+int vp_rank_run_add_lib(struct vp_rank_run *r, const char *name, const char *module,
+                        uint64_t samples)
+{
+    if (!module)
+        module = "";
+    for (size_t i = 0; i < r->nlib; i++)
+        if (strcmp(r->lib[i].name, name) == 0 && strcmp(r->lib[i].module, module) == 0) {
+            r->lib[i].samples += samples;
+            return 0;
+        }
+    if (grow((void **)&r->lib, &r->lib_cap, r->nlib + 1, sizeof *r->lib))
+        return -1;
+    struct vp_rank_lib *l = &r->lib[r->nlib];
+    l->name = strdup(name);
+    l->module = strdup(module);
+    l->samples = samples;
+    if (!l->name || !l->module) {
+        free(l->name);
+        free(l->module);
+        return -1;
+    }
+    r->nlib++;
+    return 0;
 }

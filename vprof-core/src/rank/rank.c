@@ -1032,6 +1032,68 @@ static void infer_pattern(const struct vp_rank_result *res, struct vp_rank_func_
 
 /* ---- the analysis -------------------------------------------------------- */
 
+/* The library functions the slow runs' unattributed samples ran under most
+   (vp_rank_run.lib, summed over the slow runs by name and module), each at
+   VP_RANK_LIB_MIN_SHARE of the slow runs or more, largest first; ties by
+   name, so the same inputs name the same ones. */
+static void top_libraries(const struct vp_rank_model *m, uint64_t slow_total,
+                          struct vp_rank_result *res)
+{
+    res->nlib = 0;
+    for (size_t i = 0; slow_total && i < m->nruns; i++) {
+        if (!m->runs[i].slow)
+            continue;
+        for (size_t l = 0; l < m->runs[i].nlib; l++) {
+            const struct vp_rank_lib *c = &m->runs[i].lib[l];
+            int seen = 0; /* summed already, with an earlier run's entry */
+            for (size_t j = 0; j < i && !seen; j++)
+                for (size_t k = 0; m->runs[j].slow && k < m->runs[j].nlib && !seen; k++)
+                    seen = strcmp(m->runs[j].lib[k].name, c->name) == 0 &&
+                           strcmp(m->runs[j].lib[k].module, c->module) == 0;
+            if (seen)
+                continue;
+            uint64_t n = 0;
+            for (size_t j = i; j < m->nruns; j++)
+                for (size_t k = 0; m->runs[j].slow && k < m->runs[j].nlib; k++)
+                    if (strcmp(m->runs[j].lib[k].name, c->name) == 0 &&
+                        strcmp(m->runs[j].lib[k].module, c->module) == 0)
+                        n += m->runs[j].lib[k].samples;
+            double share = (double)n / (double)slow_total;
+            if (share < VP_RANK_LIB_MIN_SHARE)
+                continue;
+            size_t at = res->nlib;
+            while (at > 0 && (res->lib[at - 1].share < share ||
+                              (res->lib[at - 1].share == share &&
+                               strcmp(res->lib[at - 1].name, c->name) > 0)))
+                at--;
+            if (at == VP_RANK_LIB_MAX)
+                continue;
+            size_t last = res->nlib < VP_RANK_LIB_MAX ? res->nlib : VP_RANK_LIB_MAX - 1;
+            memmove(&res->lib[at + 1], &res->lib[at], (last - at) * sizeof res->lib[0]);
+            res->lib[at] = (struct vp_rank_lib_share){c->name, c->module, share};
+            if (res->nlib < VP_RANK_LIB_MAX)
+                res->nlib++;
+        }
+    }
+}
+
+char *vp_rank_lib_clause(const struct vp_rank_lib_share *lib, size_t n, char *buf, size_t cap)
+{
+    size_t used = 0;
+    if (cap)
+        buf[0] = 0;
+    for (size_t i = 0; i < n && used < cap; i++) {
+        char dbuf[512];
+        int w = snprintf(buf + used, cap - used, "%s%.0f%% under %s [%s]", i ? ", " : "; ",
+                         lib[i].share * 100, vp_func_display(lib[i].name, dbuf, sizeof dbuf),
+                         lib[i].module);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return vp_oneline(buf);
+}
+
 void vp_rank_result_free(struct vp_rank_result *r)
 {
     if (!r)
@@ -1557,6 +1619,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
     }
     res->slow_unattributed =
         slow_total ? (double)(slow_total - slow_resolved) / (double)slow_total : 0;
+    top_libraries(m, slow_total, res);
     for (size_t k = 0; k < s.nsf; k++) {
         struct vp_rank_func_result *f = &res->funcs[k];
         f->name = s.sf[k].name;

@@ -86,12 +86,14 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
             fputc('\n', out);
         }
     }
+    char clause[1024];
     if (r->slow_unattributed >= VP_RANK_UNATTRIBUTED_NOTE)
         fprintf(out, "note: %.0f%% of the slow run's PC samples are in code no ranked function "
-                     "holds (a library's internal functions, or code without symbols): their "
+                     "holds (a library's internal functions, or code without symbols%s): their "
                      "time counts only for the functions whose variables were sampled on "
                      "their stacks; vprof report shows where it is\n",
-                r->slow_unattributed * 100);
+                r->slow_unattributed * 100,
+                vp_rank_lib_clause(r->lib, r->nlib, clause, sizeof clause));
 }
 
 /* ---- JSON ------------------------------------------------------------- */
@@ -201,6 +203,21 @@ static int write_json(FILE *out, const struct vp_rank_result *r, size_t top)
     vp_json_end_array(j);
     vp_json_kv_uint(j, "function_count", r->nfuncs);
     vp_json_kv_double(j, "slow_unattributed", r->slow_unattributed);
+    /* where that code ran: the library functions the program called */
+    vp_json_key(j, "slow_unattributed_under");
+    vp_json_begin_array(j);
+    for (size_t i = 0; i < r->nlib; i++) {
+        char dbuf[512];
+        const char *shown = vp_func_display(r->lib[i].name, dbuf, sizeof dbuf);
+        vp_json_begin_object(j);
+        vp_json_kv_str(j, "name", shown);
+        if (shown != r->lib[i].name)
+            vp_json_kv_str(j, "linkage", r->lib[i].name);
+        vp_json_kv_str(j, "module", r->lib[i].module);
+        vp_json_kv_double(j, "share", r->lib[i].share);
+        vp_json_end_object(j);
+    }
+    vp_json_end_array(j);
     vp_json_key(j, "functions");
     vp_json_begin_array(j);
     for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
@@ -342,11 +359,13 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
         md_cell(out, v ? buf : "-");
         fputc('\n', out);
     }
+    char clause[1024];
     if (r->slow_unattributed >= VP_RANK_UNATTRIBUTED_NOTE)
         fprintf(out, "\n%.0f%% of the slow run's PC samples are in code no ranked function holds "
-                     "(a library's internal functions, or code without symbols): their time "
+                     "(a library's internal functions, or code without symbols%s): their time "
                      "counts only for the functions whose variables were sampled on their "
-                     "stacks.\n", r->slow_unattributed * 100);
+                     "stacks.\n", r->slow_unattributed * 100,
+                vp_rank_lib_clause(r->lib, r->nlib, clause, sizeof clause));
     fputs("\n<details><summary>Details</summary>\n\n", out);
     for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
         const struct vp_rank_func_result *f = &r->funcs[i];

@@ -860,6 +860,46 @@ static void test_aggregation(void **state)
 
 /* Hist-discounter: r = h/c over n slow x m normal comparisons of raw-cost
  * rank; ValidDiscount applies. */
+/* The unattributed share is named by the library functions it ran under:
+   summed over the slow runs by name and module, the normal runs' left out,
+   under VP_RANK_LIB_MIN_SHARE dropped, at most VP_RANK_LIB_MAX, largest
+   first and ties by name. */
+static void test_unattributed_libraries(void **state)
+{
+    (void)state;
+    struct vp_rank_model *m = vp_rank_model_new();
+    struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
+    vp_rank_add_func(n, "main", "m.c", 1, 100, 0);
+    vp_rank_run_add_lib(n, "qsort", "libc.so.6", 900); /* normal: not counted */
+    struct vp_rank_run *s1 = vp_rank_add_run(m, "s1", 1, P);
+    vp_rank_add_func(s1, "main", "m.c", 1, 100, 0);
+    s1->pc_total = 1000;
+    vp_rank_run_add_lib(s1, "regcomp", "libc.so.6", 300);
+    vp_rank_run_add_lib(s1, "malloc", "libc.so.6", 120);
+    vp_rank_run_add_lib(s1, "regcomp", "libc.so.6", 100); /* added to the first */
+    vp_rank_run_add_lib(s1, "regcomp", "libother.so", 120); /* ties with malloc */
+    vp_rank_run_add_lib(s1, "tiny", "libc.so.6", 40);    /* 2 % of both runs */
+    struct vp_rank_run *s2 = vp_rank_add_run(m, "s2", 1, P);
+    vp_rank_add_func(s2, "main", "m.c", 1, 100, 0);
+    s2->pc_total = 1000;
+    vp_rank_run_add_lib(s2, "free", "libc.so.6", 200);
+    vp_rank_run_add_lib(s2, "regcomp", "libc.so.6", 400);
+    struct vp_rank_result *r = run(m);
+    assert_int_equal(r->nlib, 3);
+    assert_string_equal(r->lib[0].name, "regcomp");
+    assert_string_equal(r->lib[0].module, "libc.so.6");
+    assert_true(fabs(r->lib[0].share - 0.4) < 1e-9); /* 800 of 2000 */
+    assert_string_equal(r->lib[1].name, "free");   /* 200 */
+    assert_string_equal(r->lib[2].name, "malloc"); /* 120, the tie's first name */
+    assert_string_equal(r->lib[2].module, "libc.so.6");
+    char buf[256];
+    assert_string_equal(vp_rank_lib_clause(r->lib, 2, buf, sizeof buf),
+                        "; 40% under regcomp [libc.so.6], 10% under free [libc.so.6]");
+    assert_string_equal(vp_rank_lib_clause(r->lib, 0, buf, sizeof buf), "");
+    vp_rank_result_free(r);
+    vp_rank_model_free(m);
+}
+
 static void test_hist_discounter(void **state)
 {
     (void)state;
@@ -1376,6 +1416,7 @@ int main(void)
         cmocka_unit_test(test_unreadable),
         cmocka_unit_test(test_aggregation),
         cmocka_unit_test(test_hist_discounter),
+        cmocka_unit_test(test_unattributed_libraries),
         cmocka_unit_test(test_hist_rank_ties),
         cmocka_unit_test(test_patterns_2_3),
         cmocka_unit_test(test_pattern_order),
