@@ -2307,6 +2307,10 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             in->bucket_line = l->bucket_line;
             in->bucket_text = trimmed_line(l->file, l->bucket_line);
         }
+        if (l->spin_line) {
+            in->spin_line = l->spin_line;
+            in->spin_text = trimmed_line(l->file, l->spin_line);
+        }
         if (top && top->pat.missing) {
             in->constraint.missing = 1;
             in->constraint.variable = L->rank_variable;

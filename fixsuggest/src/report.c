@@ -35,6 +35,7 @@ void vp_lr_free_loops(struct vp_lr_loop *loops, size_t n)
         free(loops[i].file);
         free((char *)loops[i].in.site_text);
         free((char *)loops[i].in.bucket_text);
+        free((char *)loops[i].in.spin_text);
         free((char *)loops[i].in.constraint.text);
         free((char *)loops[i].in.red.call_callee);
         free((char *)loops[i].in.io_callee);

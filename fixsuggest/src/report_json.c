@@ -264,6 +264,12 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
             vp_json_key(j, "bucket_line");
             vp_json_null(j);
         }
+        if (l->in.spin_line) /* a spin loop: the atomic access it spins on */
+            vp_json_kv_uint(j, "spin_line", l->in.spin_line);
+        else {
+            vp_json_key(j, "spin_line");
+            vp_json_null(j);
+        }
         vp_json_key(j, "copies");
         vp_json_begin_array(j);
         for (size_t k = 0; k < l->ncopies; k++) {

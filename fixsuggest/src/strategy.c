@@ -220,6 +220,41 @@ static void evidence_bucket_chain(const struct vp_fix_input *in, struct vp_fix_r
         "keys, rather than the loop.");
 }
 
+/* A spin loop (vp_fix_input.spin_line): every try but the last changes
+   nothing -- the lock or flag was another thread's -- so an instance that
+   went round twice or more on average is 0*1?.  LDoctor's fixes do not
+   apply (no data structure makes another thread let go sooner, and a
+   cached answer would be wrong), so the fix is none and the sentence says
+   what to do (docs/vprof-loop.md, "Spin loops"). */
+static void spin_verdict(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    const struct vp_fix_counts *s = &in->slow, *n = &in->normal;
+    double per = in->unroll_factor > 1 ? (double)in->unroll_factor : 1.0;
+    char avg[32], navg[32] = "";
+    fmt_avg(avg, sizeof avg, s->avg_iterations * per);
+    if (n->ran && n->instances)
+        fmt_avg(navg, sizeof navg, n->avg_iterations * per);
+    int contended = s->avg_iterations * per >= 2.0;
+    if (contended) {
+        r->categories |= VP_FIX_CAT_ZERO_STAR_ONE;
+        add_fix(r, VP_FIX_NONE);
+    }
+    cat(r->evidence, sizeof r->evidence, "it spins on the atomic access at line %u",
+        in->spin_line);
+    if (in->spin_text && *in->spin_text)
+        cat(r->evidence, sizeof r->evidence, " (`%s`)", in->spin_text);
+    cat(r->evidence, sizeof r->evidence, ": its instances went round %s times on average", avg);
+    if (navg[0])
+        cat(r->evidence, sizeof r->evidence, " (normal run: %s)", navg);
+    if (contended)
+        cat(r->evidence, sizeof r->evidence,
+            ", and every try but the last changed nothing: the lock or flag was another "
+            "thread's. The time goes to waiting for other threads -- hold the lock for less "
+            "time or less often, or wait without spinning (a mutex, a condition variable).");
+    else
+        cat(r->evidence, sizeof r->evidence, ": it seldom had to wait.");
+}
+
 static void evidence_resultless(const struct vp_fix_input *in, struct vp_fix_result *r)
 {
     const struct vp_fix_counts *c = &in->slow;
@@ -741,6 +776,13 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
         cat(r->evidence, sizeof r->evidence,
             ": the loop never went round, so no loop inefficiency can be diagnosed in it; its "
             "cost is one pass of its body per instance.");
+        growth(in, r);
+        sentence_case(r->evidence);
+        return;
+    }
+    if (in->spin_line) {
+        spin_verdict(in, r);
+        evidence_callees(in, r);
         growth(in, r);
         sentence_case(r->evidence);
         return;

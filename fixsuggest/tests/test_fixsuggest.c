@@ -182,6 +182,48 @@ static void test_bucket_chain(void **state)
     assert_null(strstr(r.evidence, "bucket"));
 }
 
+/* A spin loop (docs/vprof-loop.md, "Spin loops"): contended, 0*1? with no
+   LDoctor fix and the sentence on waiting, whatever its static class or
+   redundancy said; seldom waiting, no category. */
+static void test_spin(void **state)
+{
+    (void)state;
+    struct vp_fix_result r;
+    struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 2000000, 120139468, 120139468, 0);
+    in.normal = (struct vp_fix_counts){1, 2000000, 2000000, 2000000, 1, 1.0, 0, 0};
+    in.spin_line = 14;
+    in.spin_text = "while (atomic_exchange_explicit(&lock, 1, memory_order_acquire))";
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_STAR_ONE, (int[]){VP_FIX_NONE}, 1);
+    assert_non_null(strstr(r.evidence, "It spins on the atomic access at line 14 (`while "
+                                       "(atomic_exchange_explicit(&lock, 1, "
+                                       "memory_order_acquire))`): its instances went round "
+                                       "60.1 times on average (normal run: 1), and every try "
+                                       "but the last changed nothing"));
+    assert_null(strstr(r.evidence, "produces a result"));
+    /* a volatile flag's wait is 0* statically: not delete-loop; alike
+       iterations (the same flag read again) are no memoization */
+    in = ran(VP_CLASS_ZERO_STAR, 10, 50000, 0, 1);
+    in.spin_line = 43;
+    alike_iterations(&in.red, 50, 1);
+    in.red.measured = 1;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_STAR_ONE, (int[]){VP_FIX_NONE}, 1);
+    assert_non_null(strstr(r.evidence, "line 43: its instances went round 5,000 times"));
+    /* uncontended: 1.2 tries per instance */
+    in = ran(VP_CLASS_ONE_STAR, 1000, 1200, 1200, 0);
+    in.slow.max_iterations = 3;
+    in.spin_line = 14;
+    vp_fix_suggest(&in, &r);
+    expect(&r, 0, NULL, 0);
+    assert_non_null(strstr(r.evidence, "1.2 times on average: it seldom had to wait."));
+    /* not a spin loop: the usual verdict */
+    in.spin_line = 0;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+    assert_null(strstr(r.evidence, "spins"));
+}
+
 static void test_missing_constraint(void **state)
 {
     (void)state;
@@ -735,6 +777,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resultless),
         cmocka_unit_test(test_bucket_chain),
+        cmocka_unit_test(test_spin),
         cmocka_unit_test(test_growth_ratio),
         cmocka_unit_test(test_growth_time),
         cmocka_unit_test(test_growth_line),

@@ -13,6 +13,9 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -615,6 +618,94 @@ static unsigned unrollFactor(const Loop &L, const LoopInfo &LI, ScalarEvolution 
   return 0;
 }
 
+/// The atomic (or volatile) read or read-modify-write of a loop-invariant
+/// address in \p L that \p V, an exit condition, is computed from, through
+/// compares, casts, bit operations, selects and extractvalue; null if none.
+static const Instruction *spinAtomic(const Loop &L, const Value *V, int Depth = 0) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !L.contains(I) || Depth > 6)
+    return nullptr;
+  const Value *Ptr = nullptr;
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(I))
+    Ptr = RMW->getPointerOperand();
+  else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(I))
+    Ptr = CX->getPointerOperand();
+  else if (auto *LD = dyn_cast<LoadInst>(I))
+    Ptr = LD->isAtomic() || LD->isVolatile() ? LD->getPointerOperand() : nullptr;
+  if (Ptr)
+    return L.isLoopInvariant(Ptr) ? I : nullptr;
+  if (!isa<CmpInst>(I) && !isa<CastInst>(I) && !isa<BinaryOperator>(I) &&
+      !isa<SelectInst>(I) && !isa<ExtractValueInst>(I) && !isa<FreezeInst>(I))
+    return nullptr;
+  for (const Value *Op : I->operands())
+    if (const Instruction *A = spinAtomic(L, Op, Depth + 1))
+      return A;
+  return nullptr;
+}
+
+/// Whether \p CB is a call a spin loop may make besides its atomics: a
+/// pause or yield hint (an intrinsic or inline assembly) or giving the CPU
+/// up (sched_yield, a short sleep).
+static bool isSpinPause(const CallBase &CB) {
+  if (auto *IA = dyn_cast<InlineAsm>(CB.getCalledOperand())) {
+    StringRef A = IA->getAsmString();
+    return A.contains("pause") || A.contains("yield") || A.trim() == "nop" || A.empty();
+  }
+  const Function *F = CB.getCalledFunction();
+  if (!F)
+    return false;
+  if (F->isIntrinsic())
+    return !CB.mayWriteToMemory() || F->getIntrinsicID() == Intrinsic::lifetime_start ||
+           F->getIntrinsicID() == Intrinsic::lifetime_end ||
+           F->getName().startswith("llvm.x86.sse2.pause") ||
+           F->getName().startswith("llvm.aarch64.hint") ||
+           F->getName().startswith("llvm.arm.hint");
+  return StringSwitch<bool>(F->getName())
+      .Cases("sched_yield", "pthread_yield", "thrd_yield", "usleep", "nanosleep", true)
+      .Default(false);
+}
+
+/// The line of the atomic operation \p L spins on, or 0 when L is no spin
+/// loop: some exit of L is decided by an atomic (or volatile) read or
+/// read-modify-write of a loop-invariant address (a lock, a flag), and L
+/// writes nothing else -- only atomics, its own stack slots, pause hints
+/// and yields.  Its tries but the last change nothing: under contention
+/// the time is waiting for other threads (docs/loopclass.md, "Spin
+/// loops").
+static unsigned spinLine(const Loop &L) {
+  const Instruction *Atomic = nullptr;
+  SmallVector<BasicBlock *, 4> Exiting;
+  L.getExitingBlocks(Exiting);
+  for (BasicBlock *B : Exiting)
+    if (auto *Br = dyn_cast<BranchInst>(B->getTerminator()))
+      if (Br->isConditional() && (Atomic = spinAtomic(L, Br->getCondition())))
+        break;
+  if (!Atomic)
+    return 0;
+  for (BasicBlock *B : L.blocks())
+    for (Instruction &I : *B) {
+      // (LLVM counts a volatile or ordered atomic load as a write: it is a
+      // read here)
+      if (!I.mayWriteToMemory() || isa<LoadInst>(I) || isa<AtomicRMWInst>(I) ||
+          isa<AtomicCmpXchgInst>(I) || isa<FenceInst>(I))
+        continue;
+      if (auto *SI = dyn_cast<StoreInst>(&I)) {
+        if (!SI->isVolatile() && !SI->isAtomic() &&
+            isa<AllocaInst>(getUnderlyingObject(SI->getPointerOperand())))
+          continue;
+        return 0;
+      }
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (isSpinPause(*CB))
+          continue;
+      return 0;
+    }
+  if (const DebugLoc &DL = Atomic->getDebugLoc())
+    if (DL.getLine())
+      return DL.getLine();
+  return L.getStartLoc() ? L.getStartLoc().getLine() : 0;
+}
+
 /// Fills function, file and position of `Rec` and gives it its id
 /// (vprof/LoopIds.h).  Records must come in table order.
 static void setSource(LoopRecord &Rec, const DILocation *Loc, Function &F,
@@ -690,6 +781,8 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
         Rec.Flags |= VP_LOOPF_TAIL_CALLS;
       if ((Rec.BucketLine = bucketChainLine(*L)))
         Rec.Flags |= VP_LOOPF_BUCKET_CHAIN;
+      else if ((Rec.SpinLine = spinLine(*L)))
+        Rec.Flags |= VP_LOOPF_SPIN;
       if (Loop *P = L->getParentLoop())
         Rec.ParentId = IdOf.lookup(P);
       IdOf[L] = Rec.Id;

@@ -60,6 +60,8 @@ static std::string buildBlob(const std::vector<LoopRecord> &Loops) {
       E.reserved |= R.UnrollFactor << 8;
     if (R.Flags & VP_LOOPF_BUCKET_CHAIN)
       E.reserved2 = R.BucketLine;
+    else if (R.Flags & VP_LOOPF_SPIN)
+      E.reserved2 = R.SpinLine;
     appendRecord(Entries, E);
     for (const SiteRecord &S : R.Sites) {
       vp_loop_site VS;
@@ -120,6 +122,8 @@ static void printLoops(const std::vector<LoopRecord> &Loops) {
       OS << " indirect(direct-class=" << loopClassName(R.DirectClass) << ")";
     if (R.Flags & VP_LOOPF_BUCKET_CHAIN)
       OS << " bucket-chain(line " << R.BucketLine << ")";
+    if (R.Flags & VP_LOOPF_SPIN)
+      OS << " spin(line " << R.SpinLine << ")";
     if (R.Flags & VP_LOOPF_PROBED)
       OS << " probed";
     OS << " sites=" << R.Sites.size() << "\n";

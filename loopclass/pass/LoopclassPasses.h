@@ -58,6 +58,7 @@ struct LoopRecord {
   unsigned UnrollFactor = 0;
   /// VP_LOOPF_BUCKET_CHAIN: the line of the load of the chain's head.
   unsigned BucketLine = 0;
+  unsigned SpinLine = 0;        ///< VP_LOOPF_SPIN: the atomic's line
   std::vector<SiteRecord> Sites;
 
   /// For instrumentation; valid until the function is modified.

@@ -260,6 +260,11 @@ struct vp_fix_input {
        collide (docs/vprof-loop.md, "Hash bucket chains"). */
     uint32_t bucket_line;
     const char *bucket_text;
+    /* VP_LOOPF_SPIN: the loop spins on an atomic access at this line
+       (`spin_text`, trimmed; NULL unreadable); 0 otherwise.  Its verdict
+       is its own (docs/vprof-loop.md, "Spin loops"). */
+    uint32_t spin_line;
+    const char *spin_text;
     struct vp_fix_constraint constraint;
     struct vp_fix_hot_line hot[VP_FIX_HOT_LINES];
 };

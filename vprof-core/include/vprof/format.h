@@ -183,7 +183,8 @@ struct vp_loop_entry {
                                from the loop's own for a loop inlined into
                                another function (each inlined copy is an
                                entry of its own)                              */
-    uint32_t reserved2;     /* VP_LOOPF_BUCKET_CHAIN: the bucket load's line */
+    uint32_t reserved2;     /* VP_LOOPF_BUCKET_CHAIN: the bucket load's line;
+                               else VP_LOOPF_SPIN: the atomic's line          */
 };
 
 enum vp_loop_flags {
@@ -213,6 +214,12 @@ enum vp_loop_flags {
                                       h & mask); `reserved2` = the line of
                                       that load, 0 unknown (docs/
                                       loopclass.md, "Hash bucket chains")   */
+    VP_LOOPF_SPIN = 1u << 8,       /* spins: an exit is decided by an atomic
+                                      (or volatile) access to a loop-invariant
+                                      address, and the loop writes nothing
+                                      else; `reserved2` = that access's line
+                                      when VP_LOOPF_BUCKET_CHAIN is clear
+                                      (docs/loopclass.md, "Spin loops")     */
 };
 
 enum vp_site_kind {

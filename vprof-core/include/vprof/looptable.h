@@ -46,6 +46,8 @@ struct vp_loop_info {
                               whose only effects are calls through pointers  */
     uint8_t unroll_factor; /* VP_LOOPF_UNROLLED: source iterations per
                               iteration (2-255); 0 otherwise                 */
+    uint32_t spin_line;    /* VP_LOOPF_SPIN: the line of the atomic access
+                              it spins on; 0 otherwise                       */
     uint32_t bucket_line;  /* VP_LOOPF_BUCKET_CHAIN: the line that loads the
                               chain's head from its bucket; 0 otherwise      */
     const struct vp_loop_site_info *sites;

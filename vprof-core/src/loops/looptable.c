@@ -196,6 +196,9 @@ int vp_loop_table_parse(const char *name, const void *data, size_t size,
             else
                 li->flags &= (uint16_t)~VP_LOOPF_UNROLLED; /* no usable factor */
             li->bucket_line = (e.flags & VP_LOOPF_BUCKET_CHAIN) ? e.reserved2 : 0;
+            li->spin_line = (e.flags & VP_LOOPF_SPIN) && !(e.flags & VP_LOOPF_BUCKET_CHAIN)
+                                ? e.reserved2
+                                : 0;
             li->sites = &t->sites_[site_base + e.first_site];
             li->site_count = e.site_count;
         }
