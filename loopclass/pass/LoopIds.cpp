@@ -284,6 +284,23 @@ LoopLocation loopLocationOf(const Loop &L) {
         gotoLoopLocation(L, SP, FB->getInlinedAt(), Out))
       return Out;
   }
+  // A copy the optimiser made without a location (the runtime unroller's
+  // remainder, a vectorized loop's scalar epilogue: `llvm.loop` holds only
+  // "unroll.disable") falls back to its header's first instruction, the
+  // `i++` of `for (...; i++)`: a position of its own, so the report listed
+  // the copy as another loop of the same line.  When that instruction's
+  // scope is a lexical block opening on the same line before it (the `for`
+  // statement's), the block is the position, the one the loop's other
+  // copies carry (docs/loopclass.md, "Loop positions").
+  if (FB)
+    if (const auto *B = dyn_cast<DILexicalBlock>(FB->getScope()))
+      if (B->getLine() == FB->getLine() && B->getColumn() && B->getColumn() < FB->getColumn() &&
+          B->getFile() == FB->getFile() && L.getSubLoops().empty()) {
+        Out.Start = DILocation::get(FB->getContext(), B->getLine(), B->getColumn(),
+                                    const_cast<DILexicalBlock *>(B),
+                                    const_cast<DILocation *>(FB->getInlinedAt()));
+        FB = Out.Start;
+      }
   // Is the fallback position really a subloop's?
   bool Suspect = !FB;
   for (const Loop *Sub : L.getSubLoops()) {
