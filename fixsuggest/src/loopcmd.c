@@ -347,9 +347,13 @@ static int load_rank_json(struct ctx *c)
                        nlib < VP_RANK_LIB_MAX; i++) {
         const struct vp_jr *u = &under->items[i];
         const char *name = vp_jr_str(u, "linkage", vp_jr_str(u, "name", NULL));
+        const struct vp_jr *at = vp_jr_get(u, "called_at");
         if (name)
-            lib[nlib++] = (struct vp_rank_lib_share){name, vp_jr_str(u, "module", "?"),
-                                                     vp_jr_num(u, "share", 0)};
+            lib[nlib++] = (struct vp_rank_lib_share){
+                name, vp_jr_str(u, "module", "?"), vp_jr_num(u, "share", 0),
+                at ? vp_jr_str(at, "file", NULL) : NULL,
+                at ? (int)vp_jr_int(at, "line", 0, INT_MAX, 0) : 0,
+                at ? vp_jr_str(at, "function", NULL) : NULL};
     }
     set_unattributed_under(c, lib, nlib);
     size_t taken = 0, rows = rows_shown(c->o->top, funcs->count);

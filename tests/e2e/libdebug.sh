@@ -42,7 +42,8 @@ grep -q '\[libscan.so\]' "$work/report0.txt" ||
 
 "$build/bin/vprof" rank --normal "$work/n.vprof" --buggy "$work/s.vprof" --format json \
   -o "$work/r.json"
-/usr/bin/python3 - "$work/r.json" <<'PY'
+scan_line=$(grep -n 'SCAN-LINE' "$progs/libscan_main.c" | cut -d: -f1)
+/usr/bin/python3 - "$work/r.json" "$scan_line" <<'PY'
 import json, sys
 names = [f["name"] for f in json.load(open(sys.argv[1]))["functions"]]
 if "scan_internal" in names:
@@ -61,11 +62,17 @@ if not under or under[0]["name"] != "lib_scan" or under[0]["module"] != "libscan
         or not under[0]["share"] >= 0.25:
     print("FAIL: the internal code is not named by lib_scan:", under)
     sys.exit(1)
+# ... and where the program called it: main's call of lib_scan
+at = under[0].get("called_at") or {}
+if not at.get("file", "").endswith("libscan_main.c") or at.get("line") != int(sys.argv[2]) \
+        or at.get("function") != "main":
+    print("FAIL: lib_scan's call site is not main's SCAN-LINE:", at, sys.argv[2])
+    sys.exit(1)
 print("ok: rank", names[:5], "unattributed", round(d["slow_unattributed"], 3), "under", under)
 PY
 # ... and the text says so under the table
 "$build/bin/vprof" rank --normal "$work/n.vprof" --buggy "$work/s.vprof" > "$work/r.txt"
-grep -q "^note: [0-9]*% of the slow run's PC samples are in code no ranked function holds.*; [0-9]*% under lib_scan \[libscan.so\]" \
+grep -q "^note: [0-9]*% of the slow run's PC samples are in code no ranked function holds.*; [0-9]*% under lib_scan \[libscan.so\] (called at libscan_main.c:$scan_line)" \
   "$work/r.txt" || { cat "$work/r.txt"; fail "vprof rank text has no note of the unranked code"; }
 # without the debug file the code has no symbol: the note names lib_scan
 # all the same (the first named frame of the module on the stack)

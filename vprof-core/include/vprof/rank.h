@@ -94,6 +94,10 @@ struct vp_rank_lib {
     char *name;              /* function key (C++: the mangled name)          */
     char *module;            /* base name of its module ("libc.so.6")         */
     uint64_t samples;        /* PC samples (weighted) under it                */
+    char *site_file;         /* where the program called it most (the first
+                                frame outside its module), NULL unknown      */
+    int site_line;
+    char *site_function;     /* the function there (inlined or not), or NULL  */
 };
 
 struct vp_rank_run {
@@ -168,9 +172,12 @@ void vp_rank_run_sort_declared(struct vp_rank_run *r);
  * or an empty path is left out); then vp_rank_run_sort_sources. */
 int vp_rank_run_add_source(struct vp_rank_run *r, const char *path);
 void vp_rank_run_sort_sources(struct vp_rank_run *r);
-/* Adds `samples` to the library time under function `name` of `module`. */
+/* Adds `samples` to the library time under function `name` of `module`,
+   called at site_file:site_line in site_function (NULL, 0: unknown; the
+   first site given stays). */
 int vp_rank_run_add_lib(struct vp_rank_run *r, const char *name, const char *module,
-                        uint64_t samples);
+                        uint64_t samples, const char *site_file, int site_line,
+                        const char *site_function);
 /* 1 when the run declares that variable, 0 when not, -1 out of memory. */
 int vp_rank_run_declares(const struct vp_rank_run *r, const char *function, const char *name,
                          const char *file);
@@ -356,11 +363,15 @@ struct vp_rank_result {
     struct vp_rank_lib_share {
         const char *name, *module;
         double share;
+        const char *site_file;   /* where the program called it, NULL unknown */
+        int site_line;
+        const char *site_function;
     } lib[VP_RANK_LIB_MAX];
     size_t nlib;
 };
 
-/* "; 78% under regcomp [libc.so.6], 9% under free [libc.so.6]": the clause
+/* "; 78% under regcomp [libc.so.6] (called at filter.c:15), 9% under free
+   [libc.so.6]": the clause
    the text, Markdown and loop reports add to the note of the unattributed
    share, into buf (empty when n is 0).  Returns buf. */
 char *vp_rank_lib_clause(const struct vp_rank_lib_share *lib, size_t n, char *buf, size_t cap);

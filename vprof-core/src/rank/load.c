@@ -50,6 +50,8 @@ struct loader {
         const struct vp_func *fn;
         const struct vp_prof_module *mod;
         uint64_t samples;
+        struct { uint64_t ra, samples; } site[8]; /* the calls from outside
+                                                     the module, the first 8 */
     } *lib;
     size_t nlib, lib_cap, lib_last;
 };
@@ -173,27 +175,44 @@ static long func_of_pc(struct loader *L, uint64_t pc)
 }
 
 /* The library function a sample in no candidate function ran under: the
-   first caller on its stack that is a named (not internal) function of the
-   same module, the entry point the program called (regcomp for its
-   re_compile_internal, malloc for _int_malloc).  NULL when the stack leaves
-   the module first (an IFUNC variant such as __memmove_avx512_unaligned_erms
-   is called straight from the program) or ends.  The sample stays
-   unattributed: this only says where (docs/rank.md, "Library code"). */
+   outermost caller on its stack that is a named (not internal) function of
+   the same module before the stack leaves it, the entry point the program
+   called (regcomp for its re_compile_internal and for the malloc it calls,
+   regfree for the free it calls); *site is the return address into the
+   program.  NULL when no frame of the module up to there is named (an IFUNC
+   variant such as __memmove_avx512_unaligned_erms is called straight from
+   the program).  The sample stays unattributed: this only says where
+   (docs/rank.md, "Library code"). */
 static const struct vp_func *library_entry(struct loader *L, const struct vp_pc_sample *s,
-                                           const struct vp_prof_module **mod)
+                                           const struct vp_prof_module **mod, uint64_t *site)
 {
+    *site = 0;
     *mod = vp_profile_module_of(L->p, s->pc);
     if (!*mod)
         return NULL;
     const uint64_t *ra = (const uint64_t *)(s + 1);
-    for (uint16_t d = 0; d < s->depth; d++) {
-        if (ra[d] == 0 || vp_profile_module_of(L->p, ra[d] - 1) != *mod)
-            return NULL;
+    const struct vp_func *entry = NULL;
+    for (uint16_t d = 0; d < s->depth && ra[d]; d++) {
+        if (vp_profile_module_of(L->p, ra[d] - 1) != *mod) {
+            if (entry) /* where the program called the library */
+                *site = ra[d];
+            return entry;
+        }
         const struct vp_func *f = vp_resolve_func(L->res, ra[d] - 1);
         if (f && !f->internal)
-            return f;
+            entry = f;
     }
-    return NULL;
+    return entry;
+}
+
+static void count_site(struct lib_count *c, uint64_t ra, uint64_t w)
+{
+    for (size_t i = 0; ra && i < sizeof c->site / sizeof c->site[0]; i++)
+        if (c->site[i].ra == ra || c->site[i].ra == 0) {
+            c->site[i].ra = ra;
+            c->site[i].samples += w;
+            return;
+        }
 }
 
 /* Counts an unresolved sample for the library function it ran under;
@@ -201,26 +220,28 @@ static const struct vp_func *library_entry(struct loader *L, const struct vp_pc_
 static int count_library(struct loader *L, const struct vp_pc_sample *s)
 {
     const struct vp_prof_module *mod;
-    const struct vp_func *f = library_entry(L, s, &mod);
+    uint64_t site;
+    const struct vp_func *f = library_entry(L, s, &mod, &site);
     if (!f)
         return 0;
     uint64_t w = VP_PC_SAMPLE_WEIGHT(s->flags);
-    if (L->nlib && L->lib[L->lib_last].fn == f) {
-        L->lib[L->lib_last].samples += w;
-        return 0;
-    }
-    for (size_t i = 0; i < L->nlib; i++)
-        if (L->lib[i].fn == f) {
-            L->lib[i].samples += w;
-            L->lib_last = i;
+    size_t i = L->lib_last;
+    if (!L->nlib || L->lib[i].fn != f)
+        for (i = 0; i < L->nlib && L->lib[i].fn != f; i++)
+            ;
+    if (i == L->nlib) {
+        if (L->nlib == 4096)
             return 0;
-        }
-    if (L->nlib == 4096)
-        return 0;
-    if (vp_grow((void **)&L->lib, &L->lib_cap, L->nlib + 1, sizeof *L->lib, 16))
-        return -1;
-    L->lib[L->nlib] = (struct lib_count){f, mod, w};
-    L->lib_last = L->nlib++;
+        if (vp_grow((void **)&L->lib, &L->lib_cap, L->nlib + 1, sizeof *L->lib, 16))
+            return -1;
+        memset(&L->lib[i], 0, sizeof L->lib[i]);
+        L->lib[i].fn = f;
+        L->lib[i].mod = mod;
+        L->nlib++;
+    }
+    L->lib[i].samples += w;
+    count_site(&L->lib[i], site, w);
+    L->lib_last = i;
     return 0;
 }
 
@@ -668,10 +689,23 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
             L.unresolved++;
     }
     for (size_t i = 0; i < L.nlib; i++) {
-        const char *key = vp_func_key(L.lib[i].fn->name, L.lib[i].fn->linkage);
-        const char *path = vp_profile_str(L.p, L.lib[i].mod->path);
+        const struct lib_count *c = &L.lib[i];
+        const char *key = vp_func_key(c->fn->name, c->fn->linkage);
+        const char *path = vp_profile_str(L.p, c->mod->path);
+        size_t best = 0; /* the call site with most samples: its innermost
+                            source line, in the function written there */
+        for (size_t k = 1; k < sizeof c->site / sizeof c->site[0]; k++)
+            if (c->site[k].samples > c->site[best].samples)
+                best = k;
+        struct vp_line_frame fr[VP_INLINE_FRAMES_MAX];
+        size_t nfr = c->site[best].ra
+                         ? vp_resolve_inline_chain(L.res, c->site[best].ra - 1, fr,
+                                                   VP_INLINE_FRAMES_MAX)
+                         : 0;
         if (vp_rank_run_add_lib(L.run, key ? key : "", path ? vp_rank_base_name(path) : "",
-                                L.lib[i].samples))
+                                c->samples, nfr && fr[0].line > 0 ? fr[0].file : NULL,
+                                nfr ? fr[0].line : 0,
+                                nfr ? vp_func_key(fr[0].function, fr[0].linkage) : NULL))
             goto oom;
     }
     /* The program's own code unreadable (rebuilt since recording): the

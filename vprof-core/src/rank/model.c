@@ -65,6 +65,8 @@ void vp_rank_model_free(struct vp_rank_model *m)
         for (size_t l = 0; l < r->nlib; l++) {
             free(r->lib[l].name);
             free(r->lib[l].module);
+            free(r->lib[l].site_file);
+            free(r->lib[l].site_function);
         }
         free(r->lib);
         if (r->sym.free)
@@ -332,19 +334,38 @@ int vp_rank_run_declares(const struct vp_rank_run *r, const char *function, cons
     return found;
 }
 
+/* Sets l's call site when it has none; -1 out of memory. */
+static int lib_site(struct vp_rank_lib *l, const char *file, int line, const char *function)
+{
+    if (l->site_file || !file || !file[0])
+        return 0;
+    l->site_file = strdup(file);
+    l->site_function = function && function[0] ? strdup(function) : NULL;
+    l->site_line = line;
+    if (!l->site_file || (function && function[0] && !l->site_function)) {
+        free(l->site_file);
+        free(l->site_function);
+        l->site_file = l->site_function = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 int vp_rank_run_add_lib(struct vp_rank_run *r, const char *name, const char *module,
-                        uint64_t samples)
+                        uint64_t samples, const char *site_file, int site_line,
+                        const char *site_function)
 {
     if (!module)
         module = "";
     for (size_t i = 0; i < r->nlib; i++)
         if (strcmp(r->lib[i].name, name) == 0 && strcmp(r->lib[i].module, module) == 0) {
             r->lib[i].samples += samples;
-            return 0;
+            return lib_site(&r->lib[i], site_file, site_line, site_function);
         }
     if (grow((void **)&r->lib, &r->lib_cap, r->nlib + 1, sizeof *r->lib))
         return -1;
     struct vp_rank_lib *l = &r->lib[r->nlib];
+    memset(l, 0, sizeof *l);
     l->name = strdup(name);
     l->module = strdup(module);
     l->samples = samples;
@@ -354,5 +375,5 @@ int vp_rank_run_add_lib(struct vp_rank_run *r, const char *name, const char *mod
         return -1;
     }
     r->nlib++;
-    return 0;
+    return lib_site(l, site_file, site_line, site_function);
 }

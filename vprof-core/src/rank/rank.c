@@ -1053,11 +1053,16 @@ static void top_libraries(const struct vp_rank_model *m, uint64_t slow_total,
             if (seen)
                 continue;
             uint64_t n = 0;
+            const struct vp_rank_lib *site = c; /* the run where it weighs most */
             for (size_t j = i; j < m->nruns; j++)
                 for (size_t k = 0; m->runs[j].slow && k < m->runs[j].nlib; k++)
                     if (strcmp(m->runs[j].lib[k].name, c->name) == 0 &&
-                        strcmp(m->runs[j].lib[k].module, c->module) == 0)
+                        strcmp(m->runs[j].lib[k].module, c->module) == 0) {
                         n += m->runs[j].lib[k].samples;
+                        if (m->runs[j].lib[k].site_file &&
+                            (!site->site_file || m->runs[j].lib[k].samples > site->samples))
+                            site = &m->runs[j].lib[k];
+                    }
             double share = (double)n / (double)slow_total;
             if (share < VP_RANK_LIB_MIN_SHARE)
                 continue;
@@ -1070,7 +1075,9 @@ static void top_libraries(const struct vp_rank_model *m, uint64_t slow_total,
                 continue;
             size_t last = res->nlib < VP_RANK_LIB_MAX ? res->nlib : VP_RANK_LIB_MAX - 1;
             memmove(&res->lib[at + 1], &res->lib[at], (last - at) * sizeof res->lib[0]);
-            res->lib[at] = (struct vp_rank_lib_share){c->name, c->module, share};
+            res->lib[at] = (struct vp_rank_lib_share){c->name, c->module, share,
+                                                      site->site_file, site->site_line,
+                                                      site->site_function};
             if (res->nlib < VP_RANK_LIB_MAX)
                 res->nlib++;
         }
@@ -1090,6 +1097,14 @@ char *vp_rank_lib_clause(const struct vp_rank_lib_share *lib, size_t n, char *bu
         if (w < 0)
             break;
         used += (size_t)w;
+        if (lib[i].site_file && used < cap) {
+            char lb[512];
+            w = snprintf(buf + used, cap - used, " (called at %s)",
+                         vp_rank_loc(lb, sizeof lb, lib[i].site_file, lib[i].site_line));
+            if (w < 0)
+                break;
+            used += (size_t)w;
+        }
     }
     return vp_oneline(buf);
 }

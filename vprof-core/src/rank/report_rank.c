@@ -215,6 +215,22 @@ static int write_json(FILE *out, const struct vp_rank_result *r, size_t top)
             vp_json_kv_str(j, "linkage", r->lib[i].name);
         vp_json_kv_str(j, "module", r->lib[i].module);
         vp_json_kv_double(j, "share", r->lib[i].share);
+        vp_json_key(j, "called_at"); /* where the program called it most */
+        if (r->lib[i].site_file) {
+            vp_json_begin_object(j);
+            vp_json_kv_str(j, "file", r->lib[i].site_file);
+            vp_json_kv_uint(j, "line", (uint64_t)r->lib[i].site_line);
+            char fbuf[512];
+            if (r->lib[i].site_function)
+                vp_json_kv_str(j, "function",
+                               vp_func_display(r->lib[i].site_function, fbuf, sizeof fbuf));
+            else {
+                vp_json_key(j, "function");
+                vp_json_null(j);
+            }
+            vp_json_end_object(j);
+        } else
+            vp_json_null(j);
         vp_json_end_object(j);
     }
     vp_json_end_array(j);

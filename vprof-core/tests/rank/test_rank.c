@@ -870,31 +870,37 @@ static void test_unattributed_libraries(void **state)
     struct vp_rank_model *m = vp_rank_model_new();
     struct vp_rank_run *n = vp_rank_add_run(m, "n", 0, P);
     vp_rank_add_func(n, "main", "m.c", 1, 100, 0);
-    vp_rank_run_add_lib(n, "qsort", "libc.so.6", 900); /* normal: not counted */
+    vp_rank_run_add_lib(n, "qsort", "libc.so.6", 900, NULL, 0, NULL); /* normal: not counted */
     struct vp_rank_run *s1 = vp_rank_add_run(m, "s1", 1, P);
     vp_rank_add_func(s1, "main", "m.c", 1, 100, 0);
     s1->pc_total = 1000;
-    vp_rank_run_add_lib(s1, "regcomp", "libc.so.6", 300);
-    vp_rank_run_add_lib(s1, "malloc", "libc.so.6", 120);
-    vp_rank_run_add_lib(s1, "regcomp", "libc.so.6", 100); /* added to the first */
-    vp_rank_run_add_lib(s1, "regcomp", "libother.so", 120); /* ties with malloc */
-    vp_rank_run_add_lib(s1, "tiny", "libc.so.6", 40);    /* 2 % of both runs */
+    vp_rank_run_add_lib(s1, "regcomp", "libc.so.6", 300, "/src/m.c", 15, "filter");
+    vp_rank_run_add_lib(s1, "malloc", "libc.so.6", 120, NULL, 0, NULL);
+    vp_rank_run_add_lib(s1, "regcomp", "libc.so.6", 100, "/src/m.c", 99, "x"); /* added to the first,
+                                                                            whose site stays */
+    vp_rank_run_add_lib(s1, "regcomp", "libother.so", 120, NULL, 0, NULL); /* ties with malloc */
+    vp_rank_run_add_lib(s1, "tiny", "libc.so.6", 40, NULL, 0, NULL);    /* 2 % of both runs */
     struct vp_rank_run *s2 = vp_rank_add_run(m, "s2", 1, P);
     vp_rank_add_func(s2, "main", "m.c", 1, 100, 0);
     s2->pc_total = 1000;
-    vp_rank_run_add_lib(s2, "free", "libc.so.6", 200);
-    vp_rank_run_add_lib(s2, "regcomp", "libc.so.6", 400);
+    vp_rank_run_add_lib(s2, "free", "libc.so.6", 200, NULL, 0, NULL);
+    vp_rank_run_add_lib(s2, "regcomp", "libc.so.6", 500, "/src/m.c", 16, "filter"); /* s2 weighs more */
     struct vp_rank_result *r = run(m);
     assert_int_equal(r->nlib, 3);
     assert_string_equal(r->lib[0].name, "regcomp");
     assert_string_equal(r->lib[0].module, "libc.so.6");
-    assert_true(fabs(r->lib[0].share - 0.4) < 1e-9); /* 800 of 2000 */
+    assert_true(fabs(r->lib[0].share - 0.45) < 1e-9); /* 900 of 2000 */
+    assert_string_equal(r->lib[0].site_file, "/src/m.c");
+    assert_int_equal(r->lib[0].site_line, 16);
+    assert_string_equal(r->lib[0].site_function, "filter");
+    assert_null(r->lib[1].site_file);
     assert_string_equal(r->lib[1].name, "free");   /* 200 */
     assert_string_equal(r->lib[2].name, "malloc"); /* 120, the tie's first name */
     assert_string_equal(r->lib[2].module, "libc.so.6");
     char buf[256];
     assert_string_equal(vp_rank_lib_clause(r->lib, 2, buf, sizeof buf),
-                        "; 40% under regcomp [libc.so.6], 10% under free [libc.so.6]");
+                        "; 45% under regcomp [libc.so.6] (called at m.c:16), 10% under free "
+                        "[libc.so.6]");
     assert_string_equal(vp_rank_lib_clause(r->lib, 0, buf, sizeof buf), "");
     vp_rank_result_free(r);
     vp_rank_model_free(m);
