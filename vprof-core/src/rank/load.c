@@ -179,10 +179,11 @@ static long func_of_pc(struct loader *L, uint64_t pc)
    the same module before the stack leaves it, the entry point the program
    called (regcomp for its re_compile_internal and for the malloc it calls,
    regfree for the free it calls); *site is the return address into the
-   program.  NULL when no frame of the module up to there is named (an IFUNC
-   variant such as __memmove_avx512_unaligned_erms is called straight from
-   the program).  The sample stays unattributed: this only says where
-   (docs/rank.md, "Library code"). */
+   program.  Without one, the outermost frame a debug file names (an IFUNC
+   variant such as __memmove_avx512_unaligned_erms, which the program calls
+   straight through its PLT); NULL when no frame of the module is named.
+   The sample stays unattributed: this only says where (docs/rank.md,
+   "Library code"). */
 static const struct vp_func *library_entry(struct loader *L, const struct vp_pc_sample *s,
                                            const struct vp_prof_module **mod, uint64_t *site)
 {
@@ -191,9 +192,13 @@ static const struct vp_func *library_entry(struct loader *L, const struct vp_pc_
     if (!*mod)
         return NULL;
     const uint64_t *ra = (const uint64_t *)(s + 1);
-    const struct vp_func *entry = NULL;
+    /* without a named frame, the outermost one a debug file names: the
+       IFUNC variant the program's PLT called, __memmove_avx_unaligned_erms */
+    const struct vp_func *entry = NULL, *inner = vp_resolve_func(L->res, s->pc);
     for (uint16_t d = 0; d < s->depth && ra[d]; d++) {
         if (vp_profile_module_of(L->p, ra[d] - 1) != *mod) {
+            if (!entry)
+                entry = inner;
             if (entry) /* where the program called the library */
                 *site = ra[d];
             return entry;
@@ -201,8 +206,15 @@ static const struct vp_func *library_entry(struct loader *L, const struct vp_pc_
         const struct vp_func *f = vp_resolve_func(L->res, ra[d] - 1);
         if (f && !f->internal)
             entry = f;
+        else if (f)
+            inner = f;
     }
-    return entry;
+    return entry ? entry : inner;
+}
+
+static int system_header(const char *file)
+{
+    return strncmp(file, "/usr/include/", 13) == 0 || strncmp(file, "/usr/lib/", 9) == 0;
 }
 
 static void count_site(struct lib_count *c, uint64_t ra, uint64_t w)
@@ -702,10 +714,15 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
                          ? vp_resolve_inline_chain(L.res, c->site[best].ra - 1, fr,
                                                    VP_INLINE_FRAMES_MAX)
                          : 0;
+        /* the program's own line, not the system header inlined there
+           (char_traits.h's copy under a std::string's substr) */
+        size_t k = 0;
+        while (k + 1 < nfr && (!fr[k].file || fr[k].line <= 0 || system_header(fr[k].file)))
+            k++;
         if (vp_rank_run_add_lib(L.run, key ? key : "", path ? vp_rank_base_name(path) : "",
-                                c->samples, nfr && fr[0].line > 0 ? fr[0].file : NULL,
-                                nfr ? fr[0].line : 0,
-                                nfr ? vp_func_key(fr[0].function, fr[0].linkage) : NULL))
+                                c->samples, nfr && fr[k].line > 0 ? fr[k].file : NULL,
+                                nfr ? fr[k].line : 0,
+                                nfr ? vp_func_key(fr[k].function, fr[k].linkage) : NULL))
             goto oom;
     }
     /* The program's own code unreadable (rebuilt since recording): the
