@@ -154,6 +154,7 @@ static const char css[] =
     ".hist.decided{border:2px solid var(--cal);box-shadow:0 0 0 3px #fcc2d7}\n"
     ".hist h4{margin:2px 0;font-size:13.5px}\n"
     ".hist .note{font-size:12px;color:var(--muted);margin:2px 0}\n"
+    "p.note.unattributed{font-size:13px;color:var(--muted)}\n"
     "svg text{font-family:system-ui,'DejaVu Sans',sans-serif;fill:#1f2328}\n"
     "svg .axis{stroke:#8c959f;stroke-width:1}\n"
     "svg .grid{stroke:#eaeef2;stroke-width:1}\n"

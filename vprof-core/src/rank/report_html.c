@@ -180,6 +180,17 @@ static int ranking(FILE *out, const struct vp_rank_result *r, size_t n)
         fputs("</td></tr>\n", out);
     }
     fputs("</tbody></table></div>\n", out);
+    if (r->slow_unattributed >= VP_RANK_UNATTRIBUTED_NOTE) { /* as the text's note */
+        char clause[1024];
+        fprintf(out, "<p class=\"note unattributed\">%.0f%% of the slow run's PC samples are "
+                     "in code no ranked function holds (a library's internal functions, or "
+                     "code without symbols",
+                r->slow_unattributed * 100);
+        vp_html_escape(out, vp_rank_lib_clause(r->lib, r->nlib, clause, sizeof clause));
+        fputs("): their time counts only for the functions whose variables were sampled on "
+              "their stacks.</p>\n",
+              out);
+    }
     vp_html_section_end(out);
     return 0;
 }

@@ -154,11 +154,27 @@ static void test_page(void **state)
     assert_int_equal(count(page, "<details"), count(page, "</details>"));
     assert_int_equal(count(page, "<svg"), count(page, "</svg>"));
     assert_null(strstr(page, "http"));
+    assert_null(strstr(page, "class=\"note unattributed\"")); /* every sample is ranked */
     /* same input, same bytes */
     char *again = html(r);
     assert_string_equal(page, again);
     free(again);
     free(page);
+
+    /* most of the slow run in a library's code: the note under the table,
+       with the library function and its call site, escaped */
+    r->slow_unattributed = 0.9;
+    r->lib[0] = (struct vp_rank_lib_share){"regcomp", "libc.so.6", 0.75, "/src/w.c", 15,
+                                           "filter<int>"};
+    r->nlib = 1;
+    page = html(r);
+    assert_non_null(strstr(page, "<p class=\"note unattributed\">90% of the slow run's PC "
+                                 "samples are in code no ranked function holds (a library's "
+                                 "internal functions, or code without symbols; 75% under regcomp "
+                                 "[libc.so.6] (called at w.c:15)): their time"));
+    free(page);
+    r->nlib = 0;
+    r->slow_unattributed = 0;
 
     /* a result without its model: tables, no plots */
     r->model = NULL;
