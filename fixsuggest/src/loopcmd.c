@@ -627,6 +627,17 @@ static int probed_run(struct ctx *c, char *const *argv, const char *label, const
         *code = VP_LOOPCMD_NOTHING;
         return -1;
     }
+    /* Processes the workload forked write profiles of their own, whose
+       loop counts are not read yet (docs/vprof-loop.md, "Forked
+       processes"): said, not hidden. */
+    char **kids;
+    size_t nkids;
+    if (vp_profile_forked_files(r.output, &kids, &nkids) == 0 && nkids) {
+        msg(c, "the %s workload forked %zu process%s with profiles of their own: the loop "
+               "counts cover only the process it started",
+            label, nkids, nkids == 1 ? "" : "es");
+        vp_profile_free_names(kids, nkids);
+    }
     return failed;
 }
 

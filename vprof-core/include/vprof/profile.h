@@ -100,6 +100,14 @@ static inline const uint64_t *vp_pc_sample_callers(const struct vp_pc_sample *s)
 /* Find the module containing absolute address `pc`; NULL if none. */
 const struct vp_prof_module *vp_profile_module_of(const struct vp_profile *p, uint64_t pc);
 
+/* The files beside the profile at `path` that processes forked by its
+ * recording may have written: `path.<pid>` (docs/runtime.md), sorted by
+ * name, each malloc'd, in a malloc'd array of *n (NULL when none).  Which
+ * of them belong to this recording is for the caller to check (the
+ * headers' root_pid).  Returns 0, or -1 out of memory. */
+int vp_profile_forked_files(const char *path, char ***names, size_t *n);
+void vp_profile_free_names(char **names, size_t n);
+
 /* First extra section of `type`, or NULL. */
 const struct vp_profile_extra *vp_profile_extra(const struct vp_profile *p, uint32_t type);
 

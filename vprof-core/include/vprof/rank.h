@@ -139,6 +139,9 @@ struct vp_rank_run {
        (docs/rank.md, "Library code"); vp_rank_run_add_lib. */
     struct vp_rank_lib *lib;
     size_t nlib, lib_cap;
+    unsigned processes;      /* profiles loaded into the run: the recording's
+                                process and those it forked (0: built by hand,
+                                one)                                          */
 };
 
 struct vp_rank_model {
@@ -332,6 +335,7 @@ struct vp_rank_input {
     const char *label;
     int slow;
     uint64_t period_ns, pc_samples, value_samples, unreadable;
+    unsigned processes;      /* the recording's processes in it (1 + forked)  */
 };
 
 /* The share of the slow runs' PC samples in no candidate function from

@@ -11,6 +11,7 @@
  * Every failure names the file and the byte offset of the offending field or
  * record.  Nothing is read before it has been bounds-checked.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -520,4 +521,69 @@ const struct vp_profile_extra *vp_profile_extra(const struct vp_profile *p, uint
         if (p->extras[i].type == type)
             return &p->extras[i];
     return NULL;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void vp_profile_free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+int vp_profile_forked_files(const char *path, char ***names, size_t *n)
+{
+    *names = NULL;
+    *n = 0;
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == path)
+        strcpy(dir, "/");
+    else if ((size_t)(slash - path) < sizeof dir)
+        memcpy(dir, path, (size_t)(slash - path)), dir[slash - path] = 0;
+    else
+        return 0;
+    const char *base = slash ? slash + 1 : path;
+    size_t blen = strlen(base);
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    size_t cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *s = e->d_name;
+        if (strncmp(s, base, blen) != 0 || s[blen] != '.' || !s[blen + 1] ||
+            strspn(s + blen + 1, "0123456789") != strlen(s + blen + 1))
+            continue;
+        size_t len = strlen(dir) + strlen(s) + 2;
+        char *full = malloc(len);
+        if (full && *n == cap) {
+            size_t ncap = cap ? cap * 2 : 8;
+            char **nn = realloc(*names, ncap * sizeof *nn);
+            if (nn) {
+                *names = nn;
+                cap = ncap;
+            }
+        }
+        if (!full || *n == cap) {
+            free(full);
+            closedir(d);
+            vp_profile_free_names(*names, *n);
+            *names = NULL;
+            *n = 0;
+            return -1;
+        }
+        snprintf(full, len, "%s/%s", dir, s);
+        (*names)[(*n)++] = full;
+    }
+    closedir(d);
+    if (*n > 1)
+        qsort(*names, *n, sizeof **names, cmp_name);
+    return 0;
 }

@@ -54,6 +54,8 @@ struct loader {
                                                      the module, the first 8 */
     } *lib;
     size_t nlib, lib_cap, lib_last;
+    int merge; /* another process of the run's recording: its variables join
+                  the run's of the same identity */
 };
 
 static uint64_t mix(uint64_t x)
@@ -555,6 +557,20 @@ oom:
     return -1;
 }
 
+/* The run's variable of that identity, or NULL. */
+static struct vp_rank_var *same_var(struct vp_rank_run *r, const char *function, const char *file,
+                                    const char *name, int line)
+{
+    for (size_t i = 0; i < r->nvars; i++) {
+        struct vp_rank_var *v = &r->vars[i];
+        if (v->line == line && strcmp(v->name, name) == 0 &&
+            strcmp(v->function, function ? function : "") == 0 &&
+            strcmp(v->file, file ? file : "") == 0)
+            return v;
+    }
+    return NULL;
+}
+
 /* Group value samples by variable, each group in (tid, seq, depth) order,
  * and append them to model variables. */
 static int load_values(struct loader *L, int slow)
@@ -596,10 +612,14 @@ static int load_values(struct loader *L, int slow)
         const char *fn = vp_profile_var_str(p, pv->function);
         if (fn && fn[0]) /* a local: its function's key; a global's linkage is its own */
             fn = vp_func_key(fn, vp_profile_var_str(p, pv->linkage));
-        struct vp_rank_var *mv = vp_rank_add_var(
-            L->run, fn, vp_profile_var_str(p, pv->file),
-            vp_profile_var_str(p, pv->name), vp_profile_var_str(p, pv->type), (int)pv->line,
-            pv->tags, pv->type_kind, pv->size);
+        struct vp_rank_var *mv =
+            L->merge ? same_var(L->run, fn, vp_profile_var_str(p, pv->file),
+                                vp_profile_var_str(p, pv->name), (int)pv->line)
+                     : NULL;
+        if (!mv)
+            mv = vp_rank_add_var(L->run, fn, vp_profile_var_str(p, pv->file),
+                                 vp_profile_var_str(p, pv->name), vp_profile_var_str(p, pv->type),
+                                 (int)pv->line, pv->tags, pv->type_kind, pv->size);
         if (!mv || vp_rank_var_reserve(mv, hi - lo, slow))
             goto oom;
         int global = pv->function == 0 || vp_profile_var_str(p, pv->function)[0] == 0;
@@ -639,6 +659,134 @@ oom:
     return -1;
 }
 
+/* Counts one profile's samples into L->run: PC samples per function and
+   the library time under no function, value ticks, value samples per
+   variable (L->merge: added to the run's variables of the same identity),
+   and the variables its build declares.  -1 out of memory. */
+static int load_samples(struct loader *L, int slow)
+{
+    L->run->value_samples += L->p->value_count;
+    L->run->input_bytes += L->p->map_size_;
+    /* Costs are weighted: a record stands for VP_PC_SAMPLE_WEIGHT(flags)
+       timer periods (> 1 when the timer_create fallback overran), so
+       pc_samples and value_ticks count periods, not records. */
+    for (size_t i = 0; i < L->p->pc_count; i++) {
+        long f = func_of_pc(L, L->p->pc_samples[i]->pc);
+        if (f == -2)
+            return -1;
+        L->run->pc_total += VP_PC_SAMPLE_WEIGHT(L->p->pc_samples[i]->flags);
+        if (f >= 0)
+            L->run->funcs[f].pc_samples += VP_PC_SAMPLE_WEIGHT(L->p->pc_samples[i]->flags);
+        else if (count_library(L, L->p->pc_samples[i]))
+            return -1;
+        else
+            L->unresolved++;
+    }
+    for (size_t i = 0; i < L->nlib; i++) {
+        const struct lib_count *c = &L->lib[i];
+        const char *key = vp_func_key(c->fn->name, c->fn->linkage);
+        const char *mpath = vp_profile_str(L->p, c->mod->path);
+        size_t best = 0; /* the call site with most samples: its innermost
+                            source line, in the function written there */
+        for (size_t k = 1; k < sizeof c->site / sizeof c->site[0]; k++)
+            if (c->site[k].samples > c->site[best].samples)
+                best = k;
+        struct vp_line_frame fr[VP_INLINE_FRAMES_MAX];
+        size_t nfr = c->site[best].ra
+                         ? vp_resolve_inline_chain(L->res, c->site[best].ra - 1, fr,
+                                                   VP_INLINE_FRAMES_MAX)
+                         : 0;
+        /* the program's own line, not the system header inlined there
+           (char_traits.h's copy under a std::string's substr) */
+        size_t k = 0;
+        while (k + 1 < nfr && (!fr[k].file || fr[k].line <= 0 || system_header(fr[k].file)))
+            k++;
+        if (vp_rank_run_add_lib(L->run, key ? key : "", mpath ? vp_rank_base_name(mpath) : "",
+                                c->samples, nfr && fr[k].line > 0 ? fr[k].file : NULL,
+                                nfr ? fr[k].line : 0,
+                                nfr ? vp_func_key(fr[k].function, fr[k].linkage) : NULL))
+            return -1;
+    }
+    if (count_ticks(L) || load_values(L, slow))
+        return -1;
+    /* What a normal run's build declares, sampled or not: a slow-only
+       variable that no normal build declares is new code (another version),
+       not a path the normal run did not take (docs/rank.md). */
+    for (size_t v = 0; !slow && v < L->p->var_count; v++) {
+        const struct vp_prof_var *pv = &L->p->vars[v];
+        const char *fn = vp_profile_var_str(L->p, pv->function);
+        if (fn && fn[0])
+            fn = vp_func_key(fn, vp_profile_var_str(L->p, pv->linkage));
+        if (vp_rank_run_declare(L->run, fn, vp_profile_var_str(L->p, pv->name),
+                                vp_profile_var_str(L->p, pv->file)))
+            return -1;
+    }
+    for (size_t v = 0; v < L->p->var_count; v++)
+        if (vp_rank_run_add_source(L->run, vp_profile_var_str(L->p, L->p->vars[v].file)))
+            return -1;
+    return 0;
+}
+
+/* Whether the profile at `cpath` is a process that the recording of `root`
+   forked (directly or not): written after a fork, not an exec'd image (a
+   program of its own), with the same root pid, sampling period and
+   executable, within the root's recording time.  A file left by an earlier
+   recording to the same path has another root pid. */
+static int forked_process_of(const struct vp_profile *root, const struct vp_profile *c)
+{
+    uint32_t rootpid = root->hdr.root_pid ? root->hdr.root_pid : root->hdr.pid;
+    if (!(c->hdr.flags & VP_PROFF_FORKED) || (c->hdr.flags & VP_PROFF_EXECED) ||
+        c->hdr.root_pid != rootpid || c->hdr.period_ns != root->hdr.period_ns ||
+        c->hdr.start_ns < root->hdr.start_ns ||
+        (root->hdr.end_ns && c->hdr.start_ns > root->hdr.end_ns))
+        return 0;
+    if (!root->module_count || !c->module_count)
+        return root->module_count == c->module_count;
+    return strcmp(vp_profile_str(root, root->modules[0].path),
+                  vp_profile_str(c, c->modules[0].path)) == 0;
+}
+
+/* Loads the profiles of the processes that the recording at `path` forked
+   (`path.<pid>`, docs/runtime.md) into L->run, in name order: one run is
+   the whole process tree, as perf record's is, and a prefork server's
+   workers are not left out.  Other files of that name are passed over.
+   0, or -1 with err set. */
+static int load_children(struct loader *root, const char *path, int slow, char *err,
+                         size_t errlen)
+{
+    char **names;
+    size_t n;
+    if (vp_profile_forked_files(path, &names, &n)) {
+        vp_set_err(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        struct loader C = {0};
+        char perr[512];
+        if (vp_profile_open(names[i], &C.p, perr, sizeof perr) != 0)
+            continue; /* not a profile, or a broken one: not this run's */
+        if (!forked_process_of(root->p, C.p) ||
+            (uint64_t)C.p->value_count >= UINT32_MAX) {
+            vp_profile_close(C.p);
+            continue;
+        }
+        C.run = root->run;
+        C.merge = 1;
+        if (!(C.res = vp_resolver_new(C.p)) || load_samples(&C, slow)) {
+            vp_set_err(err, errlen, "%s: out of memory", names[i]);
+            rc = -1;
+        } else
+            root->run->processes++;
+        loader_free_maps(&C);
+        if (C.res)
+            vp_resolver_free(C.res);
+        vp_profile_close(C.p);
+    }
+    vp_profile_free_names(names, n);
+    return rc;
+}
+
 int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, char *err,
                          size_t errlen)
 {
@@ -646,11 +794,6 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
     char perr[512];
     if (vp_profile_open(path, &L.p, perr, sizeof perr) != 0) {
         vp_set_err(err, errlen, "%s", perr);
-        return -1;
-    }
-    if (L.p->pc_count == 0 && L.p->value_count == 0) {
-        vp_set_err(err, errlen, "%s: no samples (no PC and no value samples)", path);
-        vp_profile_close(L.p);
         return -1;
     }
     if ((uint64_t)L.p->value_count >= UINT32_MAX) {
@@ -680,51 +823,12 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
     L.run = vp_rank_add_run(m, path, slow, L.p->hdr.period_ns);
     if (!L.run)
         goto oom;
+    L.run->processes = 1;
     L.run->rec_pid = L.p->hdr.pid;
     L.run->rec_start_ns = L.p->hdr.start_ns;
     L.run->rec_end_ns = L.p->hdr.end_ns;
-    L.run->value_samples = L.p->value_count;
-    L.run->input_bytes = L.p->map_size_;
-    /* Costs are weighted: a record stands for VP_PC_SAMPLE_WEIGHT(flags)
-       timer periods (> 1 when the timer_create fallback overran), so
-       pc_samples and value_ticks count periods, not records. */
-    for (size_t i = 0; i < L.p->pc_count; i++) {
-        long f = func_of_pc(&L, L.p->pc_samples[i]->pc);
-        if (f == -2)
-            goto oom;
-        L.run->pc_total += VP_PC_SAMPLE_WEIGHT(L.p->pc_samples[i]->flags);
-        if (f >= 0)
-            L.run->funcs[f].pc_samples += VP_PC_SAMPLE_WEIGHT(L.p->pc_samples[i]->flags);
-        else if (count_library(&L, L.p->pc_samples[i]))
-            goto oom;
-        else
-            L.unresolved++;
-    }
-    for (size_t i = 0; i < L.nlib; i++) {
-        const struct lib_count *c = &L.lib[i];
-        const char *key = vp_func_key(c->fn->name, c->fn->linkage);
-        const char *path = vp_profile_str(L.p, c->mod->path);
-        size_t best = 0; /* the call site with most samples: its innermost
-                            source line, in the function written there */
-        for (size_t k = 1; k < sizeof c->site / sizeof c->site[0]; k++)
-            if (c->site[k].samples > c->site[best].samples)
-                best = k;
-        struct vp_line_frame fr[VP_INLINE_FRAMES_MAX];
-        size_t nfr = c->site[best].ra
-                         ? vp_resolve_inline_chain(L.res, c->site[best].ra - 1, fr,
-                                                   VP_INLINE_FRAMES_MAX)
-                         : 0;
-        /* the program's own line, not the system header inlined there
-           (char_traits.h's copy under a std::string's substr) */
-        size_t k = 0;
-        while (k + 1 < nfr && (!fr[k].file || fr[k].line <= 0 || system_header(fr[k].file)))
-            k++;
-        if (vp_rank_run_add_lib(L.run, key ? key : "", path ? vp_rank_base_name(path) : "",
-                                c->samples, nfr && fr[k].line > 0 ? fr[k].file : NULL,
-                                nfr ? fr[k].line : 0,
-                                nfr ? vp_func_key(fr[k].function, fr[k].linkage) : NULL))
-            goto oom;
-    }
+    if (load_samples(&L, slow))
+        goto oom;
     /* The program's own code unreadable (rebuilt since recording): the
        ranking would hold only library functions, silently; refused. */
     const char *progerr = vp_resolver_program_error(L.res);
@@ -735,25 +839,21 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
         vp_profile_close(L.p);
         return -1;
     }
-    if (count_ticks(&L) || load_values(&L, slow))
-        goto oom;
-    /* What a normal run's build declares, sampled or not: a slow-only
-       variable that no normal build declares is new code (another version),
-       not a path the normal run did not take (docs/rank.md). */
-    for (size_t v = 0; !slow && v < L.p->var_count; v++) {
-        const struct vp_prof_var *pv = &L.p->vars[v];
-        const char *fn = vp_profile_var_str(L.p, pv->function);
-        if (fn && fn[0])
-            fn = vp_func_key(fn, vp_profile_var_str(L.p, pv->linkage));
-        if (vp_rank_run_declare(L.run, fn, vp_profile_var_str(L.p, pv->name),
-                                vp_profile_var_str(L.p, pv->file)))
-            goto oom;
+    if (load_children(&L, path, slow, err, errlen)) {
+        loader_free_maps(&L);
+        vp_resolver_free(L.res);
+        vp_profile_close(L.p);
+        return -1;
     }
     vp_rank_run_sort_declared(L.run);
-    for (size_t v = 0; v < L.p->var_count; v++)
-        if (vp_rank_run_add_source(L.run, vp_profile_var_str(L.p, L.p->vars[v].file)))
-            goto oom;
     vp_rank_run_sort_sources(L.run);
+    if (L.run->pc_total == 0 && L.run->value_samples == 0) {
+        vp_set_err(err, errlen, "%s: no samples (no PC and no value samples)", path);
+        loader_free_maps(&L);
+        vp_resolver_free(L.res);
+        vp_profile_close(L.p);
+        return -1;
+    }
     loader_free_maps(&L);
     if (L.run->nfuncs == 0) {
         const char *why = vp_resolver_error(L.res);

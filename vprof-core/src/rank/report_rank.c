@@ -27,13 +27,16 @@ static void tags_str(uint16_t tags, char *buf, size_t len)
 
 static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
 {
-    size_t nn = 0, nb = 0;
-    for (size_t i = 0; i < r->ninputs; i++)
+    size_t nn = 0, nb = 0, procs = 0;
+    for (size_t i = 0; i < r->ninputs; i++) {
         r->inputs[i].slow ? nb++ : nn++;
-    fprintf(out,
-            "vprof rank: %zu normal, %zu buggy profile(s); DefaultDiscount %.2f, "
-            "ValidDiscount %.2f, alpha %.3f\n",
-            nn, nb, r->params.default_discount, r->params.valid_discount, r->params.alpha);
+        procs += r->inputs[i].processes > 1 ? r->inputs[i].processes : 1;
+    }
+    fprintf(out, "vprof rank: %zu normal, %zu buggy profile(s)", nn, nb);
+    if (procs > r->ninputs) /* forked processes joined their recordings */
+        fprintf(out, " (%zu processes)", procs);
+    fprintf(out, "; DefaultDiscount %.2f, ValidDiscount %.2f, alpha %.3f\n",
+            r->params.default_discount, r->params.valid_discount, r->params.alpha);
     /* the function column fits the names shown (C++'s qualified ones are
        long), up to 64 characters; a longer one is fitted into it with its
        template arguments elided (vp_func_fit) */
@@ -198,6 +201,7 @@ static int write_json(FILE *out, const struct vp_rank_result *r, size_t top)
         vp_json_kv_uint(j, "pc_samples", in->pc_samples);
         vp_json_kv_uint(j, "value_samples", in->value_samples);
         vp_json_kv_uint(j, "unreadable", in->unreadable);
+        vp_json_kv_uint(j, "processes", in->processes ? in->processes : 1);
         vp_json_end_object(j);
     }
     vp_json_end_array(j);

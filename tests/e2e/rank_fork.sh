@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# One recording is the whole process tree (docs/rank.md, "Forked
+# processes"): the root cause runs in two forked workers while the process
+# vprof record started only waits.  vprof rank adds the workers' profiles
+# (FILE.<pid>) to their recording's run and ranks dedupe first; before, the
+# slow profile alone had no samples and the rank failed.  A worker's file
+# left by an earlier recording to the same path is not added.  vprof-loop
+# says that it reads only the first process's loop counts.
+set -euo pipefail
+build=$1 src=$2
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+"$build/bin/vprof-cc" -O2 -g "$src/tests/e2e/progs/forkw.c" -o "$work/forkw"
+cd "$work"
+"$build/bin/vprof" record -o n.vprof -- ./forkw 400000 100 > /dev/null
+# an earlier slow recording to the same path: its workers' files stay
+"$build/bin/vprof" record -o s.vprof -- ./forkw 20000 10000 > /dev/null
+"$build/bin/vprof" record -o s.vprof --force -- ./forkw 100000 40000 > /dev/null
+ls s.vprof.* > /dev/null || fail "no worker profile s.vprof.<pid>"
+[ "$(ls s.vprof.* | wc -l)" -ge 4 ] || fail "the earlier recording's worker files are gone"
+"$build/bin/vprof" rank --normal n.vprof --buggy s.vprof --format json -o r.json
+/usr/bin/python3 - r.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+procs = {i["role"]: i["processes"] for i in d["inputs"]}
+names = [f["name"] for f in d["functions"]]
+if procs != {"normal": 3, "buggy": 3}:
+    print("FAIL: processes per recording (want 3 each: the root and its two workers):", procs)
+    sys.exit(1)
+if names[:1] != ["dedupe"]:
+    print("FAIL: dedupe is not first:", names[:5])
+    sys.exit(1)
+f = d["functions"][0]
+if f["pc_samples"] < 50:
+    print("FAIL: the workers' samples are not dedupe's:", f["pc_samples"])
+    sys.exit(1)
+print("ok:", procs, names[:3], f["pattern"], f["pc_samples"])
+PY
+"$build/bin/vprof" rank --normal n.vprof --buggy s.vprof > r.txt
+grep -q "^vprof rank: 1 normal, 1 buggy profile(s) (6 processes);" r.txt ||
+  { head -3 r.txt; fail "the text does not count the processes"; }
+"$build/bin/vprof-loop" --top 1 --rank r.json -- ./forkw 100000 40000 > loop.txt 2> loop.err || true
+grep -q "the slow workload forked 2 processes with profiles of their own: the loop counts cover only the process it started" loop.err ||
+  { cat loop.err; fail "vprof-loop does not say the workers' counts are not read"; }
+echo "ok: vprof-loop says so"
