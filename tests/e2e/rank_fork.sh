@@ -39,6 +39,13 @@ PY
 "$build/bin/vprof" rank --normal n.vprof --buggy s.vprof > r.txt
 grep -q "^vprof rank: 1 normal, 1 buggy profile(s) (6 processes);" r.txt ||
   { head -3 r.txt; fail "the text does not count the processes"; }
+# a worker's file given besides its recording would count twice: refused
+kid=$(ls -t s.vprof.* | head -1) # written last: a worker of the later recording
+if "$build/bin/vprof" rank --normal n.vprof --buggy s.vprof "$kid" > dup.txt 2> dup.err; then
+  fail "a worker's profile given besides its recording was counted twice"
+fi
+grep -q "a process that s.vprof forked, counted with it already" dup.err ||
+  { cat dup.err; fail "no one-line error for the worker given twice"; }
 "$build/bin/vprof-loop" --top 1 --rank r.json -- ./forkw 100000 40000 > loop.txt 2> loop.err || true
 grep -q "the slow workload forked 2 processes with profiles of their own: the loop counts cover only the process it started" loop.err ||
   { cat loop.err; fail "vprof-loop does not say the workers' counts are not read"; }

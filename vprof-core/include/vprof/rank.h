@@ -142,6 +142,11 @@ struct vp_rank_run {
     unsigned processes;      /* profiles loaded into the run: the recording's
                                 process and those it forked (0: built by hand,
                                 one)                                          */
+    struct vp_rank_proc {    /* the forked ones' recordings (pid, start, end):
+                                given again on their own, refused            */
+        uint64_t pid, start_ns, end_ns;
+    } *forked;
+    size_t nforked, nforked_cap;
 };
 
 struct vp_rank_model {

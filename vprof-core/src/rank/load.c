@@ -751,8 +751,19 @@ static int forked_process_of(const struct vp_profile *root, const struct vp_prof
    the whole process tree, as perf record's is, and a prefork server's
    workers are not left out.  Other files of that name are passed over.
    0, or -1 with err set. */
-static int load_children(struct loader *root, const char *path, int slow, char *err,
-                         size_t errlen)
+/* Whether the recording of profile `p` is a run of the model already
+   (given on its own before the recording that forked it). */
+static int given(const struct vp_rank_model *m, const struct vp_profile *p)
+{
+    for (size_t i = 0; i < m->nruns; i++)
+        if (m->runs[i].rec_pid == p->hdr.pid && m->runs[i].rec_start_ns == p->hdr.start_ns &&
+            m->runs[i].rec_end_ns == p->hdr.end_ns)
+            return 1;
+    return 0;
+}
+
+static int load_children(struct vp_rank_model *m, struct loader *root, const char *path,
+                         int slow, char *err, size_t errlen)
 {
     char **names;
     size_t n;
@@ -767,10 +778,19 @@ static int load_children(struct loader *root, const char *path, int slow, char *
         if (vp_profile_open(names[i], &C.p, perr, sizeof perr) != 0)
             continue; /* not a profile, or a broken one: not this run's */
         if (!forked_process_of(root->p, C.p) ||
-            (uint64_t)C.p->value_count >= UINT32_MAX) {
+            (uint64_t)C.p->value_count >= UINT32_MAX || given(m, C.p)) {
             vp_profile_close(C.p);
             continue;
         }
+        struct vp_rank_run *r = root->run;
+        if (vp_grow((void **)&r->forked, &r->nforked_cap, r->nforked + 1, sizeof *r->forked, 4)) {
+            vp_profile_close(C.p);
+            vp_set_err(err, errlen, "%s: out of memory", names[i]);
+            rc = -1;
+            break;
+        }
+        r->forked[r->nforked++] =
+            (struct vp_rank_proc){C.p->hdr.pid, C.p->hdr.start_ns, C.p->hdr.end_ns};
         C.run = root->run;
         C.merge = 1;
         if (!(C.res = vp_resolver_new(C.p)) || load_samples(&C, slow)) {
@@ -816,6 +836,16 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
             vp_profile_close(L.p);
             return -1;
         }
+        for (size_t k = 0; k < o->nforked; k++)
+            if (o->forked[k].pid == L.p->hdr.pid && o->forked[k].start_ns == L.p->hdr.start_ns &&
+                o->forked[k].end_ns == L.p->hdr.end_ns) {
+                vp_set_err(err, errlen,
+                           "%s: a process that %s forked, counted with it already: give each "
+                           "recording once, by the file vprof record wrote",
+                           path, o->label);
+                vp_profile_close(L.p);
+                return -1;
+            }
     }
     L.res = vp_resolver_new(L.p);
     if (!L.res)
@@ -839,7 +869,7 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
         vp_profile_close(L.p);
         return -1;
     }
-    if (load_children(&L, path, slow, err, errlen)) {
+    if (load_children(m, &L, path, slow, err, errlen)) {
         loader_free_maps(&L);
         vp_resolver_free(L.res);
         vp_profile_close(L.p);

@@ -69,6 +69,7 @@ void vp_rank_model_free(struct vp_rank_model *m)
             free(r->lib[l].site_function);
         }
         free(r->lib);
+        free(r->forked);
         if (r->sym.free)
             r->sym.free(r->sym.ctx);
     }
