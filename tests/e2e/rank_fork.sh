@@ -39,6 +39,14 @@ PY
 "$build/bin/vprof" rank --normal n.vprof --buggy s.vprof > r.txt
 grep -q "^vprof rank: 1 normal, 1 buggy profile(s) (6 processes);" r.txt ||
   { head -3 r.txt; fail "the text does not count the processes"; }
+# a file named as a worker's profile that is none: refused, not skipped
+echo garbage > s.vprof.99999999
+if "$build/bin/vprof" rank --normal n.vprof --buggy s.vprof > bad.txt 2> bad.err; then
+  fail "a broken worker profile was ignored"
+fi
+[ "$(wc -l < bad.err)" -eq 1 ] && grep -q "s.vprof.99999999.*(named as a process of s.vprof's recording)" bad.err ||
+  { cat bad.err; fail "no one-line error for the broken worker profile"; }
+rm s.vprof.99999999
 # a worker's file given besides its recording would count twice: refused
 kid=$(ls -t s.vprof.* | head -1) # written last: a worker of the later recording
 if "$build/bin/vprof" rank --normal n.vprof --buggy s.vprof "$kid" > dup.txt 2> dup.err; then

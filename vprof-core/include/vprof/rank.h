@@ -139,11 +139,9 @@ struct vp_rank_run {
        (docs/rank.md, "Library code"); vp_rank_run_add_lib. */
     struct vp_rank_lib *lib;
     size_t nlib, lib_cap;
-    unsigned processes;      /* profiles loaded into the run: the recording's
-                                process and those it forked (0: built by hand,
-                                one)                                          */
-    struct vp_rank_proc {    /* the forked ones' recordings (pid, start, end):
-                                given again on their own, refused            */
+    struct vp_rank_proc {    /* the processes the recording forked, loaded
+                                into the run (pid, start, end): given again
+                                on their own, refused                        */
         uint64_t pid, start_ns, end_ns;
     } *forked;
     size_t nforked, nforked_cap;

@@ -17,7 +17,6 @@
  * run.  Nothing here goes through a shell.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -150,29 +149,17 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 /// since `since`.
 static size_t count_child_profiles(const char *output, time_t since)
 {
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", output);
-    char *slash = strrchr(dir, '/');
-    const char *base = slash ? slash + 1 : output;
-    if (slash)
-        *slash = '\0';
-    DIR *d = opendir(slash ? (dir[0] ? dir : "/") : ".");
-    if (!d)
+    char **names;
+    size_t n, kids = 0;
+    if (vp_profile_forked_files(output, &names, &n) != 0)
         return 0;
-    size_t blen = strlen(base), n = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        const char *nm = de->d_name;
-        if (strncmp(nm, base, blen) != 0 || nm[blen] != '.' || !nm[blen + 1])
-            continue;
-        if (strspn(nm + blen + 1, "0123456789") != strlen(nm + blen + 1))
-            continue;
+    for (size_t i = 0; i < n; i++) {
         struct stat st;
-        if (fstatat(dirfd(d), nm, &st, 0) == 0 && st.st_mtime >= since)
-            n++;
+        if (stat(names[i], &st) == 0 && st.st_mtime >= since)
+            kids++;
     }
-    closedir(d);
-    return n;
+    vp_profile_free_names(names, n);
+    return kids;
 }
 
 /// Reads the profile back and prints the one-line summary.  Returns 0 if the

@@ -214,11 +214,6 @@ static const struct vp_func *library_entry(struct loader *L, const struct vp_pc_
     return entry ? entry : inner;
 }
 
-static int system_header(const char *file)
-{
-    return strncmp(file, "/usr/include/", 13) == 0 || strncmp(file, "/usr/lib/", 9) == 0;
-}
-
 static void count_site(struct lib_count *c, uint64_t ra, uint64_t w)
 {
     for (size_t i = 0; ra && i < sizeof c->site / sizeof c->site[0]; i++)
@@ -699,7 +694,7 @@ static int load_samples(struct loader *L, int slow)
         /* the program's own line, not the system header inlined there
            (char_traits.h's copy under a std::string's substr) */
         size_t k = 0;
-        while (k + 1 < nfr && (!fr[k].file || fr[k].line <= 0 || system_header(fr[k].file)))
+        while (k + 1 < nfr && (!fr[k].file || fr[k].line <= 0 || vp_rank_system_file(fr[k].file)))
             k++;
         if (vp_rank_run_add_lib(L->run, key ? key : "", mpath ? vp_rank_base_name(mpath) : "",
                                 c->samples, nfr && fr[k].line > 0 ? fr[k].file : NULL,
@@ -727,8 +722,7 @@ static int load_samples(struct loader *L, int slow)
     return 0;
 }
 
-/* Whether the profile at `cpath` is a process that the recording of `root`
-   forked (directly or not): written after a fork, not an exec'd image (a
+/* Whether profile `c` is a process that the recording of `root` forked (directly or not): written after a fork, not an exec'd image (a
    program of its own), with the same root pid, sampling period and
    executable, within the root's recording time.  A file left by an earlier
    recording to the same path has another root pid. */
@@ -746,11 +740,6 @@ static int forked_process_of(const struct vp_profile *root, const struct vp_prof
                   vp_profile_str(c, c->modules[0].path)) == 0;
 }
 
-/* Loads the profiles of the processes that the recording at `path` forked
-   (`path.<pid>`, docs/runtime.md) into L->run, in name order: one run is
-   the whole process tree, as perf record's is, and a prefork server's
-   workers are not left out.  Other files of that name are passed over.
-   0, or -1 with err set. */
 /* Whether the recording of profile `p` is a run of the model already
    (given on its own before the recording that forked it). */
 static int given(const struct vp_rank_model *m, const struct vp_profile *p)
@@ -762,6 +751,12 @@ static int given(const struct vp_rank_model *m, const struct vp_profile *p)
     return 0;
 }
 
+/* Loads the profiles of the processes that the recording at `path` forked
+   (`path.<pid>`, docs/runtime.md) into L->run, in name order: one run is
+   the whole process tree, as perf record's is, and a prefork server's
+   workers are not left out.  Profiles of other recordings are passed
+   over; a file of that name that is no valid profile is refused, since
+   it may be one of this recording's processes.  0, or -1 with err set. */
 static int load_children(struct vp_rank_model *m, struct loader *root, const char *path,
                          int slow, char *err, size_t errlen)
 {
@@ -775,12 +770,23 @@ static int load_children(struct vp_rank_model *m, struct loader *root, const cha
     for (size_t i = 0; i < n && rc == 0; i++) {
         struct loader C = {0};
         char perr[512];
-        if (vp_profile_open(names[i], &C.p, perr, sizeof perr) != 0)
-            continue; /* not a profile, or a broken one: not this run's */
-        if (!forked_process_of(root->p, C.p) ||
-            (uint64_t)C.p->value_count >= UINT32_MAX || given(m, C.p)) {
+        if (vp_profile_open(names[i], &C.p, perr, sizeof perr) != 0) {
+            vp_set_err(err, errlen,
+                       "%s (named as a process of %s's recording): remove it, or record again",
+                       perr, path);
+            rc = -1;
+            break;
+        }
+        if (!forked_process_of(root->p, C.p) || given(m, C.p)) {
             vp_profile_close(C.p);
             continue;
+        }
+        if ((uint64_t)C.p->value_count >= UINT32_MAX) {
+            vp_set_err(err, errlen, "%s: more than 2^32 value samples are not supported",
+                       names[i]);
+            vp_profile_close(C.p);
+            rc = -1;
+            break;
         }
         struct vp_rank_run *r = root->run;
         if (vp_grow((void **)&r->forked, &r->nforked_cap, r->nforked + 1, sizeof *r->forked, 4)) {
@@ -796,8 +802,7 @@ static int load_children(struct vp_rank_model *m, struct loader *root, const cha
         if (!(C.res = vp_resolver_new(C.p)) || load_samples(&C, slow)) {
             vp_set_err(err, errlen, "%s: out of memory", names[i]);
             rc = -1;
-        } else
-            root->run->processes++;
+        }
         loader_free_maps(&C);
         if (C.res)
             vp_resolver_free(C.res);
@@ -853,7 +858,6 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
     L.run = vp_rank_add_run(m, path, slow, L.p->hdr.period_ns);
     if (!L.run)
         goto oom;
-    L.run->processes = 1;
     L.run->rec_pid = L.p->hdr.pid;
     L.run->rec_start_ns = L.p->hdr.start_ns;
     L.run->rec_end_ns = L.p->hdr.end_ns;

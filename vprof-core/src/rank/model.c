@@ -284,8 +284,7 @@ static int cmp_str(const void *a, const void *b)
 
 int vp_rank_run_add_source(struct vp_rank_run *r, const char *path)
 {
-    if (!path || !path[0] || strncmp(path, "/usr/include/", 13) == 0 ||
-        strncmp(path, "/usr/lib/", 9) == 0)
+    if (!path || !path[0] || vp_rank_system_file(path))
         return 0;
     const char *base = vp_rank_base_name(path);
     if (r->nsources && strcmp(r->sources[r->nsources - 1], base) == 0)

@@ -1546,7 +1546,7 @@ int vp_rank_run(const struct vp_rank_model *m, const struct vp_rank_params *p,
         in->slow = r->slow;
         in->period_ns = r->period_ns;
         in->value_samples = r->value_samples;
-        in->processes = r->processes ? r->processes : 1;
+        in->processes = 1 + (unsigned)r->nforked;
         for (size_t f = 0; f < r->nfuncs; f++)
             in->pc_samples += r->funcs[f].pc_samples;
         for (size_t v = 0; v < r->nvars; v++)

@@ -15,6 +15,13 @@
 #include "vprof/rank.h"
 
 /* The last path component. */
+/* Whether `path` is a system header or library source (/usr/include,
+   /usr/lib): not the program's own code. */
+static inline int vp_rank_system_file(const char *path)
+{
+    return strncmp(path, "/usr/include/", 13) == 0 || strncmp(path, "/usr/lib/", 9) == 0;
+}
+
 static inline const char *vp_rank_base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
