@@ -15,6 +15,25 @@
 #include "vprof/rank.h"
 
 /* The last path component. */
+/* The note under the ranking of every format (docs/rank.md, "Output"),
+   without its ending: the unattributed share of the slow runs and the
+   library functions it ran under.  NULL when the share is under
+   VP_RANK_UNATTRIBUTED_NOTE.  Can't fail. */
+static inline const char *vp_rank_unattributed_note(const struct vp_rank_result *r, char *buf,
+                                                    size_t cap)
+{
+    if (r->slow_unattributed < VP_RANK_UNATTRIBUTED_NOTE)
+        return NULL;
+    char clause[1024];
+    snprintf(buf, cap,
+             "%.0f%% of the slow run's PC samples are in code no ranked function holds (a "
+             "library's internal functions, or code without symbols%s): their time counts only "
+             "for the functions whose variables were sampled on their stacks",
+             r->slow_unattributed * 100,
+             vp_rank_lib_clause(r->lib, r->nlib, clause, sizeof clause));
+    return buf;
+}
+
 /* Whether `path` is a system header or library source (/usr/include,
    /usr/lib): not the program's own code. */
 static inline int vp_rank_system_file(const char *path)

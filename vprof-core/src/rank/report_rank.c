@@ -89,14 +89,9 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
             fputc('\n', out);
         }
     }
-    char clause[1024];
-    if (r->slow_unattributed >= VP_RANK_UNATTRIBUTED_NOTE)
-        fprintf(out, "note: %.0f%% of the slow run's PC samples are in code no ranked function "
-                     "holds (a library's internal functions, or code without symbols%s): their "
-                     "time counts only for the functions whose variables were sampled on "
-                     "their stacks; vprof report shows where it is\n",
-                r->slow_unattributed * 100,
-                vp_rank_lib_clause(r->lib, r->nlib, clause, sizeof clause));
+    char note[2048];
+    if (vp_rank_unattributed_note(r, note, sizeof note))
+        fprintf(out, "note: %s; vprof report shows where it is\n", note);
 }
 
 /* ---- JSON ------------------------------------------------------------- */
@@ -379,13 +374,9 @@ static void write_md(FILE *out, const struct vp_rank_result *r, size_t top)
         md_cell(out, v ? buf : "-");
         fputc('\n', out);
     }
-    char clause[1024];
-    if (r->slow_unattributed >= VP_RANK_UNATTRIBUTED_NOTE)
-        fprintf(out, "\n%.0f%% of the slow run's PC samples are in code no ranked function holds "
-                     "(a library's internal functions, or code without symbols%s): their time "
-                     "counts only for the functions whose variables were sampled on their "
-                     "stacks.\n", r->slow_unattributed * 100,
-                vp_rank_lib_clause(r->lib, r->nlib, clause, sizeof clause));
+    char note[2048];
+    if (vp_rank_unattributed_note(r, note, sizeof note))
+        fprintf(out, "\n%s.\n", note);
     fputs("\n<details><summary>Details</summary>\n\n", out);
     for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
         const struct vp_rank_func_result *f = &r->funcs[i];
