@@ -12,7 +12,7 @@ mkdir -p "$WORK"
 CC=${CC:-clang-14}
 $CC -g -O0 -fno-pie -no-pie "$ROOT/vprof-core/tests/rank/prog_rank.c" -o "$WORK/prog_rank"
 $CC -O2 -std=gnu11 -I"$ROOT/vprof-core/include" "$ROOT/bench/rank/gen_rank_profiles.c" \
-    "$BUILD/lib/libvprof_core.a" -ldw -lelf -lm -o "$WORK/gen_rank_profiles"
+    "$BUILD/lib/libvprof_core.a" -ldw -lelf -lm -lz -lstdc++ -o "$WORK/gen_rank_profiles"
 "$WORK/gen_rank_profiles" "$WORK/prog_rank" "$WORK/normal.vprof" "$WORK/slow.vprof" "$MB"
 BYTES=$(( $(stat -c %s "$WORK/normal.vprof") + $(stat -c %s "$WORK/slow.vprof") ))
 # warm the page cache so we measure vprof, not the disk
