@@ -18,5 +18,5 @@ python3 "$here/gen.py" "${NFUNCS_BIG:-142}" > "$W/big.c"
 "$build/bin/vprof-cc" -O2 -o "$W/prog" "$W/prog.c"
 "$build/bin/vprof-cc" -O2 -o "$W/big" "$W/big.c"
 cc -O2 -I"$repo/vprof-core/include" -o "$W/index_time" "$here/index_time.c" \
-  "$build/lib/libvprof_core.a" -ldw -lelf -lz -lm
+  "$build/lib/libvprof_core.a" -ldw -lelf -lz -lm -lstdc++
 python3 "$here/measure.py" "$build" "$W" "${ROUNDS:-11}" "${WORK:-16000}"
