@@ -576,11 +576,30 @@ static void drop_warning(void *ctx, const char *m)
     (void)m; /* the variable index does not matter for loop counts */
 }
 
-/* Runs argv with the probes of `names` on; returns 0 with *prof open, 1 if
-   the workload failed (a profile may still be open), -1 launcher error
+/* A recording's profiles: the process it started, then those it forked
+   (vp_profile_open_tree), whose loops count as the run's too. */
+struct tree {
+    struct vp_profile **p;
+    size_t n;
+};
+
+static const struct vp_profile *const *tree_profiles(const struct tree *t)
+{
+    return (const struct vp_profile *const *)t->p;
+}
+
+static void tree_close(struct tree *t)
+{
+    vp_profile_close_tree(t->p, t->n);
+    t->p = NULL;
+    t->n = 0;
+}
+
+/* Runs argv with the probes of `names` on; returns 0 with *t open, 1 if
+   the workload failed (profiles may still be open), -1 launcher error
    (message printed; *status_code = exit status to use). */
 static int probed_run(struct ctx *c, char *const *argv, const char *label, const char *names,
-                      struct vp_profile **prof, int *wstatus, int *code)
+                      struct tree *t, int *wstatus, int *code)
 {
     char out[PATH_MAX], env[8192], err[2048];
     snprintf(out, sizeof out, "%s/%s.vprof", c->tmpdir, label);
@@ -615,28 +634,20 @@ static int probed_run(struct ctx *c, char *const *argv, const char *label, const
             msg(c, "the %s workload was killed by signal %d: results cover the run up to there",
                 label, WTERMSIG(r.status));
     }
-    *prof = NULL;
+    t->p = NULL;
+    t->n = 0;
     if (access(r.output, F_OK) != 0) {
         msg(c, "the %s run of %s wrote no profile (%s)", label, argv[0],
             vp_launch_no_profile_why(r.output, 0));
         *code = VP_LOOPCMD_NOTHING;
         return -1;
     }
-    if (vp_profile_open(r.output, prof, err, sizeof err) != 0) {
+    /* with the processes the workload forked, which write profiles of
+       their own (docs/vprof-loop.md, "Forked processes") */
+    if (vp_profile_open_tree(r.output, &t->p, &t->n, err, sizeof err) != 0) {
         msg(c, "the %s run's profile is not valid: %s", label, err);
         *code = VP_LOOPCMD_NOTHING;
         return -1;
-    }
-    /* Processes the workload forked write profiles of their own, whose
-       loop counts are not read yet (docs/vprof-loop.md, "Forked
-       processes"): said, not hidden. */
-    char **kids;
-    size_t nkids;
-    if (vp_profile_forked_files(r.output, &kids, &nkids) == 0 && nkids) {
-        msg(c, "the %s workload forked %zu process%s with profiles of their own: the loop "
-               "counts cover only the process it started",
-            label, nkids, nkids == 1 ? "" : "es");
-        vp_profile_free_names(kids, nkids);
     }
     return failed;
 }
@@ -1625,12 +1636,12 @@ static void to_counts(const struct vp_loop_result *r, struct vp_fix_counts *c)
    profile of `vprof record` carries an empty counts section, which says
    nothing about any loop. */
 static struct vp_loop_result *analyze(struct ctx *c, const struct vp_loop_table *t,
-                                      const struct vp_profile *p, const char *label,
+                                      const struct tree *run, const char *label,
                                       unsigned char **recorded)
 {
     struct vp_loop_counts *counts;
     char err[1024];
-    if (vp_loop_counts_from_profile(p, &counts, err, sizeof err) != 0) {
+    if (vp_loop_counts_from_profiles(tree_profiles(run), run->n, &counts, err, sizeof err) != 0) {
         msg(c, "%s: %s", label, err);
         return NULL;
     }
@@ -1989,11 +2000,12 @@ static void skip_module(void *ctx, const char *err)
 
 /* Modules that registered loops in the probed run and are not known yet
    (loaded with dlopen): their tables join `mods`.  Returns 1 if any did. */
-static int add_run_modules(struct ctx *c, struct vp_loopmods *mods, const struct vp_profile *p)
+static int add_run_modules(struct ctx *c, struct vp_loopmods *mods, const struct tree *run)
 {
     struct vp_loop_counts *counts;
     char err[1024];
-    if (vp_loop_counts_from_profile(p, &counts, err, sizeof err) != 0 || !counts)
+    if (vp_loop_counts_from_profiles(tree_profiles(run), run->n, &counts, err, sizeof err) != 0 ||
+        !counts)
         return 0;
     int added = 0;
     for (size_t i = 0; i < counts->module_count; i++) {
@@ -2039,7 +2051,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     int status = VP_LOOPCMD_USAGE;
     struct vp_loopmods mods = {0};
     const struct vp_loop_table *table = NULL;
-    struct vp_profile *slow = NULL, *normal = NULL;
+    struct tree slow = {0}, normal = {0};
     struct vp_loop_result *sres = NULL, *nres = NULL;
     unsigned char *nrec = NULL; /* per loop: the normal run had its probes on */
     struct sel_loop *sel = NULL;
@@ -2181,7 +2193,8 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     }
     c.rep.workload_status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
     /* modules the run loaded with dlopen */
-    if (add_run_modules(&c, &mods, slow)) {
+    c.rep.slow_processes = (uint32_t)slow.n;
+    if (add_run_modules(&c, &mods, &slow)) {
         if (vp_loopmods_merge(&mods) != 0) {
             msg(&c, "out of memory");
             status = VP_LOOPCMD_NOTHING;
@@ -2209,30 +2222,31 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         status = VP_LOOPCMD_NOTHING;
         goto done;
     }
-    if (!(sres = analyze(&c, table, slow, "slow run", NULL))) {
+    if (!(sres = analyze(&c, table, &slow, "slow run", NULL))) {
         status = VP_LOOPCMD_NOTHING;
         goto done;
     }
     /* redundancy verdicts of the same run (the probes share the gate) */
     struct vp_red_result *red = NULL;
-    if (vp_loopmods_redundancy(&mods, slow, &red, err, sizeof err) != 0) {
+    if (vp_loopmods_redundancy(&mods, tree_profiles(&slow), slow.n, &red, err, sizeof err) != 0) {
         msg(&c, "redundancy not measured: %s", err);
         red = NULL;
     }
     if (o->normal_cmd) {
         int nw, ncode;
         int nf = probed_run(&c, o->normal_cmd, "normal", probe, &normal, &nw, &ncode);
-        if (nf >= 0 && normal)
-            nres = analyze(&c, table, normal, "normal run", &nrec);
+        c.rep.normal_processes = (uint32_t)normal.n;
+        if (nf >= 0 && normal.n)
+            nres = analyze(&c, table, &normal, "normal run", &nrec);
     } else {
         /* counters recorded with the normal profiles, if any */
         for (size_t i = 0; i < c.nnormal && !nres; i++) {
-            struct vp_profile *p;
-            if (vp_profile_open(c.normal_profiles[i], &p, err, sizeof err) != 0)
+            struct tree t;
+            if (vp_profile_open_tree(c.normal_profiles[i], &t.p, &t.n, err, sizeof err) != 0)
                 continue;
-            if (vp_profile_extra(p, VP_SEC_LOOP_COUNTS))
-                nres = analyze(&c, table, p, c.normal_profiles[i], &nrec);
-            vp_profile_close(p);
+            if (vp_profile_extra(t.p[0], VP_SEC_LOOP_COUNTS))
+                nres = analyze(&c, table, &t, c.normal_profiles[i], &nrec);
+            tree_close(&t);
         }
     }
     c.rep.normal_counts = nres != NULL;
@@ -2352,8 +2366,8 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     share_init(&shares, &c, sel, nsel, repsel);
     size_t *callee_order = xcalloc(shares.nroot ? shares.nroot : 1, sizeof *callee_order);
     for (size_t i = 0; i < c.nslow; i++) {
-        struct vp_profile *p;
-        if (vp_profile_open(c.slow_profiles[i], &p, err, sizeof err) != 0) {
+        struct tree t;
+        if (vp_profile_open_tree(c.slow_profiles[i], &t.p, &t.n, err, sizeof err) != 0) {
             msg(&c, "cannot read the ranking's slow profile (%s): ordering by the probed run",
                 err);
             share_reset(&shares);
@@ -2362,9 +2376,10 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             c.rep.samples_from = xstrdup("probe-run");
             break;
         }
-        c.rep.total_samples +=
-            walk_samples(p, sel, nsel, &c.rep.probe_samples, share_one, &shares);
-        vp_profile_close(p);
+        for (size_t k = 0; k < t.n; k++)
+            c.rep.total_samples +=
+                walk_samples(t.p[k], sel, nsel, &c.rep.probe_samples, share_one, &shares);
+        tree_close(&t);
     }
     /* the time in each loop in the probed runs, whose counts these are,
        line by line (docs/vprof-loop.md, "Where the added time is"); with
@@ -2375,13 +2390,16 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     normal_lines = xcalloc(nsel ? nsel : 1, sizeof *normal_lines);
     if (strcmp(c.rep.samples_from, "probe-run") == 0) {
         struct shares_lines_arg both = {&shares, {slow_lines, probe_samples, nsel}};
-        c.rep.total_samples = walk_samples(slow, sel, nsel, &c.rep.probe_samples,
-                                           shares_lines_one, &both);
+        c.rep.total_samples = 0;
+        for (size_t k = 0; k < slow.n; k++)
+            c.rep.total_samples += walk_samples(slow.p[k], sel, nsel, &c.rep.probe_samples,
+                                                shares_lines_one, &both);
     } else {
-        count_lines(slow, sel, nsel, probe_samples, slow_lines);
+        for (size_t k = 0; k < slow.n; k++)
+            count_lines(slow.p[k], sel, nsel, probe_samples, slow_lines);
     }
-    if (normal)
-        count_lines(normal, sel, nsel, normal_samples, normal_lines);
+    for (size_t k = 0; k < normal.n; k++)
+        count_lines(normal.p[k], sel, nsel, normal_samples, normal_lines);
 
     /* 7. the samples into the diagnoses */
     for (size_t i = 0; i < c.rep.nloops; i++) {
@@ -2391,12 +2409,14 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         L->samples = sel[k].samples;
         L->share = c.rep.total_samples ? (double)L->samples / (double)c.rep.total_samples : 0;
         in->slow.samples = probe_samples[k];
-        in->slow.seconds = (double)probe_samples[k] * (double)slow->hdr.period_ns / 1e9;
+        in->slow.seconds = (double)probe_samples[k] * (double)slow.p[0]->hdr.period_ns / 1e9;
         if (in->normal.ran) {
             in->normal.samples = normal_samples[k];
-            in->normal.seconds = (double)normal_samples[k] * (double)normal->hdr.period_ns / 1e9;
+            in->normal.seconds =
+                (double)normal_samples[k] * (double)normal.p[0]->hdr.period_ns / 1e9;
             take_hot_lines(sel[k].info, &slow_lines[k], &normal_lines[k],
-                          (double)slow->hdr.period_ns / 1e9, (double)normal->hdr.period_ns / 1e9,
+                          (double)slow.p[0]->hdr.period_ns / 1e9,
+                          (double)normal.p[0]->hdr.period_ns / 1e9,
                           in);
         }
         take_callees(&c, &shares, repsel, i, callee_order);
@@ -2429,10 +2449,8 @@ done:
     free(sres);
     free(nres);
     free(nrec);
-    if (slow)
-        vp_profile_close(slow);
-    if (normal)
-        vp_profile_close(normal);
+    tree_close(&slow);
+    tree_close(&normal);
     free(sel);
     free(repsel);
     free(probe_samples);

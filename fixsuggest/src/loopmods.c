@@ -84,8 +84,8 @@ int vp_loopmods_merge(struct vp_loopmods *m)
     return 0;
 }
 
-int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile *prof,
-                           struct vp_red_result **out, char *err, size_t errlen)
+int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile *const *profs,
+                           size_t nprof, struct vp_red_result **out, char *err, size_t errlen)
 {
     struct vp_red_params prm;
     vp_red_params_default(&prm);
@@ -100,7 +100,7 @@ int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile 
         char e[1024];
         if (!m->mod[i].table)
             continue; /* unreadable, reported when met */
-        if (vp_red_analyze(m->mod[i].path, prof, &prm, &part[i], e, sizeof e) != 0) {
+        if (vp_red_analyze_many(m->mod[i].path, profs, nprof, &prm, &part[i], e, sizeof e) != 0) {
             part[i] = NULL;
             if (!first[0])
                 snprintf(first, sizeof first, "%s", e);
@@ -136,7 +136,7 @@ int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile 
             continue;
         if (!have_loss) {
             have_loss = 1;
-            /* the loss counts are the profile's: the same in every part */
+            /* the loss counts are the profiles': the same in every part */
             r->iterations_dropped = part[i]->iterations_dropped;
             r->iterations_truncated = part[i]->iterations_truncated;
             r->instances_dropped = part[i]->instances_dropped;

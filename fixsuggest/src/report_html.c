@@ -135,6 +135,8 @@ static int overview(FILE *out, const struct vp_loop_report *r)
         vp_html_escape(out, r->command[i]);
     }
     fputs("</code>", out);
+    if (r->slow_processes > 1)
+        fprintf(out, " (%u processes)", r->slow_processes);
     if (!r->redundancy_measured)
         fputs(" <span class=\"muted\">(redundancy not measured)</span>", out);
     fputs("</p>\n", out);

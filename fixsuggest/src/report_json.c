@@ -118,6 +118,9 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
     strv(j, "command", r->command, r->ncommand);
     strv(j, "normal_command", r->normal_command, r->nnormal_command);
     vp_json_kv_int(j, "workload_status", r->workload_status);
+    vp_json_kv_uint(j, "slow_processes", r->slow_processes);
+    if (r->normal_command)
+        vp_json_kv_uint(j, "normal_processes", r->normal_processes);
     vp_json_kv_uint(j, "top", r->top);
     strv(j, "functions", r->functions, r->nfunctions);
     vp_json_kv_uint(j, "total_samples", r->total_samples);

@@ -162,7 +162,9 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
         cell(out, r->command[i]);
     }
     char tot[32];
-    fprintf(out, "`, by share of its %s PC samples%s\n\n",
+    if (r->slow_processes > 1)
+        fprintf(out, "` (%u processes", r->slow_processes);
+    fprintf(out, "%s, by share of its %s PC samples%s\n\n", r->slow_processes > 1 ? ")" : "`",
             vp_fix_commas(tot, sizeof tot, r->total_samples),
             r->redundancy_measured ? "" : " (redundancy not measured)");
     if (!r->nloops) {

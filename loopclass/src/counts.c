@@ -106,6 +106,63 @@ int vp_loop_counts_from_profile(const struct vp_profile *p, struct vp_loop_count
     return vp_loop_counts_parse(p->path, x->data, x->size, out, err, errlen);
 }
 
+int vp_loop_counts_from_profiles(const struct vp_profile *const *p, size_t n,
+                                 struct vp_loop_counts **out, char *err, size_t errlen)
+{
+    if (n == 1)
+        return vp_loop_counts_from_profile(p[0], out, err, errlen);
+    struct vp_loop_counts **part = calloc(n ? n : 1, sizeof *part);
+    struct vp_loop_counts *c = calloc(1, sizeof *c);
+    size_t nrec = 0, nmod = 0, nstr = 1;
+    int rc = -1;
+    if (!part || !c) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (vp_loop_counts_from_profile(p[i], &part[i], err, errlen) != 0)
+            goto done;
+        nrec += part[i]->record_count;
+        nmod += part[i]->module_count;
+        for (size_t m = 0; m < part[i]->module_count; m++)
+            nstr += strlen(part[i]->module_paths[m]) + 1;
+    }
+    c->records_ = calloc(nrec ? nrec : 1, sizeof *c->records_);
+    c->module_paths = calloc(nmod ? nmod : 1, sizeof *c->module_paths);
+    c->strings_ = malloc(nstr);
+    if (!c->records_ || !c->module_paths || !c->strings_) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    /* each process's records and modules after the previous ones', module
+       indexes shifted (vp_loop_analyze sums a loop's records) */
+    char *s = c->strings_;
+    *s++ = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; k < part[i]->record_count; k++) {
+            c->records_[c->record_count] = part[i]->records[k];
+            c->records_[c->record_count++].module += (uint32_t)c->module_count;
+        }
+        for (size_t m = 0; m < part[i]->module_count; m++) {
+            size_t len = strlen(part[i]->module_paths[m]);
+            memcpy(s, part[i]->module_paths[m], len + 1);
+            c->module_paths[c->module_count++] = len ? s : c->strings_;
+            s += len + 1;
+        }
+        c->thread_count += part[i]->thread_count;
+    }
+    c->records = c->records_;
+    *out = c;
+    c = NULL;
+    rc = 0;
+done:
+    for (size_t i = 0; part && i < n; i++)
+        vp_loop_counts_free(part[i]);
+    free(part);
+    vp_loop_counts_free(c);
+    return rc;
+}
+
 void vp_loop_counts_free(struct vp_loop_counts *c)
 {
     if (!c)

@@ -197,35 +197,58 @@ static int vp_red_section(const struct vp_profile *prof, uint32_t type, const ch
     return 1;
 }
 
-static int vp_red_read_hashes(const struct vp_profile *prof, struct vp_red_result *r,
-                              char *err, size_t errlen)
+static int vp_red_read_hashes(const struct vp_profile *const *profs, size_t nprof,
+                              struct vp_red_result *r, char *err, size_t errlen)
 {
-    const struct vp_profile_extra *x;
-    struct vp_iter_hashes_header h;
-    int in = vp_red_section(prof, VP_SEC_LOOP_ITER_HASHES, "iteration hashes", &x, &h, sizeof h,
-                            err, errlen);
-    if (in <= 0)
-        return in;
-    if (h.version != VP_ITER_HASHES_VERSION || h.header_size != sizeof h ||
-        h.record_count > (x->size - sizeof h) / sizeof(struct vp_iter_hash))
-        return vp_red_fail(err, errlen, "%s: iteration hashes: bad header", prof->path);
-    r->iterations_dropped = h.dropped;
-    r->iterations_truncated = h.truncated;
-    const struct vp_iter_hash *rec =
-        (const struct vp_iter_hash *)(const void *)((const uint8_t *)x->data + sizeof h);
-    uint64_t *sigs = malloc((h.record_count + 1) * sizeof *sigs);
-    if (!sigs)
+    /* every process's signatures of a loop together: an iteration that
+       repeats another process's is repeated work too */
+    const struct vp_iter_hash **rec = calloc(nprof ? nprof : 1, sizeof *rec);
+    uint64_t *nrec = calloc(nprof ? nprof : 1, sizeof *nrec), total = 0;
+    if (!rec || !nrec) {
+        free(rec);
+        free(nrec);
         return vp_red_fail(err, errlen, "out of memory");
-    for (size_t i = 0; i < r->loop_count; i++) {
+    }
+    for (size_t p = 0; p < nprof; p++) {
+        const struct vp_profile_extra *x;
+        struct vp_iter_hashes_header h;
+        int in = vp_red_section(profs[p], VP_SEC_LOOP_ITER_HASHES, "iteration hashes", &x, &h,
+                                sizeof h, err, errlen);
+        if (in < 0 || (in && (h.version != VP_ITER_HASHES_VERSION || h.header_size != sizeof h ||
+                              h.record_count > (x->size - sizeof h) / sizeof(struct vp_iter_hash)))) {
+            free(rec);
+            free(nrec);
+            return in < 0 ? -1
+                          : vp_red_fail(err, errlen, "%s: iteration hashes: bad header",
+                                        profs[p]->path);
+        }
+        if (!in)
+            continue;
+        r->iterations_dropped += h.dropped;
+        r->iterations_truncated += h.truncated;
+        rec[p] = (const struct vp_iter_hash *)(const void *)((const uint8_t *)x->data + sizeof h);
+        nrec[p] = h.record_count;
+        total += h.record_count;
+    }
+    uint64_t *sigs = malloc((total + 1) * sizeof *sigs);
+    if (!sigs) {
+        free(rec);
+        free(nrec);
+        return vp_red_fail(err, errlen, "out of memory");
+    }
+    for (size_t i = 0; i < r->loop_count && total; i++) {
         struct vp_red_loop_result *l = &r->loops[i];
         size_t n = 0;
-        for (uint64_t k = 0; k < h.record_count; k++)
-            if (rec[k].loop_id == l->loop_id)
-                sigs[n++] = rec[k].signature;
+        for (size_t p = 0; p < nprof; p++)
+            for (uint64_t k = 0; k < nrec[p]; k++)
+                if (rec[p][k].loop_id == l->loop_id)
+                    sigs[n++] = rec[p][k].signature;
         l->sampled_iterations = n;
         l->ci_rate = vp_red_ci_rate(sigs, n, &l->distinct_signatures);
     }
     free(sigs);
+    free(rec);
+    free(nrec);
     return 0;
 }
 
@@ -234,56 +257,100 @@ static int vp_red_read_hashes(const struct vp_profile *prof, struct vp_red_resul
    from its sketch (docs/redundancy.md, "Whole-run rate").  The distinct
    count is the HyperLogLog estimate, at least what the kept signatures show
    and at most the sampled count. */
-static int vp_red_read_sketches(const struct vp_profile *prof, struct vp_red_result *r,
-                                char *err, size_t errlen)
+static int vp_red_read_sketches(const struct vp_profile *const *profs, size_t nprof,
+                                struct vp_red_result *r, char *err, size_t errlen)
 {
-    const struct vp_profile_extra *x;
-    struct vp_iter_sketch_header h;
-    int in = vp_red_section(prof, VP_SEC_LOOP_ITER_SKETCH, "iteration sketches", &x, &h,
-                            sizeof h, err, errlen);
-    if (in <= 0)
-        return in;
-    if (h.version != VP_ITER_SKETCH_VERSION || h.header_size != sizeof h ||
-        h.registers != VP_ITER_SKETCH_REGS ||
-        h.loop_count > (x->size - sizeof h) / sizeof(struct vp_iter_sketch))
-        return vp_red_fail(err, errlen, "%s: iteration sketches: bad header", prof->path);
-    r->iterations_unsketched = h.dropped;
-    const uint8_t *base = (const uint8_t *)x->data + sizeof h;
-    for (uint64_t k = 0; k < h.loop_count; k++) {
-        struct vp_iter_sketch s;
-        memcpy(&s, base + k * sizeof s, sizeof s);
-        for (uint32_t j = 0; j < VP_ITER_SKETCH_REGS; j++)
-            if (s.reg[j] > 64 - VP_ITER_SKETCH_BITS + 1)
-                return vp_red_fail(err, errlen,
-                                   "%s: iteration sketches: register %u of loop %016llx is %u",
-                                   prof->path, j, (unsigned long long)s.loop_id, s.reg[j]);
-        struct vp_red_loop_result *l = vp_red_find(r, s.loop_id);
-        if (!l || s.sampled <= l->sampled_iterations)
+    /* the processes' sketches of a loop merged: their sampled counts
+       summed, their registers the maximum of each (a HyperLogLog of the
+       union) */
+    uint8_t *reg = NULL;
+    uint64_t *sampled = NULL;
+    for (size_t p = 0; p < nprof; p++) {
+        const struct vp_profile *prof = profs[p];
+        const struct vp_profile_extra *x;
+        struct vp_iter_sketch_header h;
+        int in = vp_red_section(prof, VP_SEC_LOOP_ITER_SKETCH, "iteration sketches", &x, &h,
+                                sizeof h, err, errlen);
+        if (in < 0)
+            goto fail;
+        if (!in)
+            continue;
+        if (h.version != VP_ITER_SKETCH_VERSION || h.header_size != sizeof h ||
+            h.registers != VP_ITER_SKETCH_REGS ||
+            h.loop_count > (x->size - sizeof h) / sizeof(struct vp_iter_sketch)) {
+            vp_red_fail(err, errlen, "%s: iteration sketches: bad header", prof->path);
+            goto fail;
+        }
+        if (!reg) {
+            reg = calloc(r->loop_count ? r->loop_count : 1, VP_ITER_SKETCH_REGS);
+            sampled = calloc(r->loop_count ? r->loop_count : 1, sizeof *sampled);
+            if (!reg || !sampled) {
+                vp_red_fail(err, errlen, "out of memory");
+                goto fail;
+            }
+        }
+        r->iterations_unsketched += h.dropped;
+        const uint8_t *base = (const uint8_t *)x->data + sizeof h;
+        for (uint64_t k = 0; k < h.loop_count; k++) {
+            struct vp_iter_sketch s;
+            memcpy(&s, base + k * sizeof s, sizeof s);
+            for (uint32_t j = 0; j < VP_ITER_SKETCH_REGS; j++)
+                if (s.reg[j] > 64 - VP_ITER_SKETCH_BITS + 1) {
+                    vp_red_fail(err, errlen,
+                                "%s: iteration sketches: register %u of loop %016llx is %u",
+                                prof->path, j, (unsigned long long)s.loop_id, s.reg[j]);
+                    goto fail;
+                }
+            struct vp_red_loop_result *l = vp_red_find(r, s.loop_id);
+            if (!l)
+                continue;
+            size_t i = (size_t)(l - r->loops);
+            uint8_t *rg = reg + i * VP_ITER_SKETCH_REGS;
+            for (uint32_t j = 0; j < VP_ITER_SKETCH_REGS; j++)
+                if (s.reg[j] > rg[j])
+                    rg[j] = s.reg[j];
+            sampled[i] = sampled[i] + s.sampled < sampled[i] ? UINT64_MAX : sampled[i] + s.sampled;
+        }
+    }
+    for (size_t i = 0; reg && i < r->loop_count; i++) {
+        struct vp_red_loop_result *l = &r->loops[i];
+        if (sampled[i] <= l->sampled_iterations)
             continue; /* the kept signatures are all of them: exact */
-        double d = vp_red_hll_estimate(s.reg, VP_ITER_SKETCH_REGS);
+        double d = vp_red_hll_estimate(reg + i * VP_ITER_SKETCH_REGS, VP_ITER_SKETCH_REGS);
         if (d < (double)l->distinct_signatures)
             d = (double)l->distinct_signatures;
-        if (d > (double)s.sampled)
-            d = (double)s.sampled;
-        l->sampled_iterations = s.sampled;
+        if (d > (double)sampled[i])
+            d = (double)sampled[i];
+        l->sampled_iterations = sampled[i];
         /* (llround is for values a long holds; a sampled count near 2^64
            from a damaged profile is not one) */
         l->distinct_signatures = d < 1                           ? 1
-                                 : d >= (double)s.sampled        ? s.sampled
+                                 : d >= (double)sampled[i]       ? sampled[i]
                                                                  : (uint64_t)(d + 0.5);
-        l->ci_rate = (double)s.sampled / (double)l->distinct_signatures;
+        l->ci_rate = (double)sampled[i] / (double)l->distinct_signatures;
         l->ci_estimated = 1;
     }
+    free(reg);
+    free(sampled);
     return 0;
+fail:
+    free(reg);
+    free(sampled);
+    return -1;
 }
 
-/* Walks the instance records; calls `fn` on each valid one. */
-static int vp_red_read_instances(const struct vp_profile *prof, const struct vp_instance ***out,
-                                 size_t *count, struct vp_red_result *r, char *err,
-                                 size_t errlen)
+/* An instance record and the process (index into the profiles) that
+   recorded it: pairs are never made across processes. */
+struct vp_red_inst {
+    const struct vp_instance *in;
+    size_t proc;
+};
+
+/* Appends the valid instance records of `prof` (process `proc`) to *v. */
+static int vp_red_read_instances(const struct vp_profile *prof, size_t proc,
+                                 struct vp_red_inst **v, size_t *count, struct vp_red_result *r,
+                                 char *err, size_t errlen)
 {
-    *out = NULL;
-    *count = 0;
     const struct vp_profile_extra *x;
     struct vp_instances_header h;
     int in = vp_red_section(prof, VP_SEC_LOOP_INSTANCES, "instances", &x, &h, sizeof h, err,
@@ -298,40 +365,36 @@ static int vp_red_read_instances(const struct vp_profile *prof, const struct vp_
         return vp_red_fail(err, errlen, "%s: instances: %llu records cannot fit in %llu bytes",
                            prof->path, (unsigned long long)h.instance_count,
                            (unsigned long long)(x->size - sizeof h));
-    r->instances_dropped = h.dropped_instances;
-    r->values_dropped = h.dropped_values;
-    const struct vp_instance **v = malloc((h.instance_count + 1) * sizeof *v);
-    if (!v)
+    r->instances_dropped += h.dropped_instances;
+    r->values_dropped += h.dropped_values;
+    struct vp_red_inst *nv = realloc(*v, (*count + h.instance_count + 1) * sizeof *nv);
+    if (!nv)
         return vp_red_fail(err, errlen, "out of memory");
+    *v = nv;
     const uint8_t *p = (const uint8_t *)x->data + sizeof h;
     size_t left = x->size - sizeof h;
     for (uint64_t i = 0; i < h.instance_count; i++) {
         const struct vp_instance *in = (const void *)p;
-        if (left < sizeof *in) {
-            free(v);
+        if (left < sizeof *in)
             return vp_red_fail(err, errlen, "%s: instances: record %llu truncated", prof->path,
                                (unsigned long long)i);
-        }
         uint64_t bytes = sizeof *in + (uint64_t)in->value_count * sizeof(struct vp_instance_value) +
                          (uint64_t)in->range_count * sizeof(struct vp_instance_range);
-        if (bytes > left) {
-            free(v);
+        if (bytes > left)
             return vp_red_fail(err, errlen, "%s: instances: record %llu overruns the section",
                                prof->path, (unsigned long long)i);
-        }
-        v[i] = in;
+        nv[*count + i] = (struct vp_red_inst){in, proc};
         p += bytes;
         left -= bytes;
     }
-    *out = v;
-    *count = h.instance_count;
+    *count += h.instance_count;
     return 0;
 }
 
 /* Writes per instance grow with its work when they vary and follow the
    iteration count (Pearson r >= 0.5); otherwise they are constant.  Also
    sets loop l's side-effect range and its instances' totals. */
-static enum vp_red_writes vp_red_writes(const struct vp_instance **v, size_t n,
+static enum vp_red_writes vp_red_writes(const struct vp_red_inst *iv, size_t n,
                                         struct vp_red_loop_result *l)
 {
     double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
@@ -340,16 +403,16 @@ static enum vp_red_writes vp_red_writes(const struct vp_instance **v, size_t n,
     *mn = UINT64_MAX;
     *mx = 0;
     for (size_t i = 0; i < n; i++) {
-        if (v[i]->loop_id != l->loop_id)
+        if (iv[i].in->loop_id != l->loop_id)
             continue;
-        l->instance_iterations += v[i]->iterations;
-        l->instance_side_effects += v[i]->side_effects;
-        double x = (double)v[i]->iterations, y = (double)v[i]->side_effects;
+        l->instance_iterations += iv[i].in->iterations;
+        l->instance_side_effects += iv[i].in->side_effects;
+        double x = (double)iv[i].in->iterations, y = (double)iv[i].in->side_effects;
         sx += x, sy += y, sxx += x * x, syy += y * y, sxy += x * y, k++;
-        if (v[i]->side_effects < *mn)
-            *mn = v[i]->side_effects;
-        if (v[i]->side_effects > *mx)
-            *mx = v[i]->side_effects;
+        if (iv[i].in->side_effects < *mn)
+            *mn = iv[i].in->side_effects;
+        if (iv[i].in->side_effects > *mx)
+            *mx = iv[i].in->side_effects;
     }
     if (k < 2) {
         if (k == 0)
@@ -364,25 +427,34 @@ static enum vp_red_writes vp_red_writes(const struct vp_instance **v, size_t n,
     return cov / sqrt(vx * vy) >= 0.5 ? VP_RED_WRITES_GROWING : VP_RED_WRITES_CONSTANT;
 }
 
-/* Orders instance records by loop, thread, then sequence number. */
+/* Orders instance records by loop, process, thread, then sequence number. */
 static int vp_red_cmp_instance(const void *x, const void *y)
 {
-    const struct vp_instance *a = *(const struct vp_instance *const *)x;
-    const struct vp_instance *b = *(const struct vp_instance *const *)y;
+    const struct vp_red_inst *ia = x, *ib = y;
+    const struct vp_instance *a = ia->in, *b = ib->in;
     if (a->loop_id != b->loop_id)
         return a->loop_id < b->loop_id ? -1 : 1;
+    if (ia->proc != ib->proc)
+        return ia->proc < ib->proc ? -1 : 1;
     if (a->tid != b->tid)
         return a->tid < b->tid ? -1 : 1;
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile *prof,
-                                const struct vp_red_params *prm, struct vp_red_result **out,
-                                char *err, size_t errlen);
+static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile *const *profs,
+                                size_t nprof, const struct vp_red_params *prm,
+                                struct vp_red_result **out, char *err, size_t errlen);
 
 int vp_red_analyze(const char *binary, const struct vp_profile *prof,
                    const struct vp_red_params *prm, struct vp_red_result **out, char *err,
                    size_t errlen)
+{
+    return vp_red_analyze_many(binary, &prof, 1, prm, out, err, errlen);
+}
+
+int vp_red_analyze_many(const char *binary, const struct vp_profile *const *profs, size_t nprof,
+                        const struct vp_red_params *prm, struct vp_red_result **out, char *err,
+                        size_t errlen)
 {
     struct vp_red_params dflt;
     if (!prm) {
@@ -396,44 +468,50 @@ int vp_red_analyze(const char *binary, const struct vp_profile *prof,
         vp_red_result_free(r);
         return -1;
     }
-    return vp_red_analyze_loops(r, prof, prm, out, err, errlen);
+    return vp_red_analyze_loops(r, profs, nprof, prm, out, err, errlen);
 }
 
 /* The profile half of vp_red_analyze: `r` holds the binary's loops; it is
    consumed (freed on error). */
-static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile *prof,
-                                const struct vp_red_params *prm, struct vp_red_result **out,
-                                char *err, size_t errlen)
+static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile *const *profs,
+                                size_t nprof, const struct vp_red_params *prm,
+                                struct vp_red_result **out, char *err, size_t errlen)
 {
-    const struct vp_instance **inst = NULL;
+    struct vp_red_inst *inst = NULL;
     size_t ninst = 0;
-    if (vp_red_read_hashes(prof, r, err, errlen) != 0 ||
-        vp_red_read_sketches(prof, r, err, errlen) != 0 ||
-        vp_red_read_instances(prof, &inst, &ninst, r, err, errlen) != 0) {
+    int bad = vp_red_read_hashes(profs, nprof, r, err, errlen) != 0 ||
+              vp_red_read_sketches(profs, nprof, r, err, errlen) != 0;
+    for (size_t p = 0; p < nprof && !bad; p++)
+        bad = vp_red_read_instances(profs[p], p, &inst, &ninst, r, err, errlen) != 0;
+    if (bad) {
+        free(inst);
         vp_red_result_free(r);
         return -1;
     }
-    /* Pairs: (seq 2k, seq 2k+1) of the same loop and thread, adjacent once
-       sorted by (loop, thread, seq): linear, whatever the file holds.  A
+    /* Pairs: (seq 2k, seq 2k+1) of the same loop, process and thread,
+       adjacent once sorted by (loop, process, thread, seq): linear,
+       whatever the files hold.  A
        pair whose instances differ is given a second chance against the
        VP_RED_PAIR_WINDOW instances recorded before it on the thread. */
     if (ninst > 1)
         qsort(inst, ninst, sizeof *inst, vp_red_cmp_instance);
-    size_t first = 0; /* the first instance of inst[i]'s loop and thread */
+    size_t first = 0; /* the first instance of inst[i]'s loop, process and thread */
     for (size_t i = 0; i < ninst; i++) {
-        if (i > 0 && (inst[i]->loop_id != inst[i - 1]->loop_id || inst[i]->tid != inst[i - 1]->tid))
+        if (i > 0 && (inst[i].in->loop_id != inst[i - 1].in->loop_id ||
+                      inst[i].proc != inst[i - 1].proc || inst[i].in->tid != inst[i - 1].in->tid))
             first = i;
-        struct vp_red_loop_result *l = vp_red_find(r, inst[i]->loop_id);
+        struct vp_red_loop_result *l = vp_red_find(r, inst[i].in->loop_id);
         if (!l)
             continue;
         l->sampled_instances++;
-        if (inst[i]->seq & 1)
+        if (inst[i].in->seq & 1)
             continue;
-        const struct vp_instance *b = i + 1 < ninst ? inst[i + 1] : NULL;
-        if (!b || b->loop_id != inst[i]->loop_id || b->tid != inst[i]->tid ||
-            b->seq != inst[i]->seq + 1)
+        const struct vp_instance *a = inst[i].in;
+        const struct vp_instance *b =
+            i + 1 < ninst && inst[i + 1].proc == inst[i].proc ? inst[i + 1].in : NULL;
+        if (!b || b->loop_id != a->loop_id || b->tid != a->tid || b->seq != a->seq + 1)
             continue;
-        double d = vp_red_pair_distance(inst[i], b);
+        double d = vp_red_pair_distance(a, b);
         if (d < 0)
             continue;
         /* the latest earlier instance it repeats, if any (its distance is
@@ -442,7 +520,7 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
         int window = vp_red_instance_values(b) >= VP_RED_WINDOW_MIN_VALUES;
         for (size_t k = i; window && d >= prm->pair_bound && k > first && i - k < VP_RED_PAIR_WINDOW;
              k--) {
-            double e = vp_red_pair_distance_below(inst[k - 1], b, prm->pair_bound);
+            double e = vp_red_pair_distance_below(inst[k - 1].in, b, prm->pair_bound);
             if (e >= 0 && e < prm->pair_bound) {
                 d = e;
                 earlier = 1;

@@ -3,7 +3,9 @@
  * binary and a profile (the user command is vprof-loop, fixsuggest/).
  *
  *   redundancy-report [--ci-threshold X] [--cl-threshold Y] [--pair-bound Z]
- *                     BINARY PROFILE
+ *                     [--one] BINARY PROFILE
+ * PROFILE is read with the profiles of the processes its recording forked
+ * (PROFILE.<pid>, as vprof-loop reads them); --one reads PROFILE alone.
  * Exit status: 0 success, 2 usage or input error.
  */
 #include <stdio.h>
@@ -29,8 +31,13 @@ int main(int argc, char **argv)
 {
     struct vp_red_params prm;
     vp_red_params_default(&prm);
-    int i = 1;
+    int i = 1, one = 0;
     for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+        if (!strcmp(argv[i], "--one")) {
+            one = 1;
+            i--;
+            continue;
+        }
         double v = atof(argv[i + 1]);
         if (!strcmp(argv[i], "--ci-threshold"))
             prm.ci_threshold = v;
@@ -43,19 +50,25 @@ int main(int argc, char **argv)
     }
     if (argc - i != 2) {
         fprintf(stderr, "usage: redundancy-report [--ci-threshold X] [--cl-threshold Y] "
-                        "[--pair-bound Z] BINARY PROFILE\n");
+                        "[--pair-bound Z] [--one] BINARY PROFILE\n");
         return 2;
     }
     char err[512];
-    struct vp_profile *prof;
-    if (vp_profile_open(argv[i + 1], &prof, err, sizeof err) != 0) {
+    struct vp_profile **prof;
+    size_t nprof;
+    if (vp_profile_open_tree(argv[i + 1], &prof, &nprof, err, sizeof err) != 0) {
         fprintf(stderr, "redundancy-report: %s\n", err);
         return 2;
     }
+    for (; one && nprof > 1; nprof--) /* the process it started only */
+        vp_profile_close(prof[nprof - 1]);
+    if (nprof > 1)
+        printf("processes: %zu\n", nprof);
     struct vp_red_result *r;
-    if (vp_red_analyze(argv[i], prof, &prm, &r, err, sizeof err) != 0) {
+    if (vp_red_analyze_many(argv[i], (const struct vp_profile *const *)prof, nprof, &prm, &r, err,
+                            sizeof err) != 0) {
         fprintf(stderr, "redundancy-report: %s\n", err);
-        vp_profile_close(prof);
+        vp_profile_close_tree(prof, nprof);
         return 2;
     }
     for (size_t k = 0; k < r->loop_count; k++) {
@@ -108,6 +121,6 @@ int main(int argc, char **argv)
         printf("sketch loss: iterations-unsketched=%llu\n",
                (unsigned long long)r->iterations_unsketched);
     vp_red_result_free(r);
-    vp_profile_close(prof);
+    vp_profile_close_tree(prof, nprof);
     return 0;
 }

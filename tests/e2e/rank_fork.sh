@@ -5,7 +5,8 @@
 # (FILE.<pid>) to their recording's run and ranks dedupe first; before, the
 # slow profile alone had no samples and the rank failed.  A worker's file
 # left by an earlier recording to the same path is not added.  vprof-loop
-# says that it reads only the first process's loop counts.
+# reads the workers' loop counts as well (docs/vprof-loop.md, "Forked
+# processes").
 set -euo pipefail
 build=$1 src=$2
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
@@ -54,7 +55,31 @@ if "$build/bin/vprof" rank --normal n.vprof --buggy s.vprof "$kid" > dup.txt 2> 
 fi
 grep -q "a process that s.vprof forked, counted with it already" dup.err ||
   { cat dup.err; fail "no one-line error for the worker given twice"; }
-"$build/bin/vprof-loop" --top 1 --rank r.json -- ./forkw 100000 40000 > loop.txt 2> loop.err || true
-grep -q "the slow workload forked 2 processes with profiles of their own: the loop counts cover only the process it started" loop.err ||
-  { cat loop.err; fail "vprof-loop does not say the workers' counts are not read"; }
-echo "ok: vprof-loop says so"
+# vprof-loop reads the workers' loop counts and redundancy samples too:
+# dedupe's inner scan ran only in them (before, "no loop ran in dedupe")
+"$build/bin/vprof-loop" --top 1 --rank r.json --format json -o loop.json -- ./forkw 100000 40000 > /dev/null 2> loop.err ||
+  { cat loop.err; fail "vprof-loop failed"; }
+! grep -q "forked" loop.err || { cat loop.err; fail "vprof-loop still says the workers' counts are not read"; }
+/usr/bin/python3 - loop.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+if d["slow_processes"] != 3:
+    print("FAIL: slow_processes", d["slow_processes"])
+    sys.exit(1)
+loops = [l for l in d["loops"] if l["function"] == "dedupe"]
+if not loops:
+    print("FAIL: no loop of dedupe diagnosed:", [(l["function"], l["line"]) for l in d["loops"]])
+    sys.exit(1)
+top = d["loops"][0]
+c = top["counts"]
+if (top["function"], top["line"]) != ("dedupe", 15) or c["instances"] < 40000 or c["iterations"] < 100 * c["instances"]:
+    print("FAIL: the first loop is not dedupe's scan with both workers' counts:", top["function"], top["line"], c)
+    sys.exit(1)
+if "0*1?" not in top["root_cause"]:
+    print("FAIL: root cause", top["root_cause"])
+    sys.exit(1)
+print("ok: vprof-loop", top["function"], top["line"], c["instances"], c["iterations"], top["root_cause"])
+PY
+"$build/bin/vprof-loop" --top 1 --rank r.json -- ./forkw 100000 40000 > loop.txt 2> /dev/null || true
+grep -q "slow run: ./forkw 100000 40000 (3 processes)" loop.txt || { head -5 loop.txt; fail "the text does not count the processes"; }
+echo "ok: vprof-loop reads the workers"

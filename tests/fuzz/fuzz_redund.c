@@ -53,7 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct vp_red_params prm;
     vp_red_params_default(&prm);
     struct vp_red_result *out = NULL;
-    if (vp_red_analyze_loops(r, p, &prm, &out, err, sizeof err) != 0) {
+    const struct vp_profile *one = p;
+    if (vp_red_analyze_loops(r, &one, 1, &prm, &out, err, sizeof err) != 0) {
         check_msg(err);
     } else {
         for (size_t i = 0; i < out->loop_count; i++) {

@@ -108,6 +108,10 @@ struct vp_loop_report {
     int normal_counts;       /* 1 when normal-run counts are shown            */
     int redundancy_measured; /* 1 when the redundancy analysis ran            */
     int workload_status;     /* slow command's exit code (-1 killed)          */
+    uint32_t slow_processes; /* processes of the probed slow run whose counts
+                                these are: its own and those it forked (0
+                                when it wrote no profile)                     */
+    uint32_t normal_processes; /* the same for the probed normal run         */
     char *source_root;       /* SARIF %SRCROOT% (absolute), NULL: git toplevel */
 };
 

@@ -58,6 +58,12 @@ int vp_loop_counts_parse(const char *name, const void *data, uint64_t size,
 int vp_loop_counts_from_profile(const struct vp_profile *p, struct vp_loop_counts **out,
                                 char *err, size_t errlen);
 
+/* The counters of the `n` profiles of one recording's processes (a forked
+ * worker counts its own loops): their records one after another, module
+ * indexes kept apart, thread counts summed.  0, or -1 with `err` set. */
+int vp_loop_counts_from_profiles(const struct vp_profile *const *p, size_t n,
+                                 struct vp_loop_counts **out, char *err, size_t errlen);
+
 void vp_loop_counts_free(struct vp_loop_counts *c);
 
 /* ---- resultless rates ---------------------------------------------------- */

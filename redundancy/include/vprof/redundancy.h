@@ -132,6 +132,15 @@ int vp_red_analyze(const char *binary, const struct vp_profile *prof,
                    const struct vp_red_params *prm, struct vp_red_result **out,
                    char *err, size_t errlen);
 
+/* The same over the `nprof` profiles of one recording's processes (a
+ * forked worker's loops are its own): a loop's iteration signatures are
+ * pooled over the processes (one process repeating another's iteration is
+ * repeated work), its sketches merged, its instance pairs made within a
+ * process and thread only; the loss counts are summed. */
+int vp_red_analyze_many(const char *binary, const struct vp_profile *const *profs, size_t nprof,
+                        const struct vp_red_params *prm, struct vp_red_result **out, char *err,
+                        size_t errlen);
+
 void vp_red_result_free(struct vp_red_result *r);
 
 /* ---- the computations, exposed for tests ---- */

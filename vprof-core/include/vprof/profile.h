@@ -108,6 +108,21 @@ const struct vp_prof_module *vp_profile_module_of(const struct vp_profile *p, ui
 int vp_profile_forked_files(const char *path, char ***names, size_t *n);
 void vp_profile_free_names(char **names, size_t n);
 
+/* Whether profile `c` is of a process that the recording of `root` forked
+ * (not exec'd into another program): same root pid, sampling period and
+ * executable, started within the root's recording (a file left by an
+ * earlier recording to the same path has another root pid). */
+int vp_profile_forked_from(const struct vp_profile *root, const struct vp_profile *c);
+
+/* A recording's process tree: the profile at `path` first, then those of
+ * the processes it forked (vp_profile_forked_files that pass
+ * vp_profile_forked_from), in name order, in a malloc'd array of *n.  A
+ * file of such a name that is no valid profile is refused.  Returns 0, or
+ * -1 with `err` set ("<file>: <what>"). */
+int vp_profile_open_tree(const char *path, struct vp_profile ***out, size_t *n, char *err,
+                         size_t errlen);
+void vp_profile_close_tree(struct vp_profile **p, size_t n);
+
 /* First extra section of `type`, or NULL. */
 const struct vp_profile_extra *vp_profile_extra(const struct vp_profile *p, uint32_t type);
 

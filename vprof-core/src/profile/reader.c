@@ -587,3 +587,70 @@ int vp_profile_forked_files(const char *path, char ***names, size_t *n)
         qsort(*names, *n, sizeof **names, cmp_name);
     return 0;
 }
+
+int vp_profile_forked_from(const struct vp_profile *root, const struct vp_profile *c)
+{
+    uint32_t rootpid = root->hdr.root_pid ? root->hdr.root_pid : root->hdr.pid;
+    if (!(c->hdr.flags & VP_PROFF_FORKED) || (c->hdr.flags & VP_PROFF_EXECED) ||
+        c->hdr.root_pid != rootpid || c->hdr.period_ns != root->hdr.period_ns ||
+        c->hdr.start_ns < root->hdr.start_ns ||
+        (root->hdr.end_ns && c->hdr.start_ns > root->hdr.end_ns))
+        return 0;
+    if (!root->module_count || !c->module_count)
+        return root->module_count == c->module_count;
+    const char *a = vp_profile_str(root, root->modules[0].path);
+    const char *b = vp_profile_str(c, c->modules[0].path);
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+void vp_profile_close_tree(struct vp_profile **p, size_t n)
+{
+    for (size_t i = 0; p && i < n; i++)
+        vp_profile_close(p[i]);
+    free(p);
+}
+
+int vp_profile_open_tree(const char *path, struct vp_profile ***out, size_t *n, char *err,
+                         size_t errlen)
+{
+    *out = NULL;
+    *n = 0;
+    struct vp_profile *root;
+    if (vp_profile_open(path, &root, err, errlen) != 0)
+        return -1;
+    char **names;
+    size_t nnames;
+    struct vp_profile **v = NULL;
+    if (vp_profile_forked_files(path, &names, &nnames) != 0 ||
+        !(v = malloc((nnames + 1) * sizeof *v))) {
+        if (!v)
+            vp_profile_free_names(names, nnames);
+        vp_profile_close(root);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    size_t k = 0;
+    v[k++] = root;
+    for (size_t i = 0; i < nnames; i++) {
+        struct vp_profile *c;
+        char e[512];
+        /* a file of that name may be one of this recording's processes:
+           refused when broken, not passed over */
+        if (vp_profile_open(names[i], &c, e, sizeof e) != 0) {
+            snprintf(err, errlen,
+                     "%s (named as a process of %s's recording): remove it, or record again", e,
+                     path);
+            vp_profile_free_names(names, nnames);
+            vp_profile_close_tree(v, k);
+            return -1;
+        }
+        if (vp_profile_forked_from(root, c))
+            v[k++] = c;
+        else
+            vp_profile_close(c);
+    }
+    vp_profile_free_names(names, nnames);
+    *out = v;
+    *n = k;
+    return 0;
+}

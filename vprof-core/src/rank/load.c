@@ -722,24 +722,6 @@ static int load_samples(struct loader *L, int slow)
     return 0;
 }
 
-/* Whether profile `c` is a process that the recording of `root` forked (directly or not): written after a fork, not an exec'd image (a
-   program of its own), with the same root pid, sampling period and
-   executable, within the root's recording time.  A file left by an earlier
-   recording to the same path has another root pid. */
-static int forked_process_of(const struct vp_profile *root, const struct vp_profile *c)
-{
-    uint32_t rootpid = root->hdr.root_pid ? root->hdr.root_pid : root->hdr.pid;
-    if (!(c->hdr.flags & VP_PROFF_FORKED) || (c->hdr.flags & VP_PROFF_EXECED) ||
-        c->hdr.root_pid != rootpid || c->hdr.period_ns != root->hdr.period_ns ||
-        c->hdr.start_ns < root->hdr.start_ns ||
-        (root->hdr.end_ns && c->hdr.start_ns > root->hdr.end_ns))
-        return 0;
-    if (!root->module_count || !c->module_count)
-        return root->module_count == c->module_count;
-    return strcmp(vp_profile_str(root, root->modules[0].path),
-                  vp_profile_str(c, c->modules[0].path)) == 0;
-}
-
 /* Whether the recording of profile `p` is a run of the model already
    (given on its own before the recording that forked it). */
 static int given(const struct vp_rank_model *m, const struct vp_profile *p)
@@ -777,7 +759,7 @@ static int load_children(struct vp_rank_model *m, struct loader *root, const cha
             rc = -1;
             break;
         }
-        if (!forked_process_of(root->p, C.p) || given(m, C.p)) {
+        if (!vp_profile_forked_from(root->p, C.p) || given(m, C.p)) {
             vp_profile_close(C.p);
             continue;
         }
