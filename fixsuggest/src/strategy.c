@@ -493,7 +493,20 @@ uint64_t vp_fix_source_iterations(const struct vp_fix_input *in)
    wrong and batching would not shorten: no fix of its own unless a
    resultless category gave one.  Otherwise, when its instances went round
    at least twice on average, most of its waits got no answer: its time is
-   waiting, which "every iteration produces a result" does not say. */
+   waiting, which "every iteration produces a result" does not say -- but
+   a wait for a child process or a thread to end (reaps) got one each
+   time: the time is the children's. */
+static int reaps(const char *callee)
+{
+    static const char *const names[] = {"wait",   "waitpid",      "wait3",
+                                        "wait4",  "waitid",       "pthread_join",
+                                        "pthread_timedjoin_np"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(callee, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static void evidence_wait(const struct vp_fix_input *in, struct vp_fix_result *r, int repeated)
 {
     const char *callee = in->wait_callee && *in->wait_callee ? in->wait_callee : "a function";
@@ -508,6 +521,17 @@ static void evidence_wait(const struct vp_fix_input *in, struct vp_fix_result *r
             "%sits call of %s at line %u waits in every %s: what repeats is a wait that got the "
             "same answer (nothing arrived), which no cache or batch can save;",
             r->evidence[0] ? " " : "", callee, in->wait_line, unit(in->kind, 0));
+    } else if (in->slow.ran && avg >= 2 && reaps(callee)) {
+        /* each wait ends with a process or thread that ended: an answer */
+        fmt_avg(a, sizeof a, avg);
+        cat(r->evidence, sizeof r->evidence,
+            "%sits call of %s at line %u waits in every %s for a %s to end, and its instances "
+            "went round %s times on average: the time goes to the %ses it waits for -- look at "
+            "their work, not at this loop.",
+            r->evidence[0] ? " " : "", callee, in->wait_line, unit(in->kind, 0),
+            strstr(callee, "join") ? "thread" : "process", a,
+            strstr(callee, "join") ? "thread" : "process");
+        return;
     } else if (in->slow.ran && avg >= 2) {
         fmt_avg(a, sizeof a, avg);
         cat(r->evidence, sizeof r->evidence,

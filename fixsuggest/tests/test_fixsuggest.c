@@ -436,6 +436,21 @@ static void test_wait(void **state)
                                        "waits in every iteration, and its instances went round "
                                        "20,000 times on average: most waits got no answer; the "
                                        "time goes to waiting"));
+    /* a parent reaping its workers got an answer from every wait: the
+       time is the children's (found dogfooding a pre-forking pool, whose
+       `while (wait(NULL) > 0)` "got no answer" from most waits) */
+    in.wait_callee = "wait";
+    in.slow = (struct vp_fix_counts){1, 1, 3, 3, 3, 3.0, 0, 0};
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.evidence, "Its call of wait at line 75 waits in every iteration "
+                                       "for a process to end, and its instances went round 3 "
+                                       "times on average: the time goes to the processes it "
+                                       "waits for -- look at their work, not at this loop."));
+    assert_null(strstr(r.evidence, "no answer"));
+    in.wait_callee = "pthread_join";
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.evidence, "for a thread to end"));
+    in.wait_callee = "poll";
     /* a wait that is answered at once (one iteration per instance, a
        condition variable signalled before each wait): no sentence */
     in.slow = (struct vp_fix_counts){1, 256, 300, 300, 2, 300.0 / 256, 0, 0};
