@@ -40,6 +40,22 @@ PY
 "$build/bin/vprof" rank --normal n.vprof --buggy s.vprof > r.txt
 grep -q "^vprof rank: 1 normal, 1 buggy profile(s) (6 processes);" r.txt ||
   { head -3 r.txt; fail "the text does not count the processes"; }
+# perf-style exports are of the whole tree too: the flame graph's dedupe
+# stacks are the workers' (before, s.vprof alone had no PC samples)
+"$build/bin/vprof" export --folded s.vprof > s.folded
+awk '/dedupe/ {n += $NF} END {exit !(n >= 50)}' s.folded || { cat s.folded; fail "the folded stacks leave the workers out"; }
+"$build/bin/vprof" diff --folded n.vprof s.vprof > d.folded
+awk '/dedupe/ && $NF > 0 {ok = 1} END {exit !ok}' d.folded || { cat d.folded; fail "the differential stacks leave the workers out"; }
+"$build/bin/vprof" export --pprof s.vprof -o s.pb.gz
+/usr/bin/python3 - s.pb.gz <<'PY' || fail "the pprof profile leaves the workers out"
+import gzip, sys
+data = gzip.open(sys.argv[1]).read()
+sys.exit(0 if b"s.vprof (3 processes)" in data and b"dedupe" in data else 1)
+PY
+# vprof report is one process's, and says so
+"$build/bin/vprof" report s.vprof > rep.txt 2> rep.err || true
+grep -q "s.vprof's recording forked 2 processes with profiles of their own" rep.err ||
+  { cat rep.err; fail "vprof report does not say the workers are left out"; }
 # a file named as a worker's profile that is none: refused, not skipped
 echo garbage > s.vprof.99999999
 if "$build/bin/vprof" rank --normal n.vprof --buggy s.vprof > bad.txt 2> bad.err; then

@@ -44,6 +44,11 @@ struct vp_export_folded {
  * memory).  A profile without PC samples gives n = 0. */
 int vp_export_fold(const struct vp_profile *p, struct vp_export_folded *out, char *err,
                    size_t errlen);
+/* The same over the `n` profiles of one recording's processes
+ * (vp_profile_open_tree): their stacks counted together, as perf script
+ * folds every process of a perf.data. */
+int vp_export_fold_many(const struct vp_profile *const *p, size_t n,
+                        struct vp_export_folded *out, char *err, size_t errlen);
 void vp_export_folded_free(struct vp_export_folded *f);
 
 /* "stack count\n" per stack, in the sorted order.  Returns 0, or -1 if a
@@ -68,6 +73,11 @@ int vp_export_write_diff_folded(FILE *out, const struct vp_export_folded *normal
  * Returns 0, or -1 with err set. */
 int vp_export_pprof(const struct vp_profile *p, const struct vp_profile *base, const char *path,
                     char *err, size_t errlen);
+/* The same over the processes of one recording (vp_profile_open_tree):
+ * `p[0..np)` added, `base[0..nbase)` negated; the comment counts them. */
+int vp_export_pprof_many(const struct vp_profile *const *p, size_t np,
+                         const struct vp_profile *const *base, size_t nbase, const char *path,
+                         char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

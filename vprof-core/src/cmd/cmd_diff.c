@@ -64,20 +64,23 @@ int vp_cmd_diff(int argc, char **argv)
         return 2;
     }
     char err[1024];
-    struct vp_profile *p[2] = {NULL, NULL};
+    /* each recording with the processes it forked (FILE.<pid>) */
+    struct vp_profile **p[2] = {NULL, NULL};
+    size_t np[2] = {0, 0};
     struct vp_export_folded f[2];
     memset(f, 0, sizeof f);
     int status = 2;
     for (int k = 0; k < 2; k++)
-        if (vp_profile_open(files[k], &p[k], err, sizeof err) != 0) {
+        if (vp_profile_open_tree(files[k], &p[k], &np[k], err, sizeof err) != 0) {
             fprintf(stderr, "vprof diff: %s\n", err);
             goto out;
         }
     status = 1;
     for (int k = 0; k < 2; k++)
-        vp_cmd_warn_changed("diff", p[k]);
+        vp_cmd_warn_changed("diff", p[k][0]);
     for (int k = 0; k < 2; k++)
-        if (vp_export_fold(p[k], &f[k], err, sizeof err) != 0) {
+        if (vp_export_fold_many((const struct vp_profile *const *)p[k], np[k], &f[k], err,
+                                sizeof err) != 0) {
             fprintf(stderr, "vprof diff: %s\n", err);
             goto out;
         }
@@ -86,7 +89,7 @@ int vp_cmd_diff(int argc, char **argv)
 out:
     for (int k = 0; k < 2; k++) {
         vp_export_folded_free(&f[k]);
-        vp_profile_close(p[k]);
+        vp_profile_close_tree(p[k], np[k]);
     }
     return status;
 }

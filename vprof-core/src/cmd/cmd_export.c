@@ -113,25 +113,30 @@ int vp_cmd_export(int argc, char **argv)
         return 2;
     }
     char err[1024];
-    struct vp_profile *p = NULL, *base = NULL;
-    if (vp_profile_open(pprof ? pprof : folded, &p, err, sizeof err) != 0 ||
-        (normal && vp_profile_open(normal, &base, err, sizeof err) != 0)) {
+    /* each recording with the processes it forked (FILE.<pid>) */
+    struct vp_profile **p = NULL, **base = NULL;
+    size_t np = 0, nbase = 0;
+    if (vp_profile_open_tree(pprof ? pprof : folded, &p, &np, err, sizeof err) != 0 ||
+        (normal && vp_profile_open_tree(normal, &base, &nbase, err, sizeof err) != 0)) {
         fprintf(stderr, "vprof export: %s\n", err);
-        vp_profile_close(p);
+        vp_profile_close_tree(p, np);
         return 2;
     }
     int status = 0;
-    vp_cmd_warn_changed("export", p);
+    vp_cmd_warn_changed("export", p[0]);
     if (base)
-        vp_cmd_warn_changed("export", base);
+        vp_cmd_warn_changed("export", base[0]);
     if (pprof) {
-        if (vp_export_pprof(p, base, outpath, err, sizeof err) != 0) {
+        if (vp_export_pprof_many((const struct vp_profile *const *)p, np,
+                                 (const struct vp_profile *const *)base, nbase, outpath, err,
+                                 sizeof err) != 0) {
             fprintf(stderr, "vprof export: %s\n", err);
             status = 1;
         }
     } else {
         struct vp_export_folded f;
-        if (vp_export_fold(p, &f, err, sizeof err) != 0) {
+        if (vp_export_fold_many((const struct vp_profile *const *)p, np, &f, err, sizeof err) !=
+            0) {
             fprintf(stderr, "vprof export: %s\n", err);
             status = 1;
         } else {
@@ -141,7 +146,7 @@ int vp_cmd_export(int argc, char **argv)
             vp_export_folded_free(&f);
         }
     }
-    vp_profile_close(p);
-    vp_profile_close(base);
+    vp_profile_close_tree(p, np);
+    vp_profile_close_tree(base, nbase);
     return status;
 }

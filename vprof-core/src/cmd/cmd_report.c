@@ -859,6 +859,19 @@ int vp_cmd_report(int argc, char **argv)
     const char *rerr = vp_resolver_error(rep.res);
     if (rerr)
         fprintf(stderr, "vprof: warning: %s; its addresses are not symbolized\n", rerr);
+    /* A report is one process's: the processes its recording forked are
+       said, not hidden (their profiles are reports of their own) */
+    struct vp_profile **tree;
+    size_t ntree;
+    if (vp_profile_open_tree(file, &tree, &ntree, err, sizeof err) == 0) {
+        if (ntree > 1)
+            fprintf(stderr,
+                    "vprof: note: %s's recording forked %zu process%s with profiles of their "
+                    "own (%s.<pid>): this report is of the process it started; vprof rank, "
+                    "vprof-loop and vprof export add them up\n",
+                    file, ntree - 1, ntree == 2 ? "" : "es", file);
+        vp_profile_close_tree(tree, ntree);
+    }
     int rc = 0;
     if (json ? print_json(stdout, &rep, (size_t)top) != 0
              : (print_text(stdout, &rep, (size_t)top), fflush(stdout) != 0 || ferror(stdout))) {

@@ -179,26 +179,51 @@ static int cmp_index(const void *a, const void *b, void *ctx)
     return strcmp(s[*(const size_t *)a], s[*(const size_t *)b]);
 }
 
+/* Forgets the names of one process's addresses (another's may map other
+   code there). */
+static void names_reset(struct folder *F)
+{
+    for (size_t i = 0; i < F->nname; i++)
+        free(F->name[i]);
+    F->nname = 0;
+    vp_export_map_free(&F->names);
+    memset(&F->names, 0, sizeof F->names);
+}
+
 int vp_export_fold(const struct vp_profile *p, struct vp_export_folded *out, char *err,
                    size_t errlen)
 {
+    return vp_export_fold_many(&p, 1, out, err, errlen);
+}
+
+int vp_export_fold_many(const struct vp_profile *const *ps, size_t np,
+                        struct vp_export_folded *out, char *err, size_t errlen)
+{
     memset(out, 0, sizeof *out);
-    struct folder F = {.p = p, .out = out};
+    struct folder F = {.out = out};
     size_t *order = NULL;
-    F.res = vp_resolver_new(p);
-    if (!F.res)
-        goto oom;
-    for (size_t i = 0; i < p->pc_count; i++) {
-        const struct vp_pc_sample *s = p->pc_samples[i];
-        F.len = 0;
-        for (size_t d = s->depth + 1; d-- > 0;) {
-            const char *name = name_of(&F, vp_export_frame_addr(s, d));
-            if (!name || append(&F, name))
-                goto oom;
-        }
-        if (count_stack(&F))
+    const char *path = np && ps[0]->path ? ps[0]->path : "profile";
+    for (size_t k = 0; k < np; k++) {
+        const struct vp_profile *p = ps[k];
+        F.p = p;
+        names_reset(&F);
+        F.res = vp_resolver_new(p);
+        if (!F.res)
             goto oom;
-        out->total++;
+        for (size_t i = 0; i < p->pc_count; i++) {
+            const struct vp_pc_sample *s = p->pc_samples[i];
+            F.len = 0;
+            for (size_t d = s->depth + 1; d-- > 0;) {
+                const char *name = name_of(&F, vp_export_frame_addr(s, d));
+                if (!name || append(&F, name))
+                    goto oom;
+            }
+            if (count_stack(&F))
+                goto oom;
+            out->total++;
+        }
+        vp_resolver_free(F.res);
+        F.res = NULL;
     }
     /* Sort by stack text: permute both arrays through an index. */
     order = malloc((out->n ? out->n : 1) * sizeof *order);
@@ -221,24 +246,20 @@ int vp_export_fold(const struct vp_profile *p, struct vp_export_folded *out, cha
     out->stacks = stacks;
     out->counts = counts;
     free(order);
-    for (size_t i = 0; i < F.nname; i++)
-        free(F.name[i]);
+    names_reset(&F);
     free(F.name);
     free(F.buf);
-    vp_export_map_free(&F.names);
     vp_export_map_free(&F.stack_of);
-    vp_resolver_free(F.res);
     return 0;
 oom:
-    vp_set_err(err, errlen, "%s: out of memory while folding stacks", p->path ? p->path : "profile");
+    vp_set_err(err, errlen, "%s: out of memory while folding stacks", path);
     free(order);
-    for (size_t i = 0; i < F.nname; i++)
-        free(F.name[i]);
+    names_reset(&F);
     free(F.name);
     free(F.buf);
-    vp_export_map_free(&F.names);
     vp_export_map_free(&F.stack_of);
-    vp_resolver_free(F.res);
+    if (F.res)
+        vp_resolver_free(F.res);
     vp_export_folded_free(out);
     return -1;
 }

@@ -429,6 +429,24 @@ static void builder_free(struct builder *B)
 int vp_export_pprof(const struct vp_profile *p, const struct vp_profile *base, const char *path,
                     char *err, size_t errlen)
 {
+    return vp_export_pprof_many(&p, 1, base ? &base : NULL, base ? 1 : 0, path, err, errlen);
+}
+
+/* " (3 processes)" when a recording is more than one, else "". */
+static const char *processes(char *buf, size_t n, size_t np)
+{
+    if (np < 2)
+        return "";
+    snprintf(buf, n, " (%zu processes)", np);
+    return buf;
+}
+
+int vp_export_pprof_many(const struct vp_profile *const *ps, size_t np,
+                         const struct vp_profile *const *bases, size_t nbase, const char *path,
+                         char *err, size_t errlen)
+{
+    const struct vp_profile *p = ps[0], *base = nbase ? bases[0] : NULL;
+    char pn[48], bn[48];
     struct builder B;
     memset(&B, 0, sizeof B);
     PProfile prof;
@@ -462,18 +480,23 @@ int vp_export_pprof(const struct vp_profile *p, const struct vp_profile *base, c
                 goto oom;
         }
         char text[1024];
-        snprintf(text, sizeof text, "vprof: %s minus %s (normal samples negated)", p->path,
-                 base->path);
+        snprintf(text, sizeof text, "vprof: %s%s minus %s%s (normal samples negated)", p->path,
+                 processes(pn, sizeof pn, np), base->path, processes(bn, sizeof bn, nbase));
         comment = str_index(&B, text);
     } else {
         char text[1024];
-        snprintf(text, sizeof text, "vprof: %s", p->path);
+        snprintf(text, sizeof text, "vprof: %s%s", p->path, processes(pn, sizeof pn, np));
         comment = str_index(&B, text);
     }
     if (comment < 0)
         goto oom;
-    if (add_run(&B, p, 1) || (base && add_run(&B, base, -1)))
-        goto oom;
+    /* every process of each recording, as pprof merges profiles */
+    for (size_t i = 0; i < np; i++)
+        if (add_run(&B, ps[i], 1))
+            goto oom;
+    for (size_t i = 0; i < nbase; i++)
+        if (add_run(&B, bases[i], -1))
+            goto oom;
 
     prof.n_sample_type = 2;
     prof.sample_type = type_ptr;
