@@ -166,6 +166,16 @@ static void test_folded(void **state)
     assert_string_equal(text, "0x10 1\nmain;outer 2\nmain;outer;work 3\n");
     free(text);
     vp_export_folded_free(&f);
+    /* the processes of one recording (here twice the same): one line per
+       stack, the counts summed */
+    const struct vp_profile *two[2] = {p, p};
+    assert_int_equal(vp_export_fold_many(two, 2, &f, err, sizeof err), 0);
+    assert_int_equal(f.n, 3);
+    assert_int_equal(f.total, 12);
+    text = folded_text(&f, NULL);
+    assert_string_equal(text, "0x10 2\nmain;outer 4\nmain;outer;work 6\n");
+    free(text);
+    vp_export_folded_free(&f);
     vp_profile_close(p);
 }
 
