@@ -318,7 +318,7 @@ std::vector<SchemaVariable> VariableSelection::takeResult() {
   for (auto &KV : Tags) {
     if (Constants.count(KV.first))
       continue;
-    SchemaVariable V{KV.first, KV.second};
+    SchemaVariable V{KV.first, KV.second, {}};
     auto G = GlobalOf.find(KV.first);
     if (G != GlobalOf.end()) {
       V.Users = userNames(G->second, UsersOf);
@@ -331,7 +331,7 @@ std::vector<SchemaVariable> VariableSelection::takeResult() {
     const GlobalVariable *GV = KV.first;
     if (!GV->isDeclaration() || GV->isConstant() || GV->getName().startswith("llvm."))
       continue;
-    SchemaVariable V{nullptr, VP_TAG_GLOBAL};
+    SchemaVariable V{nullptr, VP_TAG_GLOBAL, {}};
     auto T = UseTags.find(GV);
     if (T != UseTags.end())
       V.Tags |= T->second;
