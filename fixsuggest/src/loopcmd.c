@@ -2421,6 +2421,13 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         }
         take_callees(&c, &shares, repsel, i, callee_order);
         vp_fix_suggest(in, &L->fix);
+        /* a contended spin is 0*1? whatever its static class (every try
+           but the last is resultless): its rate as 0*1?'s, which the
+           counts' 1* rate (0: every exchange writes) contradicted */
+        if (in->spin_line && (L->fix.categories & VP_FIX_CAT_ZERO_STAR_ONE) &&
+            in->slow.iterations)
+            L->resultless_rate =
+                1.0 - (double)in->slow.instances / (double)in->slow.iterations;
     }
     lines_free(slow_lines, nsel);
     lines_free(normal_lines, nsel);
