@@ -221,7 +221,9 @@ static void evidence_bucket_chain(const struct vp_fix_input *in, struct vp_fix_r
 }
 
 /* A spin loop (vp_fix_input.spin_line): every try but the last changes
-   nothing -- the lock or flag was another thread's -- so an instance that
+   nothing -- the lock or flag was another thread's, or, for a lock-free
+   update (VP_LOOPF_SPIN_UPDATE), another thread changed the value between
+   the read and the compare-and-swap -- so an instance that
    went round twice or more on average is 0*1?.  LDoctor's fixes do not
    apply (no data structure makes another thread let go sooner, and a
    cached answer would be wrong), so the fix is none and the sentence says
@@ -239,20 +241,29 @@ static void spin_verdict(const struct vp_fix_input *in, struct vp_fix_result *r)
         r->categories |= VP_FIX_CAT_ZERO_STAR_ONE;
         add_fix(r, VP_FIX_NONE);
     }
-    cat(r->evidence, sizeof r->evidence, "it spins on the atomic access at line %u",
+    int update = (in->flags & VP_LOOPF_SPIN_UPDATE) != 0; /* a CAS of old + d */
+    cat(r->evidence, sizeof r->evidence,
+        update ? "it retries the compare-and-swap at line %u" : "it spins on the atomic access at line %u",
         in->spin_line);
     if (in->spin_text && *in->spin_text)
         cat(r->evidence, sizeof r->evidence, " (`%s`)", in->spin_text);
     cat(r->evidence, sizeof r->evidence, ": its instances went round %s times on average", avg);
     if (navg[0])
         cat(r->evidence, sizeof r->evidence, " (normal run: %s)", navg);
-    if (contended)
+    if (contended && update)
+        cat(r->evidence, sizeof r->evidence,
+            ", and every try but the last failed: another thread changed the value between "
+            "this one's read and its compare-and-swap. The time goes to contention on one "
+            "shared value -- update it less often (a count per thread, combined at the end) "
+            "or from fewer threads.");
+    else if (contended)
         cat(r->evidence, sizeof r->evidence,
             ", and every try but the last changed nothing: the lock or flag was another "
             "thread's. The time goes to waiting for other threads -- hold the lock for less "
             "time or less often, or wait without spinning (a mutex, a condition variable).");
     else
-        cat(r->evidence, sizeof r->evidence, ": it seldom had to wait.");
+        cat(r->evidence, sizeof r->evidence, update ? ": it seldom had to retry."
+                                                    : ": it seldom had to wait.");
 }
 
 static void evidence_resultless(const struct vp_fix_input *in, struct vp_fix_result *r)

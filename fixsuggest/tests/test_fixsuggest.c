@@ -201,6 +201,17 @@ static void test_spin(void **state)
                                        "60.1 times on average (normal run: 1), and every try "
                                        "but the last changed nothing"));
     assert_null(strstr(r.evidence, "produces a result"));
+    /* a lock-free update (a CAS of old + d) is no lock: its failed tries
+       lost a race for the value, and the advice is about the value */
+    in.flags |= VP_LOOPF_SPIN | VP_LOOPF_SPIN_UPDATE;
+    in.spin_text = "while (!atomic_compare_exchange_weak(&counter, &old, old + d))";
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_STAR_ONE, (int[]){VP_FIX_NONE}, 1);
+    assert_non_null(strstr(r.evidence, "It retries the compare-and-swap at line 14"));
+    assert_non_null(strstr(r.evidence, "every try but the last failed: another thread changed "
+                                       "the value between this one's read and its "
+                                       "compare-and-swap"));
+    assert_null(strstr(r.evidence, "lock"));
     /* a volatile flag's wait is 0* statically: not delete-loop; alike
        iterations (the same flag read again) are no memoization */
     in = ran(VP_CLASS_ZERO_STAR, 10, 50000, 0, 1);
@@ -217,6 +228,10 @@ static void test_spin(void **state)
     vp_fix_suggest(&in, &r);
     expect(&r, 0, NULL, 0);
     assert_non_null(strstr(r.evidence, "1.2 times on average: it seldom had to wait."));
+    in.flags |= VP_LOOPF_SPIN | VP_LOOPF_SPIN_UPDATE;
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.evidence, "1.2 times on average: it seldom had to retry."));
+    in.flags = 0;
     /* not a spin loop: the usual verdict */
     in.spin_line = 0;
     vp_fix_suggest(&in, &r);

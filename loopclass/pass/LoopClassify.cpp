@@ -671,9 +671,11 @@ static bool isSpinPause(const CallBase &CB) {
 /// writes nothing else -- only atomics, its own stack slots, pause hints
 /// and yields.  Its tries but the last change nothing: under contention
 /// the time is waiting for other threads (docs/loopclass.md, "Spin
-/// loops").
-static unsigned spinLine(const Loop &L) {
+/// loops").  \p Update: the access is a compare-and-swap of a new value
+/// computed from the tries (a lock-free update), not a lock's constant.
+static unsigned spinLine(const Loop &L, bool &Update) {
   const Instruction *Atomic = nullptr;
+  Update = false;
   SmallVector<BasicBlock *, 4> Exiting;
   L.getExitingBlocks(Exiting);
   for (BasicBlock *B : Exiting)
@@ -700,6 +702,10 @@ static unsigned spinLine(const Loop &L) {
           continue;
       return 0;
     }
+  // a CAS whose new value varies with the tries (old + d) updates a shared
+  // value; a constant one (0 -> 1) takes a lock
+  if (auto *CX = dyn_cast<AtomicCmpXchgInst>(Atomic))
+    Update = !L.isLoopInvariant(CX->getNewValOperand());
   if (const DebugLoc &DL = Atomic->getDebugLoc())
     if (DL.getLine())
       return DL.getLine();
@@ -781,8 +787,8 @@ LoopClassInfo LoopClassAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
         Rec.Flags |= VP_LOOPF_TAIL_CALLS;
       if ((Rec.BucketLine = bucketChainLine(*L)))
         Rec.Flags |= VP_LOOPF_BUCKET_CHAIN;
-      else if ((Rec.SpinLine = spinLine(*L)))
-        Rec.Flags |= VP_LOOPF_SPIN;
+      else if (bool Update; (Rec.SpinLine = spinLine(*L, Update)))
+        Rec.Flags |= VP_LOOPF_SPIN | (Update ? VP_LOOPF_SPIN_UPDATE : 0);
       if (Loop *P = L->getParentLoop())
         Rec.ParentId = IdOf.lookup(P);
       IdOf[L] = Rec.Id;

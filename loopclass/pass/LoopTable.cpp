@@ -123,7 +123,8 @@ static void printLoops(const std::vector<LoopRecord> &Loops) {
     if (R.Flags & VP_LOOPF_BUCKET_CHAIN)
       OS << " bucket-chain(line " << R.BucketLine << ")";
     if (R.Flags & VP_LOOPF_SPIN)
-      OS << " spin(line " << R.SpinLine << ")";
+      OS << " spin(line " << R.SpinLine
+         << ((R.Flags & VP_LOOPF_SPIN_UPDATE) ? ", update" : "") << ")";
     if (R.Flags & VP_LOOPF_PROBED)
       OS << " probed";
     OS << " sites=" << R.Sites.size() << "\n";

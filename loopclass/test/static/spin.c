@@ -2,7 +2,8 @@
 // atomic or volatile access to a loop-invariant address, and no other write
 // than atomics, stack slots, pause hints and yields, is flagged with the
 // line of that access.  A CAS retry loop is one too (its failed tries
-// change nothing).  A loop that also writes ordinary memory, or whose
+// change nothing; its new value is computed from the value read, so it is
+// flagged an update, unlike a lock's constant 0 -> 1).  A loop that also writes ordinary memory, or whose
 // atomic address moves (a list walk with atomic loads), is not.
 // RUN: %vprof-cc -O2 -c %s -o %t2.o -mllvm -vprof-print-loops 2>&1 | FileCheck %s
 
@@ -51,7 +52,15 @@ long add_cas(long d) {
     ;
   return old + d;
 }
-// CHECK: vprof-loop: add_cas spin.c:[[@LINE-4]]:{{[0-9]+}} kind=loop {{.*}}spin(line [[@LINE-4]])
+// CHECK: vprof-loop: add_cas spin.c:[[@LINE-4]]:{{[0-9]+}} kind=loop {{.*}}spin(line [[@LINE-4]], update)
+
+// a lock taken with a compare-and-swap of constants (0 -> 1): a spin, no update
+void acquire_cas(void) {
+  int expected = 0;
+  while (!atomic_compare_exchange_weak(&lock, &expected, 1))
+    expected = 0;
+}
+// CHECK: vprof-loop: acquire_cas spin.c:[[@LINE-3]]:{{[0-9]+}} kind=loop {{.*}}spin(line [[@LINE-3]]){{ }}
 
 // writes ordinary memory while it waits: not a spin
 void wait_counting(void) {

@@ -220,6 +220,11 @@ enum vp_loop_flags {
                                       else; `reserved2` = that access's line
                                       when VP_LOOPF_BUCKET_CHAIN is clear
                                       (docs/loopclass.md, "Spin loops")     */
+    VP_LOOPF_SPIN_UPDATE = 1u << 9, /* with VP_LOOPF_SPIN: the access is a
+                                      compare-and-swap whose new value is
+                                      computed from the value read (a
+                                      lock-free update such as x = x + d),
+                                      not a lock's constant 0 -> 1          */
 };
 
 enum vp_site_kind {
