@@ -2246,7 +2246,10 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
                 continue;
             if (vp_profile_extra(t.p[0], VP_SEC_LOOP_COUNTS))
                 nres = analyze(&c, table, &t, c.normal_profiles[i], &nrec);
-            tree_close(&t);
+            if (nres)
+                normal = t; /* its samples are the counts' time, as a probed run's */
+            else
+                tree_close(&t);
         }
     }
     c.rep.normal_counts = nres != NULL;
@@ -2410,7 +2413,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         L->share = c.rep.total_samples ? (double)L->samples / (double)c.rep.total_samples : 0;
         in->slow.samples = probe_samples[k];
         in->slow.seconds = (double)probe_samples[k] * (double)slow.p[0]->hdr.period_ns / 1e9;
-        if (in->normal.ran) {
+        if (in->normal.ran && normal.n) {
             in->normal.samples = normal_samples[k];
             in->normal.seconds =
                 (double)normal_samples[k] * (double)normal.p[0]->hdr.period_ns / 1e9;

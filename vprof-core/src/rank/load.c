@@ -151,7 +151,8 @@ static int pc_cache_grow(struct pc_cache *c)
     return 0;
 }
 
-/* Run function index containing runtime address pc; -1 unresolved, -2 OOM. */
+/* Run function index containing runtime address pc; -1 unresolved, -2 OOM,
+   -3 in vprof's runtime (libvprof-rt). */
 static long func_of_pc(struct loader *L, uint64_t pc)
 {
     struct pc_cache *c = &L->pcs;
@@ -165,8 +166,14 @@ static long func_of_pc(struct loader *L, uint64_t pc)
     }
     const struct vp_func *f = vp_resolve_func(L->res, pc);
     /* a library's internal code is no candidate (docs/rank.md, "Library
-       code"): unresolved here, as without its debug file */
-    long idx = f && !f->internal ? func_index(L, f, pc) : -1;
+       code"): unresolved here, as without its debug file; vprof's own
+       runtime (its fork and signal handling) is not the program's time:
+       -3, left out */
+    const struct vp_prof_module *m = vp_profile_module_of(L->p, pc);
+    const char *mp = m ? vp_profile_str(L->p, m->path) : NULL;
+    long idx = mp && strncmp(vp_rank_base_name(mp), "libvprof-rt", 11) == 0 ? -3
+               : f && !f->internal                                         ? func_index(L, f, pc)
+                                                                            : -1;
     if (idx == -2)
         return -2;
     c->used[h] = 1;
@@ -669,6 +676,8 @@ static int load_samples(struct loader *L, int slow)
         long f = func_of_pc(L, L->p->pc_samples[i]->pc);
         if (f == -2)
             return -1;
+        if (f == -3)
+            continue; /* in vprof's runtime */
         L->run->pc_total += VP_PC_SAMPLE_WEIGHT(L->p->pc_samples[i]->flags);
         if (f >= 0)
             L->run->funcs[f].pc_samples += VP_PC_SAMPLE_WEIGHT(L->p->pc_samples[i]->flags);

@@ -36,7 +36,8 @@ static const struct vp_func *func(const char *elf, const char *name, struct vp_s
 }
 
 /* A profile of prog_rank: PC samples in helper/scan_list and values of
- * scan_list's loop variable i in [0, imax). */
+ * scan_list's loop variable i in [0, imax), and 40 in vprof's own runtime
+ * (its fork or signal handling: not the program's time). */
 static void write_rank_profile(const char *path, int helper_n, int scan_n, int imax)
 {
     struct vp_symtab *st;
@@ -49,11 +50,15 @@ static void write_rank_profile(const char *path, int helper_n, int scan_n, int i
     b.hdr.start_ns = 1000000000ull + (uint64_t)helper_n;
     b.hdr.end_ns = 2000000000ull + (uint64_t)scan_n;
     pf_module(&b, PROG_RANK, 0, 0x400000, 0x500000, 1);
+    pf_module(&b, "/opt/vprof/lib/libvprof-rt.so", 0x7f0000000000, 0x7f0000001000,
+              0x7f0000100000, 0);
     uint32_t v = pf_var(&b, s->file, "scan_list", "i", "int", (uint32_t)s->line + 3, 1 /* loop */,
                         1 /* sint */, 4);
     uint64_t seq = 1;
     for (int k = 0; k < helper_n; k++, seq++)
         pf_pc(&b, seq, h->lo + 4, 1, 0, NULL);
+    for (int k = 0; k < 40; k++, seq++)
+        pf_pc(&b, seq, 0x7f0000002000 + (uint64_t)k, 1, 0, NULL);
     for (int k = 0; k < scan_n; k++, seq++) {
         uint64_t pc = s->lo + 8 + (uint64_t)(k % 3);
         pf_pc(&b, seq, pc, 1, 0, NULL);
@@ -189,6 +194,9 @@ static void test_rank_json(void **state)
     assert_non_null(strstr(first, "\"pattern\": \"scalability\""));
     assert_non_null(strstr(first, "prog_rank.c"));
     assert_non_null(strstr(first, "\"anomalous_lines\": ["));
+    /* vprof's runtime's samples are nobody's, not unattributed time */
+    assert_non_null(strstr(j, "\"slow_unattributed\": 0,"));
+    assert_null(strstr(j, "libvprof-rt"));
     assert_null(access(path_of("rank.json.tmp"), F_OK) == 0 ? "tmp left" : NULL);
     /* same inputs, same bytes */
     char *out2 = path_of("rank2.json");
