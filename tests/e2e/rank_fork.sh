@@ -99,3 +99,20 @@ PY
 "$build/bin/vprof-loop" --top 1 --rank r.json -- ./forkw 100000 40000 > loop.txt 2> /dev/null || true
 grep -q "slow run: ./forkw 100000 40000 (3 processes)" loop.txt || { head -5 loop.txt; fail "the text does not count the processes"; }
 echo "ok: vprof-loop reads the workers"
+# normal counts recorded with the ranking's normal profile (its loop probes
+# on) and no normal command: they are its whole tree's, and vprof-loop used
+# to dereference a normal run it did not have (segfault)
+VPROF_LOOP_FUNCTIONS=dedupe "$build/bin/vprof" record -o np.vprof -- ./forkw 400000 100 > /dev/null
+"$build/bin/vprof" rank --normal np.vprof --buggy s.vprof --format json -o rp.json
+"$build/bin/vprof-loop" --top 1 --rank rp.json --format json -o loopn.json -- ./forkw 100000 40000 > /dev/null 2> loopn.err ||
+  { cat loopn.err; fail "vprof-loop with normal counts from the ranked profile failed"; }
+/usr/bin/python3 - loopn.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+top = d["loops"][0]
+n = top["normal_counts"]
+if not d["normal_counts"] or not n or n["instances"] < 300000:
+    print("FAIL: the normal counts are not both workers':", d["normal_counts"], n)
+    sys.exit(1)
+print("ok: normal counts from the ranked profile", n["instances"], n["samples"])
+PY
