@@ -888,8 +888,7 @@ static int in_vprof(const struct vp_profile *p, const struct pc_slot *s)
 {
     if (s->func && strncmp(s->func, "__vprof_", 8) == 0)
         return 1;
-    const char *base = module_base(p, s->pc);
-    return base && strncmp(base, "libvprof-rt", 11) == 0;
+    return vp_profile_in_runtime(p, s->pc);
 }
 
 /* One frame of a sample's stack, the inline frames of each PC one by one:

@@ -63,6 +63,15 @@ if "$build/bin/vprof" rank --normal n.vprof --buggy s.vprof > bad.txt 2> bad.err
 fi
 [ "$(wc -l < bad.err)" -eq 1 ] && grep -q "s.vprof.99999999.*(named as a process of s.vprof's recording)" bad.err ||
   { cat bad.err; fail "no one-line error for the broken worker profile"; }
+# the exports read the same tree: refused the same way, nothing written
+for cmd in "export --folded s.vprof -o bad.folded" "diff --folded n.vprof s.vprof -o bad.diff"; do
+  if "$build/bin/vprof" $cmd > /dev/null 2> bad.err; then
+    fail "vprof $cmd ignored a broken worker profile"
+  fi
+  [ "$(wc -l < bad.err)" -eq 1 ] && grep -q "s.vprof.99999999.*(named as a process of s.vprof's recording)" bad.err ||
+    { cat bad.err; fail "vprof $cmd: no one-line error for the broken worker profile"; }
+done
+[ ! -e bad.folded ] && [ ! -e bad.diff ] || fail "an export was written from a refused recording"
 rm s.vprof.99999999
 # a worker's file given besides its recording would count twice: refused
 kid=$(ls -t s.vprof.* | head -1) # written last: a worker of the later recording

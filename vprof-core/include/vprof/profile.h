@@ -100,6 +100,10 @@ static inline const uint64_t *vp_pc_sample_callers(const struct vp_pc_sample *s)
 /* Find the module containing absolute address `pc`; NULL if none. */
 const struct vp_prof_module *vp_profile_module_of(const struct vp_profile *p, uint64_t pc);
 
+/* Whether `pc` is in vprof's own runtime (a module named libvprof-rt*):
+ * the recording's cost, not the program's. */
+int vp_profile_in_runtime(const struct vp_profile *p, uint64_t pc);
+
 /* The files beside the profile at `path` that processes forked by its
  * recording may have written: `path.<pid>` (docs/runtime.md), sorted by
  * name, each malloc'd, in a malloc'd array of *n (NULL when none).  Which

@@ -588,6 +588,15 @@ int vp_profile_forked_files(const char *path, char ***names, size_t *n)
     return 0;
 }
 
+int vp_profile_in_runtime(const struct vp_profile *p, uint64_t pc)
+{
+    const struct vp_prof_module *m = vp_profile_module_of(p, pc);
+    const char *path = m ? vp_profile_str(p, m->path) : NULL;
+    const char *base = path ? strrchr(path, '/') : NULL;
+    base = base ? base + 1 : path;
+    return base && strncmp(base, "libvprof-rt", 11) == 0;
+}
+
 int vp_profile_forked_from(const struct vp_profile *root, const struct vp_profile *c)
 {
     uint32_t rootpid = root->hdr.root_pid ? root->hdr.root_pid : root->hdr.pid;

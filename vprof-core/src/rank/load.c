@@ -169,11 +169,9 @@ static long func_of_pc(struct loader *L, uint64_t pc)
        code"): unresolved here, as without its debug file; vprof's own
        runtime (its fork and signal handling) is not the program's time:
        -3, left out */
-    const struct vp_prof_module *m = vp_profile_module_of(L->p, pc);
-    const char *mp = m ? vp_profile_str(L->p, m->path) : NULL;
-    long idx = mp && strncmp(vp_rank_base_name(mp), "libvprof-rt", 11) == 0 ? -3
-               : f && !f->internal                                         ? func_index(L, f, pc)
-                                                                            : -1;
+    long idx = vp_profile_in_runtime(L->p, pc) ? -3
+               : f && !f->internal           ? func_index(L, f, pc)
+                                              : -1;
     if (idx == -2)
         return -2;
     c->used[h] = 1;
