@@ -38,7 +38,7 @@ def main():
         if os.path.exists(out):
             os.unlink(out)
         r = run([os.path.join(bindir, "vprof-loop"), "--top", "2", "--rank", rank,
-                 "--format", "json", "-o", out, "--", prog, "200000", "20", "150"], work)
+                 "--format", "json", "-o", out, "--", prog, "800000", "5", "150"], work)
         loops = json.load(open(out))["loops"] if os.path.exists(out) else []
         names = [(l["function"], l["line"], l["root_cause"], round(l["share"], 4)) for l in loops]
         two = [l for l in loops if (l["function"], l["line"]) in

@@ -19,7 +19,7 @@ __attribute__((noinline)) long outer(const int *a, int n, int reps, long seed)
     long s = seed;
     for (int r = 0; r < reps; r++) { /* OUTER-LOOP */
         const int *slice = a + (size_t)r * (size_t)n;
-        for (int j = 0; j < n / 8192; j++) /* CHECK-LOOP */
+        for (int j = 0; j < n / 32768; j++) /* CHECK-LOOP */
             s ^= (long)slice[j * 64] * (s | 1);
         s += inner(slice, n) + r;
     }
