@@ -52,10 +52,35 @@ import gzip, sys
 data = gzip.open(sys.argv[1]).read()
 sys.exit(0 if b"s.vprof (3 processes)" in data and b"dedupe" in data else 1)
 PY
-# vprof report is one process's, and says so
-"$build/bin/vprof" report s.vprof > rep.txt 2> rep.err || true
-grep -q "s.vprof's recording forked 2 processes with profiles of their own" rep.err ||
-  { cat rep.err; fail "vprof report does not say the workers are left out"; }
+# vprof report adds the workers in, as perf report does a perf.data's
+# children; --one is the process vprof record started, which only waits
+"$build/bin/vprof" report s.vprof > rep.txt
+grep -q "^vprof report: s.vprof and the 2 processes it forked" rep.txt ||
+  { head -3 rep.txt; fail "vprof report does not say it adds the workers"; }
+awk '$4 == "dedupe" && $3 >= 50 {ok = 1} END {exit !ok}' rep.txt ||
+  { cat rep.txt; fail "vprof report leaves the workers' samples out of dedupe"; }
+# a variable's samples come from both workers: dedupe's n (each worker's
+# share, 50,000) is sampled wherever dedupe is
+"$build/bin/vprof" report --format json s.vprof > rep.json
+"$build/bin/vprof" report --format json --one s.vprof > one.json || true
+/usr/bin/python3 - rep.json one.json <<'PY'
+import json, sys
+d, one = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+if len(d["pids"]) != 3 or d["pids"][0] != d["pid"] or len(set(d["pids"])) != 3:
+    print("FAIL: pids", d["pids"]); sys.exit(1)
+f = {x["name"]: x for x in d["functions"]}["dedupe"]
+v = {x["name"]: x for x in f["variables"]}
+total = sum(x["self_samples"] for x in d["functions"])
+if total != d["pc_weight"] or f["self_samples"] < 50:
+    print("FAIL: self samples", total, d["pc_weight"], f["self_samples"]); sys.exit(1)
+if v["n"]["samples"] < 50 or v["n"]["min"] != 50000 or v["n"]["max"] != 50000:
+    print("FAIL: dedupe's n", v["n"]); sys.exit(1)
+if one["pids"] != [d["pid"]] or one["pc_samples"] >= d["pc_samples"]:
+    print("FAIL: --one", one["pids"], one["pc_samples"], d["pc_samples"]); sys.exit(1)
+if "dedupe" in [x["name"] for x in one["functions"] if x["self_samples"]]:
+    print("FAIL: --one has the workers' dedupe samples"); sys.exit(1)
+print("ok: report", d["pids"], f["self_samples"], v["n"]["samples"])
+PY
 # a file named as a worker's profile that is none: refused, not skipped
 echo garbage > s.vprof.99999999
 if "$build/bin/vprof" rank --normal n.vprof --buggy s.vprof > bad.txt 2> bad.err; then
@@ -64,7 +89,7 @@ fi
 [ "$(wc -l < bad.err)" -eq 1 ] && grep -q "s.vprof.99999999.*(named as a process of s.vprof's recording)" bad.err ||
   { cat bad.err; fail "no one-line error for the broken worker profile"; }
 # the exports read the same tree: refused the same way, nothing written
-for cmd in "export --folded s.vprof -o bad.folded" "diff --folded n.vprof s.vprof -o bad.diff"; do
+for cmd in "export --folded s.vprof -o bad.folded" "diff --folded n.vprof s.vprof -o bad.diff" "report s.vprof"; do
   if "$build/bin/vprof" $cmd > /dev/null 2> bad.err; then
     fail "vprof $cmd ignored a broken worker profile"
   fi
@@ -125,3 +150,18 @@ if not d["normal_counts"] or not n or n["instances"] < 300000:
     sys.exit(1)
 print("ok: normal counts from the ranked profile", n["instances"], n["samples"])
 PY
+# a wrapper script that forks and execs the program: its work is in
+# processes running another executable than the recorded command (the
+# shell), which the analysis of the recording leaves out.  Each tool says
+# where the samples are and what to do, instead of a bare "no samples".
+printf '#!/bin/sh\n./forkw "$@"\necho done\n' > run.sh
+chmod +x run.sh
+"$build/bin/vprof" record -o w.vprof -- ./run.sh 100000 40000 > /dev/null 2> w.err
+grep -q "^vprof: note: the analysis of w.vprof leaves out most of the run: [0-9]* PC samples are in 3 processes running $work/forkw, .*record that program itself (vprof record -- $work/forkw ...)" w.err ||
+  { cat w.err; fail "vprof record does not say the run's samples are in the program the script ran"; }
+for cmd in "rank --normal w.vprof --buggy s.vprof" "report w.vprof" "export --folded w.vprof -o w.folded"; do
+  "$build/bin/vprof" $cmd > /dev/null 2> w.err || true
+  [ "$(wc -l < w.err)" -eq 1 ] && grep -q "w.vprof.*no.*samples.*; [0-9]* PC samples are in 3 processes running $work/forkw" w.err ||
+    { cat w.err; fail "vprof $cmd: no one line saying where the samples are"; }
+done
+echo "ok: a wrapper script's program is named"

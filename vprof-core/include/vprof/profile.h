@@ -118,6 +118,19 @@ void vp_profile_free_names(char **names, size_t n);
  * earlier recording to the same path has another root pid). */
 int vp_profile_forked_from(const struct vp_profile *root, const struct vp_profile *c);
 
+/* The processes of the recording of `root` (the profile at `path`) that its
+ * tree leaves out because they ran another program: a wrapper script's
+ * child that exec'd the program, and that program's own children.  They
+ * are the `path.<pid>` files with the recording's root pid, sampling period
+ * and time that vp_profile_forked_from refuses.  Writes where their PC
+ * samples are to `buf`, with what to do ("366 PC samples are in 3
+ * processes running /tmp/p/forkw, another program ...: record that program
+ * itself (vprof record -- /tmp/p/forkw ...)"), the program with the most
+ * samples named; returns how many PC samples they have (0: none,
+ * and buf is "").  Files that are no valid profile are passed over. */
+uint64_t vp_profile_other_programs(const struct vp_profile *root, const char *path, char *buf,
+                                   size_t n);
+
 /* A recording's process tree: the profile at `path` first, then those of
  * the processes it forked (vp_profile_forked_files that pass
  * vp_profile_forked_from), in name order, in a malloc'd array of *n.  A

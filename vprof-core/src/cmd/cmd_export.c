@@ -124,6 +124,16 @@ int vp_cmd_export(int argc, char **argv)
     }
     int status = 0;
     vp_cmd_warn_changed("export", p[0]);
+    size_t samples = 0;
+    for (size_t k = 0; k < np; k++)
+        samples += p[k]->pc_count;
+    if (!samples) {
+        char other[2048];
+        const char *in = pprof ? pprof : folded;
+        vp_profile_other_programs(p[0], in, other, sizeof other);
+        fprintf(stderr, "vprof export: %s has no PC samples%s%s\n", in, *other ? "; " : "",
+                other);
+    }
     if (base)
         vp_cmd_warn_changed("export", base[0]);
     if (pprof) {
@@ -140,8 +150,6 @@ int vp_cmd_export(int argc, char **argv)
             fprintf(stderr, "vprof export: %s\n", err);
             status = 1;
         } else {
-            if (!f.n)
-                fprintf(stderr, "vprof export: %s has no PC samples\n", folded);
             status = vp_cmd_write_text("export", outpath, write_folded, &f);
             vp_export_folded_free(&f);
         }

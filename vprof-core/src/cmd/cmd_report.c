@@ -160,39 +160,6 @@ static int cmp_decoded(const void *a, const void *b)
     }
 }
 
-static const struct report *g_cmp_report;
-
-static int cmp_var_ids(const void *a, const void *b)
-{
-    const struct vp_profile *p = g_cmp_report->p;
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    const struct vp_prof_var *vx = &p->vars[x], *vy = &p->vars[y];
-    if (vx->line != vy->line)
-        return vx->line < vy->line ? -1 : 1;
-    int c = strcmp(vp_profile_var_str(p, vx->name), vp_profile_var_str(p, vy->name));
-    if (c)
-        return c;
-    c = strcmp(vp_profile_var_str(p, vx->file), vp_profile_var_str(p, vy->file));
-    return c ? c : (x > y) - (x < y);
-}
-
-static int cmp_rows(const void *a, const void *b)
-{
-    const struct row *x = a, *y = b;
-    if (x->self != y->self)
-        return x->self > y->self ? -1 : 1;
-    int c = strcmp(x->name, y->name);
-    if (c)
-        return c;
-    c = strcmp(x->file, y->file);
-    if (c)
-        return c;
-    if (x->line != y->line)
-        return x->line < y->line ? -1 : 1;
-    uint64_t lx = x->func ? x->func->lo : 0, ly = y->func ? y->func->lo : 0;
-    return (lx > ly) - (lx < ly);
-}
-
 /* ---- building the rows -------------------------------------------------- */
 
 /* The key a PC sample is grouped by. */
@@ -475,18 +442,11 @@ static void collect_values(struct report *rep)
     free(tries);
 }
 
+/// One process's rows and variables, in no order (the merge sorts).
 static void build_report(struct report *rep)
 {
     build_pc_rows(rep);
     collect_values(rep);
-    g_cmp_report = rep;
-    if (rep->nrows)
-        qsort(rep->rows, rep->nrows, sizeof *rep->rows, cmp_rows);
-    for (size_t i = 0; i < rep->nrows; i++)
-        if (rep->rows[i].nvars)
-            qsort(rep->rows[i].vars, rep->rows[i].nvars, sizeof(uint32_t), cmp_var_ids);
-    if (rep->nglobals)
-        qsort(rep->globals, rep->nglobals, sizeof(uint32_t), cmp_var_ids);
 }
 
 static void free_report(struct report *rep)
@@ -501,6 +461,275 @@ static void free_report(struct report *rep)
             free(rep->vs[i].vals);
     free(rep->vs);
     free(rep->globals);
+}
+
+/* ---- the processes of a recording, merged ------------------------------- */
+
+/* A report is of a recording's process tree (docs/reports.md, "Forked
+   processes"): each process's report is built as above, then rows of the
+   same function and samples of the same variable are added up.  One
+   process's report is the trivial merge. */
+
+/* A variable of the merged report: described by the first process that has
+   it, with the samples of all. */
+struct mvar {
+    const struct vp_profile *p; /* where v's strings are */
+    const struct vp_prof_var *v;
+    uint64_t samples, unreadable;
+    uint64_t *vals; /* decoded, sorted */
+    size_t nvals;
+};
+
+struct mrow {
+    const char *name, *file, *module; /* module: the path, or NULL */
+    int line, inlined, resolved;
+    uint64_t self, records;
+    size_t *vars; /* indices into merged.vars, sorted for printing */
+    size_t nvars;
+};
+
+struct merged {
+    const struct report *reps; /* [0]: the process the recording started */
+    size_t nrep;
+    struct mrow *rows;
+    size_t nrows;
+    struct mvar *vars;
+    size_t nvars;
+    size_t *globals;
+    size_t nglobals;
+    uint64_t total_weight, pc_count, value_count;
+    struct vp_loss loss;
+    int stale; /* some process's module table is a stale fork copy */
+};
+
+/* one (process, variable) or (process, row) of the merge, to sort */
+struct mref {
+    const struct report *rep;
+    size_t idx;
+};
+
+static int strcmp0(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_var_same(const struct vp_profile *pa, const struct vp_prof_var *a,
+                        const struct vp_profile *pb, const struct vp_prof_var *b)
+{
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    if (a->type_kind != b->type_kind)
+        return a->type_kind < b->type_kind ? -1 : 1;
+    if (a->size != b->size)
+        return a->size < b->size ? -1 : 1;
+    if (a->tags != b->tags)
+        return a->tags < b->tags ? -1 : 1;
+    int c;
+    if ((c = strcmp(vp_profile_var_str(pa, a->name), vp_profile_var_str(pb, b->name))) ||
+        (c = strcmp(vp_profile_var_str(pa, a->function), vp_profile_var_str(pb, b->function))) ||
+        (c = strcmp(vp_profile_var_str(pa, a->linkage), vp_profile_var_str(pb, b->linkage))) ||
+        (c = strcmp(vp_profile_var_str(pa, a->file), vp_profile_var_str(pb, b->file))))
+        return c;
+    return strcmp(vp_profile_var_str(pa, a->type), vp_profile_var_str(pb, b->type));
+}
+
+static int cmp_var_refs(const void *x, const void *y)
+{
+    const struct mref *a = x, *b = y;
+    const struct vp_profile *pa = a->rep->p, *pb = b->rep->p;
+    int c = cmp_var_same(pa, &pa->vars[a->idx], pb, &pb->vars[b->idx]);
+    if (c)
+        return c;
+    /* the first process's description first */
+    return a->rep != b->rep ? (a->rep > b->rep ? 1 : -1) : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static const char *row_module(const struct report *rep, const struct row *r)
+{
+    return r->mod ? vp_profile_str(rep->p, r->mod->path) : NULL;
+}
+
+static int cmp_row_same(const struct report *ra, const struct row *a, const struct report *rb,
+                        const struct row *b)
+{
+    int c;
+    if ((c = strcmp(a->name, b->name)) || (c = strcmp(a->file, b->file)))
+        return c;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    if (a->inlined != b->inlined)
+        return a->inlined - b->inlined;
+    return strcmp0(row_module(ra, a), row_module(rb, b));
+}
+
+static int cmp_row_refs(const void *x, const void *y)
+{
+    const struct mref *a = x, *b = y;
+    int c = cmp_row_same(a->rep, &a->rep->rows[a->idx], b->rep, &b->rep->rows[b->idx]);
+    if (c)
+        return c;
+    return a->rep != b->rep ? (a->rep > b->rep ? 1 : -1) : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static int cmp_mrows(const void *a, const void *b)
+{
+    const struct mrow *x = a, *y = b;
+    if (x->self != y->self)
+        return x->self > y->self ? -1 : 1;
+    int c;
+    if ((c = strcmp(x->name, y->name)) || (c = strcmp(x->file, y->file)))
+        return c;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return strcmp0(x->module, y->module);
+}
+
+static const struct merged *g_cmp_merged;
+
+static int cmp_mvar_ids(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    const struct mvar *vx = &g_cmp_merged->vars[x], *vy = &g_cmp_merged->vars[y];
+    if (vx->v->line != vy->v->line)
+        return vx->v->line < vy->v->line ? -1 : 1;
+    int c = strcmp(vp_profile_var_str(vx->p, vx->v->name), vp_profile_var_str(vy->p, vy->v->name));
+    if (c)
+        return c;
+    c = strcmp(vp_profile_var_str(vx->p, vx->v->file), vp_profile_var_str(vy->p, vy->v->file));
+    return c ? c : (x > y) - (x < y);
+}
+
+/// Adds merged variable `m` to a sorted-later list, once.
+static void add_mvar_ref(size_t **list, size_t *n, size_t m)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*list)[i] == m)
+            return;
+    *list = xrealloc(*list, (*n + 1) * sizeof **list);
+    (*list)[(*n)++] = m;
+}
+
+/// Merges the reports of a recording's processes (reps[0] is its root).
+static void merge_reports(struct merged *m, struct report *reps, size_t nrep)
+{
+    memset(m, 0, sizeof *m);
+    m->reps = reps;
+    m->nrep = nrep;
+    /* variables: sorted by identity, one merged variable per run of equals */
+    size_t nref = 0;
+    for (size_t k = 0; k < nrep; k++)
+        nref += reps[k].p->var_count;
+    struct mref *refs = xrealloc(NULL, (nref ? nref : 1) * sizeof *refs);
+    size_t **map = xrealloc(NULL, nrep * sizeof *map); /* (process, var id) -> merged */
+    nref = 0;
+    for (size_t k = 0; k < nrep; k++) {
+        map[k] = xrealloc(NULL, (reps[k].p->var_count ? reps[k].p->var_count : 1) * sizeof **map);
+        for (size_t i = 0; i < reps[k].p->var_count; i++)
+            refs[nref++] = (struct mref){&reps[k], i};
+    }
+    qsort(refs, nref, sizeof *refs, cmp_var_refs);
+    m->vars = xrealloc(NULL, (nref ? nref : 1) * sizeof *m->vars);
+    for (size_t i = 0; i < nref;) {
+        const struct vp_profile *p = refs[i].rep->p;
+        struct mvar *mv = &m->vars[m->nvars];
+        memset(mv, 0, sizeof *mv);
+        mv->p = p;
+        mv->v = &p->vars[refs[i].idx];
+        size_t j = i;
+        for (; j < nref && cmp_var_same(p, mv->v, refs[j].rep->p,
+                                        &refs[j].rep->p->vars[refs[j].idx]) == 0; j++) {
+            struct var_stats *st = &refs[j].rep->vs[refs[j].idx];
+            map[refs[j].rep - reps][refs[j].idx] = m->nvars;
+            mv->samples += st->samples;
+            mv->unreadable += st->unreadable;
+            if (!st->nvals)
+                continue;
+            if (!mv->vals) { /* the first process with values: its array */
+                mv->vals = st->vals;
+                mv->nvals = st->nvals;
+                st->vals = NULL;
+                st->nvals = 0;
+                continue;
+            }
+            mv->vals = xrealloc(mv->vals, (mv->nvals + st->nvals) * sizeof *mv->vals);
+            memcpy(mv->vals + mv->nvals, st->vals, st->nvals * sizeof *mv->vals);
+            mv->nvals += st->nvals;
+        }
+        if (j - i > 1 && mv->nvals) {
+            g_cmp_var = mv->v;
+            qsort(mv->vals, mv->nvals, sizeof *mv->vals, cmp_decoded);
+        }
+        m->nvars++;
+        i = j;
+    }
+    free(refs);
+    /* rows: the same way */
+    nref = 0;
+    for (size_t k = 0; k < nrep; k++)
+        nref += reps[k].nrows;
+    refs = xrealloc(NULL, (nref ? nref : 1) * sizeof *refs);
+    nref = 0;
+    for (size_t k = 0; k < nrep; k++)
+        for (size_t i = 0; i < reps[k].nrows; i++)
+            refs[nref++] = (struct mref){&reps[k], i};
+    qsort(refs, nref, sizeof *refs, cmp_row_refs);
+    m->rows = xrealloc(NULL, (nref ? nref : 1) * sizeof *m->rows);
+    for (size_t i = 0; i < nref;) {
+        const struct report *rep = refs[i].rep;
+        const struct row *first = &rep->rows[refs[i].idx];
+        struct mrow *mr = &m->rows[m->nrows++];
+        memset(mr, 0, sizeof *mr);
+        mr->name = first->name;
+        mr->file = first->file;
+        mr->module = row_module(rep, first);
+        mr->line = first->line;
+        mr->inlined = first->inlined;
+        size_t j = i;
+        for (; j < nref && cmp_row_same(rep, first, refs[j].rep,
+                                        &refs[j].rep->rows[refs[j].idx]) == 0; j++) {
+            const struct row *r = &refs[j].rep->rows[refs[j].idx];
+            size_t k = (size_t)(refs[j].rep - reps);
+            mr->self += r->self;
+            mr->records += r->records;
+            mr->resolved |= r->func != NULL;
+            for (size_t q = 0; q < r->nvars; q++)
+                add_mvar_ref(&mr->vars, &mr->nvars, map[k][r->vars[q]]);
+        }
+        i = j;
+    }
+    free(refs);
+    for (size_t k = 0; k < nrep; k++) {
+        for (size_t q = 0; q < reps[k].nglobals; q++)
+            add_mvar_ref(&m->globals, &m->nglobals, map[k][reps[k].globals[q]]);
+        m->total_weight += reps[k].total_weight;
+        m->pc_count += reps[k].p->pc_count;
+        m->value_count += reps[k].p->value_count;
+        m->loss.pc_dropped += reps[k].p->loss.pc_dropped;
+        m->loss.values_dropped += reps[k].p->loss.values_dropped;
+        m->loss.unwind_errors += reps[k].p->loss.unwind_errors;
+        m->stale |= !!(reps[k].p->hdr.flags & VP_PROFF_MODULES_STALE);
+        free(map[k]);
+    }
+    free(map);
+    g_cmp_merged = m;
+    if (m->nrows)
+        qsort(m->rows, m->nrows, sizeof *m->rows, cmp_mrows);
+    for (size_t i = 0; i < m->nrows; i++)
+        if (m->rows[i].nvars)
+            qsort(m->rows[i].vars, m->rows[i].nvars, sizeof(size_t), cmp_mvar_ids);
+    if (m->nglobals)
+        qsort(m->globals, m->nglobals, sizeof(size_t), cmp_mvar_ids);
+}
+
+static void free_merged(struct merged *m)
+{
+    for (size_t i = 0; i < m->nrows; i++)
+        free(m->rows[i].vars);
+    free(m->rows);
+    for (size_t i = 0; i < m->nvars; i++)
+        free(m->vars[i].vals);
+    free(m->vars);
+    free(m->globals);
 }
 
 /* ---- coverage line (shared with cmd_record.c) --------------------------- */
@@ -540,11 +769,10 @@ void vp_cmd_format_coverage(char *buf, size_t n, const struct vp_coverage *c)
 
 /* ---- text output -------------------------------------------------------- */
 
-static void print_var_text(FILE *out, const struct report *rep, uint32_t id)
+static void print_var_text(FILE *out, const struct mvar *st)
 {
-    const struct vp_profile *p = rep->p;
-    const struct vp_prof_var *v = &p->vars[id];
-    const struct var_stats *st = &rep->vs[id];
+    const struct vp_profile *p = st->p;
+    const struct vp_prof_var *v = st->v;
     char tags[64], mn[40] = "-", md[40] = "-", mx[40] = "-";
     vp_cmd_format_tags(tags, sizeof tags, v->tags);
     if (st->nvals) {
@@ -568,34 +796,41 @@ static void print_var_header(FILE *out)
             "tags", "type", "samples", "unread", "min", "median", "max");
 }
 
-static void print_text(FILE *out, const struct report *rep, size_t top)
+static void print_text(FILE *out, const struct merged *rep, size_t top)
 {
-    const struct vp_profile *p = rep->p;
-    fprintf(out, "vprof report: %s\n", p->path);
-    fprintf(out, "pid %u, %zu PC samples, %zu value samples, period %.3f ms\n", p->hdr.pid,
-            p->pc_count, p->value_count, (double)p->hdr.period_ns / 1e6);
-    if (rep->total_weight != p->pc_count)
-        fprintf(out, "weighted: the %zu PC samples stand for %" PRIu64
+    const struct vp_profile *p = rep->reps[0].p;
+    fprintf(out, "vprof report: %s", p->path);
+    if (rep->nrep > 1)
+        fprintf(out, " and the %zu process%s it forked (%s.<pid>)", rep->nrep - 1,
+                rep->nrep == 2 ? "" : "es", p->path);
+    fprintf(out, "\npid %u", p->hdr.pid);
+    for (size_t k = 1; k < rep->nrep; k++)
+        fprintf(out, "%s%u", k + 1 < rep->nrep ? ", " : " and ", rep->reps[k].p->hdr.pid);
+    fprintf(out, ", %" PRIu64 " PC samples, %" PRIu64 " value samples, period %.3f ms\n",
+            rep->pc_count, rep->value_count, (double)p->hdr.period_ns / 1e6);
+    if (rep->total_weight != rep->pc_count)
+        fprintf(out, "weighted: the %" PRIu64 " PC samples stand for %" PRIu64
                      " timer periods (overruns); self = periods\n",
-                p->pc_count, rep->total_weight);
+                rep->pc_count, rep->total_weight);
     if (p->has_coverage) {
         char cov[512];
         vp_cmd_format_coverage(cov, sizeof cov, &p->coverage);
         fprintf(out, "%s\n", cov);
     }
-    if (p->loss.pc_dropped || p->loss.values_dropped || p->loss.unwind_errors)
+    const struct vp_loss *loss = &rep->loss;
+    if (loss->pc_dropped || loss->values_dropped || loss->unwind_errors)
         fprintf(out,
                 "lost: %" PRIu64 " PC samples, %" PRIu64 " value samples (buffers full); %" PRIu64
                 " unwind errors\n",
-                p->loss.pc_dropped, p->loss.values_dropped, p->loss.unwind_errors);
-    if (p->hdr.flags & VP_PROFF_MODULES_STALE)
+                loss->pc_dropped, loss->values_dropped, loss->unwind_errors);
+    if (rep->stale)
         fprintf(out, "modules: a fork child's table, taken before its parent loaded more "
                      "code; PCs in that code are unresolved\n");
     fprintf(out, "\n%8s %8s %9s  %-32s %s\n", "self%", "cum%", "self", "function", "source");
     double cum = 0;
     size_t n = top && top < rep->nrows ? top : rep->nrows;
     for (size_t i = 0; i < n; i++) {
-        const struct row *r = &rep->rows[i];
+        const struct mrow *r = &rep->rows[i];
         double pct = rep->total_weight ? 100.0 * (double)r->self / (double)rep->total_weight : 0;
         cum += pct;
         char src[1024] = "";
@@ -603,8 +838,8 @@ static void print_text(FILE *out, const struct report *rep, size_t top)
             snprintf(src, sizeof src, "%s:%d%s", r->file, r->line, r->inlined ? " (inlined)" : "");
         else if (*r->file)
             snprintf(src, sizeof src, "%s%s", r->file, r->inlined ? " (inlined)" : "");
-        else if (r->mod)
-            snprintf(src, sizeof src, "%s", vp_profile_str(p, r->mod->path));
+        else if (r->module)
+            snprintf(src, sizeof src, "%s", r->module);
         vp_oneline(src); /* names from debug info may hold any byte */
         char fit[256];
         fprintf(out, "%8.2f %8.2f %9" PRIu64 "  %-32s %s\n", pct, cum, r->self,
@@ -612,7 +847,7 @@ static void print_text(FILE *out, const struct report *rep, size_t top)
         if (r->nvars) {
             print_var_header(out);
             for (size_t k = 0; k < r->nvars; k++)
-                print_var_text(out, rep, r->vars[k]);
+                print_var_text(out, &rep->vars[r->vars[k]]);
         }
     }
     if (n < rep->nrows)
@@ -621,14 +856,14 @@ static void print_text(FILE *out, const struct report *rep, size_t top)
         fprintf(out, "\nglobals:\n");
         print_var_header(out);
         for (size_t k = 0; k < rep->nglobals; k++)
-            print_var_text(out, rep, rep->globals[k]);
+            print_var_text(out, &rep->vars[rep->globals[k]]);
     }
 }
 
 /* ---- JSON output -------------------------------------------------------- */
 
 static void json_value(struct vp_json *j, const char *key, const struct vp_prof_var *v,
-                       const struct var_stats *st, size_t idx)
+                       const struct mvar *st, size_t idx)
 {
     vp_json_key(j, key);
     if (!st->nvals) {
@@ -647,11 +882,10 @@ static void json_value(struct vp_json *j, const char *key, const struct vp_prof_
     }
 }
 
-static void json_var(struct vp_json *j, const struct report *rep, uint32_t id)
+static void json_var(struct vp_json *j, const struct mvar *st)
 {
-    const struct vp_profile *p = rep->p;
-    const struct vp_prof_var *v = &p->vars[id];
-    const struct var_stats *st = &rep->vs[id];
+    const struct vp_profile *p = st->p;
+    const struct vp_prof_var *v = st->v;
     vp_json_begin_object(j);
     vp_json_kv_str(j, "name", vp_profile_var_str(p, v->name));
     vp_json_kv_str(j, "file", vp_profile_var_str(p, v->file));
@@ -673,9 +907,9 @@ static void json_var(struct vp_json *j, const struct report *rep, uint32_t id)
     vp_json_end_object(j);
 }
 
-static int print_json(FILE *out, const struct report *rep, size_t top)
+static int print_json(FILE *out, const struct merged *rep, size_t top)
 {
-    const struct vp_profile *p = rep->p;
+    const struct vp_profile *p = rep->reps[0].p;
     struct vp_json *j = vp_json_new(out, 1);
     if (!j)
         return -1;
@@ -683,10 +917,16 @@ static int print_json(FILE *out, const struct report *rep, size_t top)
     vp_json_kv_str(j, "schema", "vprof-report/1");
     vp_json_kv_str(j, "profile", p->path);
     vp_json_kv_uint(j, "pid", p->hdr.pid);
+    /* the recording's processes: the one it started, then those it forked */
+    vp_json_key(j, "pids");
+    vp_json_begin_array(j);
+    for (size_t k = 0; k < rep->nrep; k++)
+        vp_json_uint(j, rep->reps[k].p->hdr.pid);
+    vp_json_end_array(j);
     vp_json_kv_uint(j, "period_ns", p->hdr.period_ns);
-    vp_json_kv_uint(j, "pc_samples", p->pc_count);
+    vp_json_kv_uint(j, "pc_samples", rep->pc_count);
     vp_json_kv_uint(j, "pc_weight", rep->total_weight);
-    vp_json_kv_uint(j, "value_samples", p->value_count);
+    vp_json_kv_uint(j, "value_samples", rep->value_count);
     vp_json_key(j, "coverage");
     if (p->has_coverage) {
         vp_json_begin_object(j);
@@ -706,9 +946,9 @@ static int print_json(FILE *out, const struct report *rep, size_t top)
     }
     vp_json_key(j, "loss");
     vp_json_begin_object(j);
-    vp_json_kv_uint(j, "pc_dropped", p->loss.pc_dropped);
-    vp_json_kv_uint(j, "values_dropped", p->loss.values_dropped);
-    vp_json_kv_uint(j, "unwind_errors", p->loss.unwind_errors);
+    vp_json_kv_uint(j, "pc_dropped", rep->loss.pc_dropped);
+    vp_json_kv_uint(j, "values_dropped", rep->loss.values_dropped);
+    vp_json_kv_uint(j, "unwind_errors", rep->loss.unwind_errors);
     vp_json_end_object(j);
 
     vp_json_key(j, "functions");
@@ -716,15 +956,15 @@ static int print_json(FILE *out, const struct report *rep, size_t top)
     double cum = 0;
     size_t n = top && top < rep->nrows ? top : rep->nrows;
     for (size_t i = 0; i < n; i++) {
-        const struct row *r = &rep->rows[i];
+        const struct mrow *r = &rep->rows[i];
         double pct = rep->total_weight ? 100.0 * (double)r->self / (double)rep->total_weight : 0;
         cum += pct;
         vp_json_begin_object(j);
         vp_json_kv_str(j, "name", r->name);
         vp_json_kv_str(j, "file", r->file);
         vp_json_kv_int(j, "line", r->line);
-        vp_json_kv_str(j, "module", r->mod ? vp_profile_str(p, r->mod->path) : NULL);
-        vp_json_kv_bool(j, "resolved", r->func != NULL);
+        vp_json_kv_str(j, "module", r->module);
+        vp_json_kv_bool(j, "resolved", r->resolved);
         vp_json_kv_bool(j, "inlined", r->inlined);
         vp_json_kv_uint(j, "self_samples", r->self);     /* weighted: periods */
         vp_json_kv_uint(j, "self_records", r->records);  /* PC sample records */
@@ -733,7 +973,7 @@ static int print_json(FILE *out, const struct report *rep, size_t top)
         vp_json_key(j, "variables");
         vp_json_begin_array(j);
         for (size_t k = 0; k < r->nvars; k++)
-            json_var(j, rep, r->vars[k]);
+            json_var(j, &rep->vars[r->vars[k]]);
         vp_json_end_array(j);
         vp_json_end_object(j);
     }
@@ -741,7 +981,7 @@ static int print_json(FILE *out, const struct report *rep, size_t top)
     vp_json_key(j, "globals");
     vp_json_begin_array(j);
     for (size_t k = 0; k < rep->nglobals; k++)
-        json_var(j, rep, rep->globals[k]);
+        json_var(j, &rep->vars[rep->globals[k]]);
     vp_json_end_array(j);
     vp_json_end_object(j);
     return vp_json_finish(j);
@@ -751,9 +991,11 @@ static int print_json(FILE *out, const struct report *rep, size_t top)
 
 static void report_usage(FILE *out)
 {
-    fputs("usage: vprof report FILE [--format text|json] [--top N]\n"
+    fputs("usage: vprof report FILE [--format text|json] [--top N] [--one]\n"
           "  flat profile of one run: functions by self samples, with the values of\n"
-          "  their monitored variables.  --top 0 (the default) shows every function.\n",
+          "  their monitored variables.  --top 0 (the default) shows every function.\n"
+          "  The processes the run forked (FILE.<pid>) are added in; --one reports\n"
+          "  only the process vprof record started.\n",
           out);
 }
 
@@ -795,10 +1037,11 @@ int vp_cmd_report(int argc, char **argv)
     static const struct option opts[] = {
         {"format", required_argument, NULL, 'f'},
         {"top", required_argument, NULL, 't'},
+        {"one", no_argument, NULL, '1'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int json = 0;
+    int json = 0, one = 0;
     long long top = 0;
     optind = 1;
     opterr = 0;
@@ -823,6 +1066,9 @@ int vp_cmd_report(int argc, char **argv)
                 return 2;
             }
             break;
+        case '1':
+            one = 1;
+            break;
         case 'h':
             report_usage(stdout);
             return 0;
@@ -843,46 +1089,67 @@ int vp_cmd_report(int argc, char **argv)
         return 2;
     }
 
-    struct vp_profile *p;
+    /* the recording's process tree, or with --one the process it started */
+    struct vp_profile **tree = NULL;
+    size_t ntree = 1;
     char err[1024];
-    if (vp_profile_open(file, &p, err, sizeof err) != 0) {
+    if (one) {
+        if (!(tree = malloc(sizeof *tree))) {
+            fprintf(stderr, "vprof: out of memory\n");
+            return 1;
+        }
+        if (vp_profile_open(file, &tree[0], err, sizeof err) != 0) {
+            fprintf(stderr, "vprof: %s\n", err);
+            free(tree);
+            return 2;
+        }
+    } else if (vp_profile_open_tree(file, &tree, &ntree, err, sizeof err) != 0) {
         fprintf(stderr, "vprof: %s\n", err);
         return 2;
     }
-    struct report rep = {.p = p, .res = vp_resolver_new(p)};
-    if (!rep.res) {
+    struct report *reps = calloc(ntree, sizeof *reps);
+    if (!reps) {
         fprintf(stderr, "vprof: out of memory\n");
-        vp_profile_close(p);
+        vp_profile_close_tree(tree, ntree);
         return 1;
     }
-    build_report(&rep);
-    const char *rerr = vp_resolver_error(rep.res);
-    if (rerr)
-        fprintf(stderr, "vprof: warning: %s; its addresses are not symbolized\n", rerr);
-    /* A report is one process's: the processes its recording forked are
-       said, not hidden (their profiles are reports of their own) */
-    struct vp_profile **tree;
-    size_t ntree;
-    if (vp_profile_open_tree(file, &tree, &ntree, err, sizeof err) == 0) {
-        if (ntree > 1)
-            fprintf(stderr,
-                    "vprof: note: %s's recording forked %zu process%s with profiles of their "
-                    "own (%s.<pid>): this report is of the process it started; vprof rank, "
-                    "vprof-loop and vprof export add them up\n",
-                    file, ntree - 1, ntree == 2 ? "" : "es", file);
-        vp_profile_close_tree(tree, ntree);
-    }
     int rc = 0;
-    if (json ? print_json(stdout, &rep, (size_t)top) != 0
-             : (print_text(stdout, &rep, (size_t)top), fflush(stdout) != 0 || ferror(stdout))) {
-        fprintf(stderr, "vprof: report: cannot write the report: %s\n", strerror(errno));
-        rc = 1;
-    } else if (!p->pc_count) {
-        fprintf(stderr, "vprof: %s: no PC samples\n", file);
-        rc = 1;
+    for (size_t k = 0; k < ntree && !rc; k++) {
+        reps[k].p = tree[k];
+        if (!(reps[k].res = vp_resolver_new(tree[k]))) {
+            fprintf(stderr, "vprof: out of memory\n");
+            rc = 1;
+            break;
+        }
+        build_report(&reps[k]);
+        /* the processes share a binary: a symbolizing problem is said once */
+        const char *rerr = vp_resolver_error(reps[k].res);
+        if (rerr && k == 0)
+            fprintf(stderr, "vprof: warning: %s; its addresses are not symbolized\n", rerr);
     }
-    free_report(&rep);
-    vp_resolver_free(rep.res);
-    vp_profile_close(p);
+    struct merged m;
+    if (!rc) {
+        merge_reports(&m, reps, ntree);
+        if (json ? print_json(stdout, &m, (size_t)top) != 0
+                 : (print_text(stdout, &m, (size_t)top), fflush(stdout) != 0 || ferror(stdout))) {
+            fprintf(stderr, "vprof: report: cannot write the report: %s\n", strerror(errno));
+            rc = 1;
+        } else if (!m.pc_count) {
+            char other[2048];
+            vp_profile_other_programs(tree[0], file, other, sizeof other);
+            fprintf(stderr, "vprof: %s: no PC samples%s%s%s\n", file,
+                    ntree > 1 ? " in it or the processes it forked" : "", *other ? "; " : "",
+                    other);
+            rc = 1;
+        }
+        free_merged(&m);
+    }
+    for (size_t k = 0; k < ntree; k++) {
+        if (reps[k].p)
+            free_report(&reps[k]);
+        vp_resolver_free(reps[k].res);
+    }
+    free(reps);
+    vp_profile_close_tree(tree, ntree);
     return rc;
 }

@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -610,6 +611,74 @@ int vp_profile_forked_from(const struct vp_profile *root, const struct vp_profil
     const char *a = vp_profile_str(root, root->modules[0].path);
     const char *b = vp_profile_str(c, c->modules[0].path);
     return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+uint64_t vp_profile_other_programs(const struct vp_profile *root, const char *path, char *buf,
+                                   size_t n)
+{
+    if (n)
+        buf[0] = '\0';
+    char **names;
+    size_t nnames;
+    if (vp_profile_forked_files(path, &names, &nnames) != 0)
+        return 0;
+    uint32_t rootpid = root->hdr.root_pid ? root->hdr.root_pid : root->hdr.pid;
+    /* per program: processes, samples */
+    struct prog {
+        char exe[512];
+        uint64_t samples;
+        size_t procs;
+    } progs[8];
+    size_t nprogs = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < nnames; i++) {
+        struct vp_profile *c;
+        char e[512];
+        if (vp_profile_open(names[i], &c, e, sizeof e) != 0)
+            continue;
+        if (c->hdr.root_pid == rootpid && c->hdr.period_ns == root->hdr.period_ns &&
+            c->hdr.start_ns >= root->hdr.start_ns &&
+            (!root->hdr.end_ns || c->hdr.start_ns <= root->hdr.end_ns) &&
+            !vp_profile_forked_from(root, c)) {
+            const char *exe = c->module_count ? vp_profile_str(c, c->modules[0].path) : NULL;
+            exe = exe && *exe ? exe : "an unknown program";
+            size_t k = 0;
+            while (k < nprogs && strcmp(progs[k].exe, exe) != 0)
+                k++;
+            if (k == nprogs && nprogs < sizeof progs / sizeof progs[0]) {
+                memset(&progs[k], 0, sizeof progs[k]);
+                snprintf(progs[k].exe, sizeof progs[k].exe, "%s", exe);
+                nprogs++;
+            }
+            if (k < nprogs) {
+                struct prog *g = &progs[k];
+                g->procs++;
+                g->samples += c->pc_count;
+            }
+            total += c->pc_count;
+        }
+        vp_profile_close(c);
+    }
+    vp_profile_free_names(names, nnames);
+    if (!total || !n)
+        return total;
+    const struct prog *top = &progs[0];
+    for (size_t k = 1; k < nprogs; k++)
+        if (progs[k].samples > top->samples)
+            top = &progs[k];
+    int used = snprintf(buf, n, "%" PRIu64 " PC samples are in %zu process%s running %s",
+                        top->samples, top->procs, top->procs == 1 ? "" : "es", top->exe);
+    if (total > top->samples && used > 0 && (size_t)used < n)
+        used += snprintf(buf + used, n - (size_t)used, " (%" PRIu64 " more in other programs)",
+                         total - top->samples);
+    /* its processes' own profiles are no tree of theirs (their files are
+       named after the recording, and the index was not built for them) */
+    if (used > 0 && (size_t)used < n)
+        snprintf(buf + used, n - (size_t)used,
+                 ", another program the recorded command started (a script, or exec): record "
+                 "that program itself (vprof record -- %s ...)",
+                 top->exe);
+    return total;
 }
 
 void vp_profile_close_tree(struct vp_profile **p, size_t n)

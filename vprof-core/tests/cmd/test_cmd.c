@@ -500,6 +500,67 @@ static void test_corrupt_input(void **state)
 }
 
 /* An empty profile: the report is printed, and "found nothing" is exit 1. */
+/* A recording that forked: the root is make_profile's, its child (pid
+   4243) ran cmdtest_hot_function 20 more times and read n as 9 and 11.  The
+   report adds them up; --one is the root alone. */
+static void test_report_forked(void **state)
+{
+    char root[300], child[320], err[512];
+    snprintf(root, sizeof root, "%s/forked.vprof", tmpdir);
+    snprintf(child, sizeof child, "%s.4243", root);
+    make_profile(root);
+    struct pf_builder b;
+    pf_init(&b);
+    b.hdr.pid = 4243;
+    b.hdr.flags = VP_PROFF_FORKED;
+    char exe[PATH_MAX];
+    self_path(exe, sizeof exe);
+    uint64_t bias = 0;
+    dl_iterate_phdr(find_main_bias, &bias);
+    pf_module(&b, exe, bias, bias, bias + 0x10000000, 1);
+    uint64_t hot = (uint64_t)(uintptr_t)&cmdtest_hot_function + 4;
+    for (int i = 0; i < 20; i++)
+        pf_pc(&b, (uint64_t)i + 1, hot, 1, 0, NULL);
+    uint32_t n = pf_var(&b, "test_cmd.c", "cmdtest_hot_function", "n", "int", 12,
+                        VP_TAG_LOOP | VP_TAG_COND, VP_TYPE_SINT, 4);
+    pf_value(&b, 1, n, 9, hot, VP_VAL_OK);
+    pf_value(&b, 2, n, 11, hot, VP_VAL_OK);
+    assert_int_equal(pf_write(&b, child, err, sizeof err), 0);
+    pf_free(&b);
+
+    struct run r = RUN("report", root);
+    expect_exit(&r, 0, NULL);
+    assert_non_null(strstr(r.out, "forked.vprof and the 1 process it forked"));
+    assert_non_null(strstr(r.out, "pid 4242 and 4243, 120 PC samples, 11 value samples"));
+    const char *first = row_after(r.out, "function");
+    char name[64];
+    double self, cum;
+    unsigned long samples;
+    assert_int_equal(sscanf(first, "%lf %lf %lu %63s", &self, &cum, &samples, name), 4);
+    assert_string_equal(name, "cmdtest_hot_function");
+    assert_int_equal(samples, 70);
+    /* n: -3, 5, 7 in the root and 9, 11 in the child */
+    const char *nv = strstr(first, "\n      n ");
+    assert_non_null(nv);
+    long line, got, unread, mn, md, mx;
+    char tags[32], type[32];
+    assert_int_equal(sscanf(nv + 1, " n %ld %31s %31s %ld %ld %ld %ld %ld", &line, tags, type,
+                            &got, &unread, &mn, &md, &mx),
+                     8);
+    assert_true(got == 5 && unread == 1 && mn == -3 && md == 7 && mx == 11);
+    /* each variable once, whichever processes had it */
+    assert_null(strstr(nv + 1, "\n      n "));
+    run_free(&r);
+
+    r = RUN("report", "--one", root);
+    expect_exit(&r, 0, NULL);
+    assert_non_null(strstr(r.out, "pid 4242, 100 PC samples, 9 value samples"));
+    assert_null(strstr(r.out, "process it forked"));
+    run_free(&r);
+    unlink(child);
+    unlink(root);
+}
+
 static void test_report_empty(void **state)
 {
     char path[300], err[512];
@@ -710,6 +771,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_dump),
         cmocka_unit_test(test_corrupt_input),
         cmocka_unit_test(test_report_empty),
+        cmocka_unit_test(test_report_forked),
         cmocka_unit_test(test_record_status),
         cmocka_unit_test(test_record_forwards_signals),
     };
