@@ -598,8 +598,9 @@ static void tree_close(struct tree *t)
 /* Runs argv with the probes of `names` on; returns 0 with *t open, 1 if
    the workload failed (profiles may still be open), -1 launcher error
    (message printed; *status_code = exit status to use). */
-static int probed_run(struct ctx *c, char *const *argv, const char *label, const char *names,
-                      struct tree *t, int *wstatus, int *code)
+static int probed_run(struct ctx *c, char *const *argv, const struct vp_loopcmd_io *io,
+                      const char *label, const char *names, struct tree *t, int *wstatus,
+                      int *code)
 {
     char out[PATH_MAX], env[8192], err[2048];
     snprintf(out, sizeof out, "%s/%s.vprof", c->tmpdir, label);
@@ -617,8 +618,21 @@ static int probed_run(struct ctx *c, char *const *argv, const char *label, const
     lo.env = envv;
     lo.stdout_fd = 2; /* the report owns stdout */
     lo.warn = drop_warning;
+    int in_fd, out_fd; /* `< FILE`, `> FILE` of the command line, opened anew each run */
+    if (vp_loopcmd_io_open(io, &in_fd, &out_fd, err, sizeof err) != 0) {
+        msg(c, "%s run: %s", label, err);
+        *code = VP_LOOPCMD_USAGE;
+        return -1;
+    }
+    lo.stdin_fd = in_fd;
+    if (out_fd >= 0)
+        lo.stdout_fd = out_fd;
     struct vp_launch_result r;
     int rc = vp_launch_run(&lo, &r, err, sizeof err);
+    if (in_fd >= 0)
+        close(in_fd);
+    if (out_fd >= 0)
+        close(out_fd);
     if (rc != VP_LAUNCH_OK) {
         msg(c, "%s run: %s", label, err);
         *code = rc == VP_LAUNCH_USAGE ? VP_LOOPCMD_USAGE : VP_LOOPCMD_NOTHING;
@@ -2138,6 +2152,10 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             c.rep.normal_command = v;
             v[c.rep.nnormal_command++] = xstrdup(o->normal_cmd[i]);
         }
+    if (o->cmd_io && o->cmd_io->in)
+        c.rep.input = xstrdup(o->cmd_io->in);
+    if (o->normal_cmd && o->normal_io && o->normal_io->in)
+        c.rep.normal_input = xstrdup(o->normal_io->in);
     c.rep.top = o->top;
     for (size_t i = 0; i < nuser; i++) {
         char buf[4096]; /* C++ names run to kilobytes */
@@ -2185,7 +2203,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         goto done;
     }
     int wstatus = 0, code = VP_LOOPCMD_NOTHING;
-    int failed = probed_run(&c, o->cmd, "slow", probe, &slow, &wstatus, &code);
+    int failed = probed_run(&c, o->cmd, o->cmd_io, "slow", probe, &slow, &wstatus, &code);
     if (failed < 0) {
         status = code;
         goto done;
@@ -2233,7 +2251,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     }
     if (o->normal_cmd) {
         int nw, ncode;
-        int nf = probed_run(&c, o->normal_cmd, "normal", probe, &normal, &nw, &ncode);
+        int nf = probed_run(&c, o->normal_cmd, o->normal_io, "normal", probe, &normal, &nw, &ncode);
         c.rep.normal_processes = (uint32_t)normal.n;
         if (nf >= 0 && normal.n)
             nres = analyze(&c, table, &normal, "normal run", &nrec);

@@ -56,6 +56,8 @@ void vp_lr_free(struct vp_loop_report *r)
 {
     free_strv(r->command, r->ncommand);
     free_strv(r->normal_command, r->nnormal_command);
+    free(r->input);
+    free(r->normal_input);
     free_strv(r->functions, r->nfunctions);
     for (size_t i = 0; i < r->nrank; i++) {
         free(r->rank[i].name);

@@ -134,6 +134,10 @@ static int overview(FILE *out, const struct vp_loop_report *r)
         fputs(i ? " " : "", out);
         vp_html_escape(out, r->command[i]);
     }
+    if (r->input) {
+        fputs(" &lt; ", out);
+        vp_html_escape(out, r->input);
+    }
     fputs("</code>", out);
     if (r->slow_processes > 1)
         fprintf(out, " (%u processes)", r->slow_processes);

@@ -117,6 +117,9 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
     vp_json_kv_str(j, "version", VPROF_VERSION);
     strv(j, "command", r->command, r->ncommand);
     strv(j, "normal_command", r->normal_command, r->nnormal_command);
+    /* the commands' standard input files (`< FILE`), or null */
+    vp_json_kv_str(j, "input", r->input);
+    vp_json_kv_str(j, "normal_input", r->normal_input);
     vp_json_kv_int(j, "workload_status", r->workload_status);
     vp_json_kv_uint(j, "slow_processes", r->slow_processes);
     if (r->normal_command)

@@ -161,6 +161,10 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
         fputs(i ? " " : "", out);
         cell(out, r->command[i]);
     }
+    if (r->input) {
+        fputs(" < ", out);
+        cell(out, r->input);
+    }
     char tot[32];
     if (r->slow_processes > 1)
         fprintf(out, "` (%u processes", r->slow_processes);

@@ -96,12 +96,16 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         fputc(')', out);
     fprintf(out, "\n  slow run: ");
     print_cmd(out, r->command, r->ncommand);
+    if (r->input)
+        fprintf(out, " < %s", r->input);
     if (r->slow_processes > 1)
         fprintf(out, " (%u processes)", r->slow_processes);
     fprintf(out, "\n");
     if (r->normal_command) {
         fprintf(out, "  normal run: ");
         print_cmd(out, r->normal_command, r->nnormal_command);
+        if (r->normal_input)
+            fprintf(out, " < %s", r->normal_input);
         if (r->normal_processes > 1)
             fprintf(out, " (%u processes)", r->normal_processes);
         fprintf(out, "\n");

@@ -3,15 +3,55 @@
  * so `vprof diagnose --buggy './app "big input"'` runs ./app with one
  * argument and nothing is ever handed to a shell.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
+#include <unistd.h>
 
 #include "vprof/loopcmd.h"
 #include "vprof/oneline.h"
 
 int vp_loopcmd_split(const char *line, char ***argv, size_t *argc, char *err, size_t errlen)
 {
+    return vp_loopcmd_split_io(line, argv, argc, NULL, err, errlen);
+}
+
+void vp_loopcmd_io_free(struct vp_loopcmd_io *io)
+{
+    free(io->in);
+    free(io->out);
+    io->in = io->out = NULL;
+}
+
+int vp_loopcmd_io_open(const struct vp_loopcmd_io *io, int *in_fd, int *out_fd, char *err,
+                       size_t errlen)
+{
+    *in_fd = *out_fd = -1;
+    if (io && io->in && (*in_fd = open(io->in, O_RDONLY | O_CLOEXEC)) < 0) {
+        snprintf(err, errlen, "cannot open the input '< %s': %s", io->in, strerror(errno));
+        vp_oneline(err);
+        return -1;
+    }
+    if (io && io->out &&
+        (*out_fd = open(io->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
+        snprintf(err, errlen, "cannot open the output '> %s': %s", io->out, strerror(errno));
+        vp_oneline(err);
+        if (*in_fd >= 0)
+            close(*in_fd);
+        *in_fd = -1;
+        return -1;
+    }
+    return 0;
+}
+
+int vp_loopcmd_split_io(const char *line, char ***argv, size_t *argc, struct vp_loopcmd_io *io,
+                        char *err, size_t errlen)
+{
+    if (io)
+        io->in = io->out = NULL;
+    char redir = 0; /* an unquoted < or > began this word or the blank before it */
     size_t len = strlen(line), n = 0;
     char **v = calloc(len / 2 + 2, sizeof *v); /* at most one word per two chars, +1 */
     char *word = malloc(len + 1);
@@ -29,13 +69,32 @@ int vp_loopcmd_split(const char *line, char ***argv, size_t *argc, char *err, si
         if (c == '\0' || c == ' ' || c == '\t' || c == '\n') {
             if (in_word) {
                 word[w] = '\0';
-                if (!(v[n++] = strdup(word)))
+                if (redir) { /* the file of `< FILE` or `> FILE` */
+                    char **slot = redir == '<' ? &io->in : &io->out;
+                    if (*slot) {
+                        snprintf(err, errlen, "two '%c' redirections in: %s", redir, line);
+                        goto fail;
+                    }
+                    if (!(*slot = strdup(word)))
+                        goto oom;
+                    redir = 0;
+                } else if (!(v[n++] = strdup(word))) {
                     goto oom;
+                }
                 w = 0;
                 in_word = 0;
             }
             if (!c)
                 break;
+            p++;
+            continue;
+        }
+        if (io && !in_word && (c == '<' || c == '>')) {
+            if (redir) {
+                snprintf(err, errlen, "'%c' needs a file name in: %s", redir, line);
+                goto fail;
+            }
+            redir = c;
             p++;
             continue;
         }
@@ -81,9 +140,15 @@ int vp_loopcmd_split(const char *line, char ***argv, size_t *argc, char *err, si
             p++;
         }
     }
+    if (redir) {
+        snprintf(err, errlen, "'%c' needs a file name in: %s", redir, line);
+        goto fail;
+    }
     free(word);
     if (!n) {
         free(v);
+        if (io)
+            vp_loopcmd_io_free(io);
         snprintf(err, errlen, "empty command");
         return -1;
     }
@@ -98,5 +163,7 @@ fail:
         free(v[i]);
     free(v);
     free(word);
+    if (io)
+        vp_loopcmd_io_free(io);
     return -1;
 }

@@ -5,8 +5,10 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -802,6 +804,76 @@ static void test_split(void **state)
     assert_null(strchr(err, '\n'));
 }
 
+/* Splits `line` with redirections; checks the words (joined by '|') and
+   the files ("-" for none). */
+static void split_io_ok(const char *line, const char *words, const char *in, const char *out)
+{
+    char **v, err[256], got[512] = "";
+    size_t c;
+    struct vp_loopcmd_io io;
+    if (vp_loopcmd_split_io(line, &v, &c, &io, err, sizeof err) != 0)
+        fail_msg("%s: %s", line, err);
+    for (size_t i = 0; i < c; i++) {
+        snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", i ? "|" : "", v[i]);
+        free(v[i]);
+    }
+    free(v);
+    assert_string_equal(got, words);
+    assert_string_equal(io.in ? io.in : "-", in);
+    assert_string_equal(io.out ? io.out : "-", out);
+    vp_loopcmd_io_free(&io);
+}
+
+static void test_split_io(void **state)
+{
+    (void)state;
+    split_io_ok("./app < big.txt", "./app", "big.txt", "-");
+    split_io_ok("./app <big.txt -v >/dev/null", "./app|-v", "big.txt", "/dev/null");
+    split_io_ok("./app > 'out file' < \"in file\" x", "./app|x", "in file", "out file");
+    /* quoted, escaped or inside a word: an ordinary character */
+    split_io_ok("./app '<' \\> a<b c>", "./app|<|>|a<b|c>", "-", "-");
+    split_io_ok("<in ./app", "./app", "in", "-");
+    char **v, err[256];
+    size_t c;
+    struct vp_loopcmd_io io;
+    const char *bad[] = {"./app <", "./app < > f", "./app <a <b", "./app >a >b", "< in", NULL};
+    const char *why[] = {"'<' needs a file name", "'<' needs a file name", "two '<'",
+                         "two '>'", "empty command"};
+    for (size_t i = 0; bad[i]; i++) {
+        assert_int_equal(vp_loopcmd_split_io(bad[i], &v, &c, &io, err, sizeof err), -1);
+        if (!strstr(err, why[i]))
+            fail_msg("%s: '%s' lacks '%s'", bad[i], err, why[i]);
+        assert_null(io.in);
+        assert_null(io.out);
+    }
+    /* opened for a run: the input readable, the output created */
+    char dir[] = "/tmp/vprof-splitio.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char in[64], out[64];
+    snprintf(in, sizeof in, "%s/in", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    FILE *f = fopen(in, "w");
+    fputs("data", f);
+    fclose(f);
+    struct vp_loopcmd_io ok = {in, out}, missing = {out, NULL};
+    int ifd, ofd;
+    assert_int_equal(vp_loopcmd_io_open(&ok, &ifd, &ofd, err, sizeof err), 0);
+    char buf[8] = "";
+    assert_int_equal(read(ifd, buf, sizeof buf), 4);
+    assert_int_equal(write(ofd, "x", 1), 1);
+    close(ifd);
+    close(ofd);
+    assert_int_equal(access(out, F_OK), 0);
+    unlink(out);
+    assert_int_equal(vp_loopcmd_io_open(&missing, &ifd, &ofd, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot open the input '< "));
+    assert_true(ifd == -1 && ofd == -1);
+    assert_int_equal(vp_loopcmd_io_open(NULL, &ifd, &ofd, err, sizeof err), 0);
+    assert_true(ifd == -1 && ofd == -1);
+    unlink(in);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -819,6 +891,7 @@ int main(void)
         cmocka_unit_test(test_md_prose),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_split),
+        cmocka_unit_test(test_split_io),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,7 +37,8 @@ static void usage(FILE *out)
           "functions most likely to cause the slowdown, and diagnose the loops of the top N\n"
           "(default 5): root cause and fix strategy for each.  The commands are split into\n"
           "words like a shell would, with '...' and \"...\" quoting, but nothing is expanded\n"
-          "and no shell runs.  The workloads' own output goes to stderr.\n"
+          "and no shell runs; '< FILE' and '> FILE' redirect a command's input and output\n"
+          "(each run opens them anew).  The workloads' own output goes to stderr.\n"
           "  --normal, --buggy: repeat for several runs; all are ranked, the first of each\n"
           "  runs again with the loop probes.  -F HZ, --depth N: as vprof record.\n"
           "  --keep DIR: keep the profiles there (normal.vprof, slow.vprof; normal2.vprof\n"
@@ -56,8 +57,8 @@ static void print_warning(void *ctx, const char *msg)
 
 /* Records argv into `out` (sampling at `freq`, `depth` callers: the
    launcher's defaults when 0 and -1); returns 0, or the exit status to use. */
-static int record(char **argv, const char *out, const char *label, long long freq,
-                  long long depth)
+static int record(char **argv, const struct vp_loopcmd_io *io, const char *out,
+                  const char *label, long long freq, long long depth)
 {
     struct vp_launch_opts lo;
     vp_launch_opts_init(&lo);
@@ -70,7 +71,19 @@ static int record(char **argv, const char *out, const char *label, long long fre
     lo.warn = print_warning;
     struct vp_launch_result r;
     char err[2048];
+    int in_fd, out_fd; /* the command line's `< FILE`, `> FILE` */
+    if (vp_loopcmd_io_open(io, &in_fd, &out_fd, err, sizeof err) != 0) {
+        fprintf(stderr, "vprof-diagnose: %s run: %s\n", label, err);
+        return 2;
+    }
+    lo.stdin_fd = in_fd;
+    if (out_fd >= 0)
+        lo.stdout_fd = out_fd;
     int rc = vp_launch_run(&lo, &r, err, sizeof err);
+    if (in_fd >= 0)
+        close(in_fd);
+    if (out_fd >= 0)
+        close(out_fd);
     if (rc != VP_LAUNCH_OK) {
         fprintf(stderr, "vprof-diagnose: %s run: %s\n", label, err);
         return rc == VP_LAUNCH_USAGE ? 2 : 1;
@@ -119,6 +132,7 @@ struct runs {
     const char *line[MAX_RUNS];
     char **cmd[MAX_RUNS];
     size_t words[MAX_RUNS];
+    struct vp_loopcmd_io io[MAX_RUNS]; /* `< FILE`, `> FILE` */
     char path[MAX_RUNS][PATH_MAX + 32];
     const char *paths[MAX_RUNS];
     size_t n;
@@ -130,7 +144,8 @@ static int split_runs(struct runs *r, const char *opt)
 {
     char err[1024];
     for (size_t i = 0; i < r->n; i++)
-        if (vp_loopcmd_split(r->line[i], &r->cmd[i], &r->words[i], err, sizeof err) != 0) {
+        if (vp_loopcmd_split_io(r->line[i], &r->cmd[i], &r->words[i], &r->io[i], err,
+                                sizeof err) != 0) {
             fprintf(stderr, "vprof-diagnose: %s '%s': %s\n", opt, r->line[i], err);
             return 2;
         }
@@ -152,7 +167,7 @@ static int record_runs(struct runs *r, const char *dir, const char *kind, long l
         r->paths[i] = r->path[i];
         fprintf(stderr, "vprof-diagnose: recording the %s run%s%s\n", kind, i ? " " : "",
                 i ? label + strlen(kind) : "");
-        int status = record(r->cmd[i], r->path[i], label, freq, depth);
+        int status = record(r->cmd[i], &r->io[i], r->path[i], label, freq, depth);
         if (status)
             return status;
     }
@@ -297,6 +312,8 @@ int main(int argc, char **argv)
     o.nbuggy = slow.n;
     o.cmd = slow.cmd[0];
     o.normal_cmd = normal.cmd[0];
+    o.cmd_io = &slow.io[0];
+    o.normal_io = &normal.io[0];
     fprintf(stderr, "vprof-diagnose: probing the loops of the top %zu functions\n", o.top);
     status = vp_loopcmd_run(&o);
     vp_rank_result_free(res);
@@ -310,6 +327,8 @@ out:
     for (size_t i = 0; i < MAX_RUNS; i++) {
         free_words(normal.cmd[i], normal.words[i]);
         free_words(slow.cmd[i], slow.words[i]);
+        vp_loopcmd_io_free(&normal.io[i]);
+        vp_loopcmd_io_free(&slow.io[i]);
     }
     return status;
 }

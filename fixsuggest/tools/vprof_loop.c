@@ -35,7 +35,8 @@ static void usage(FILE *out)
           "  --buggy FILE...         slow-run profiles\n"
           "  --function NAME[,NAME]  also probe the loops of NAME (repeatable)\n"
           "  --normal-run 'CMD...'   also run the normal workload with probes, for its counts\n"
-          "                          (split into words like a shell, without expansion)\n"
+          "                          (split into words like a shell, without expansion;\n"
+          "                          '< FILE', '> FILE' redirect its input and output)\n"
           "  --format FMT            text (default), json, md, sarif, html\n"
           "  -o OUT                  write the report to OUT (atomically)\n"
           "  --source-root DIR       make file names relative to DIR (default: git toplevel)\n"
@@ -66,6 +67,7 @@ int main(int argc, char **argv)
     char **normal_cmd = NULL;
     int rc;
     size_t n_normal_cmd = 0;
+    struct vp_loopcmd_io normal_io = {0}; /* --normal-run's `< FILE`, `> FILE` */
     int list = 0, have_top = 0, i;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -131,11 +133,19 @@ int main(int argc, char **argv)
                 o.source_root = val;
             } else {
                 char err[512];
-                if (vp_loopcmd_split(val, &normal_cmd, &n_normal_cmd, err, sizeof err) != 0) {
+                for (size_t k = 0; k < n_normal_cmd; k++) /* the last --normal-run wins */
+                    free(normal_cmd[k]);
+                free(normal_cmd);
+                normal_cmd = NULL;
+                n_normal_cmd = 0;
+                vp_loopcmd_io_free(&normal_io);
+                if (vp_loopcmd_split_io(val, &normal_cmd, &n_normal_cmd, &normal_io, err,
+                                        sizeof err) != 0) {
                     fprintf(stderr, "vprof-loop: --normal-run: %s\n", err);
                     { rc = 2; goto out; }
                 }
                 o.normal_cmd = normal_cmd;
+                o.normal_io = &normal_io;
             }
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "vprof-loop: unknown option '%s' (see vprof-loop --help)\n", a);
@@ -183,6 +193,7 @@ out: /* every exit frees what main allocated (clean under LeakSanitizer) */
     for (size_t k = 0; k < n_normal_cmd; k++)
         free(normal_cmd[k]);
     free(normal_cmd);
+    vp_loopcmd_io_free(&normal_io);
     free(normal);
     free(buggy);
     free(funcs);

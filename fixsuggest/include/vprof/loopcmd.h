@@ -17,6 +17,12 @@
 extern "C" {
 #endif
 
+/* A command line's redirections: `< FILE` (its standard input) and
+ * `> FILE` (its standard output), malloc'ed, NULL when absent. */
+struct vp_loopcmd_io {
+    char *in, *out;
+};
+
 struct vp_loopcmd_opts {
     const char *prog;              /* name in messages ("vprof-loop")          */
     size_t top;                    /* --top N: 0 = none                        */
@@ -32,6 +38,9 @@ struct vp_loopcmd_opts {
     size_t nfunctions;
     char *const *cmd;              /* the slow command, NULL-terminated        */
     char *const *normal_cmd;       /* the normal command, or NULL              */
+    const struct vp_loopcmd_io *cmd_io;    /* the slow command's redirections,
+                                              NULL: vprof-loop's own stdin/out */
+    const struct vp_loopcmd_io *normal_io; /* the normal command's, or NULL   */
     int format;                    /* enum vp_lr_format                        */
     const char *output;            /* -o FILE (atomic), NULL = stdout          */
     const char *source_root;       /* --source-root, NULL = git toplevel       */
@@ -55,10 +64,26 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o);
  * expansion: blanks separate words; '...' is literal; "..." is literal
  * except \" \\ \$ \` and backslash-newline; a backslash outside quotes
  * escapes the next character.  No $VAR, ~, globs, ;, |, redirections: those
- * characters are ordinary.  Returns 0 with a malloc'ed NULL-terminated argv
+ * characters are ordinary (vp_loopcmd_split_io takes < and >).  Returns 0 with a malloc'ed NULL-terminated argv
  * (free each word and the array), or -1 with `err` set (unterminated quote,
  * no words, out of memory). */
 int vp_loopcmd_split(const char *line, char ***argv, size_t *argc, char *err, size_t errlen);
+
+/* vp_loopcmd_split, and an unquoted '<' or '>' that begins a word takes the
+ * file name that follows it (in the same word or the next) out of the
+ * words into `io`: `./app < big.txt`, `./app <big.txt`, `./app > /dev/null`.
+ * A quoted or escaped '<' ('<', \<) and one inside a word (a<b) stay
+ * ordinary.  Errors besides vp_loopcmd_split's: a redirection without a
+ * file, two of one kind.  On error `io` is freed. */
+int vp_loopcmd_split_io(const char *line, char ***argv, size_t *argc, struct vp_loopcmd_io *io,
+                        char *err, size_t errlen);
+void vp_loopcmd_io_free(struct vp_loopcmd_io *io);
+
+/* Opens io's files for one run: *in_fd and *out_fd (O_CLOEXEC), -1 when
+ * absent (io may be NULL); the output is created or truncated.  Returns 0,
+ * or -1 with `err` naming the file (both closed). */
+int vp_loopcmd_io_open(const struct vp_loopcmd_io *io, int *in_fd, int *out_fd, char *err,
+                       size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -86,6 +86,8 @@ struct vp_loop_report {
     char **command;          /* the slow command (argv)                       */
     size_t ncommand;
     char **normal_command;   /* NULL when no normal run was probed            */
+    char *input;             /* the slow command's `< FILE`, or NULL          */
+    char *normal_input;      /* the normal command's, or NULL                 */
     size_t nnormal_command;
     size_t top;              /* --top N (0 when only --function)              */
     char **functions;        /* functions whose loops were probed             */

@@ -52,6 +52,8 @@ struct vp_launch_opts {
                                  may be NULL                                    */
     int stdout_fd;            /* -1: CMD inherits stdout; else CMD's stdout is
                                  a dup of this descriptor                       */
+    int stdin_fd;             /* -1: CMD inherits stdin; else CMD's stdin is a
+                                 dup of this descriptor                         */
     /* Called for each warning (no variable index, no DWARF, ...): the
        message has no prefix and no newline.  NULL: warnings are dropped. */
     void (*warn)(void *ctx, const char *msg);
@@ -81,7 +83,7 @@ enum vp_launch_status {
     VP_LAUNCH_USAGE = -2,     /* CMD not found or cannot be executed, bad path  */
 };
 
-/* Defaults: output "vprof.out", depth -1, stdout_fd -1, everything else 0.
+/* Defaults: output "vprof.out", depth -1, stdout_fd and stdin_fd -1, everything else 0.
  * Can't fail. */
 void vp_launch_opts_init(struct vp_launch_opts *o);
 

@@ -33,7 +33,8 @@
 
 void vp_launch_opts_init(struct vp_launch_opts *o)
 {
-    *o = (struct vp_launch_opts){.output = "vprof.out", .depth = -1, .stdout_fd = -1};
+    *o = (struct vp_launch_opts){.output = "vprof.out", .depth = -1, .stdout_fd = -1,
+                                 .stdin_fd = -1};
 }
 
 static void warnf(const struct vp_launch_opts *o, const char *fmt, ...)
@@ -518,6 +519,8 @@ static int run_child(const struct vp_launch_opts *o, const char *exe, const char
         }
         if (o->stdout_fd >= 0 && o->stdout_fd != 1)
             dup2(o->stdout_fd, 1);
+        if (o->stdin_fd >= 0 && o->stdin_fd != 0)
+            dup2(o->stdin_fd, 0);
         execv(exe, o->argv);
         int e = errno;
         ssize_t w = write(epipe[1], &e, sizeof e);
