@@ -352,6 +352,17 @@ static const char *row_after(const char *text, const char *header)
     return nl + 1;
 }
 
+/// The first row of a report's table, which must be cmdtest_hot_function's:
+/// its self%, cum% and self samples.
+static const char *hot_row(const char *out, double *self, double *cum, unsigned long *samples)
+{
+    const char *first = row_after(out, "function");
+    char name[64];
+    assert_int_equal(sscanf(first, "%lf %lf %lu %63s", self, cum, samples, name), 4);
+    assert_string_equal(name, "cmdtest_hot_function");
+    return first;
+}
+
 static void test_report_text(void **state)
 {
     struct run r = RUN("report", profile_path);
@@ -363,12 +374,9 @@ static void test_report_text(void **state)
     assert_non_null(strstr(r.out, "location coverage: 6 of 10 schema variables have a usable "
                                   "location (75% of their code); range lost to: 3 optimised out, "
                                   "1 entry_value\n"));
-    const char *first = row_after(r.out, "function");
-    char name[64];
     double self, cum;
     unsigned long samples;
-    assert_int_equal(sscanf(first, "%lf %lf %lu %63s", &self, &cum, &samples, name), 4);
-    assert_string_equal(name, "cmdtest_hot_function");
+    const char *first = hot_row(r.out, &self, &cum, &samples);
     assert_true(self == 50.0 && cum == 50.0 && samples == 50);
     assert_non_null(strstr(first, "test_cmd.c:"));
     /* its variables, by declaration line: n (12) before x (14) */
@@ -532,12 +540,9 @@ static void test_report_forked(void **state)
     expect_exit(&r, 0, NULL);
     assert_non_null(strstr(r.out, "forked.vprof and the 1 process it forked"));
     assert_non_null(strstr(r.out, "pid 4242 and 4243, 120 PC samples, 11 value samples"));
-    const char *first = row_after(r.out, "function");
-    char name[64];
     double self, cum;
     unsigned long samples;
-    assert_int_equal(sscanf(first, "%lf %lf %lu %63s", &self, &cum, &samples, name), 4);
-    assert_string_equal(name, "cmdtest_hot_function");
+    const char *first = hot_row(r.out, &self, &cum, &samples);
     assert_int_equal(samples, 70);
     /* n: -3, 5, 7 in the root and 9, 11 in the child */
     const char *nv = strstr(first, "\n      n ");
