@@ -127,9 +127,12 @@ int vp_profile_forked_from(const struct vp_profile *root, const struct vp_profil
  * processes running /tmp/p/forkw, another program ...: record that program
  * itself (vprof record -- /tmp/p/forkw ...)"), the program with the most
  * samples named; returns how many PC samples they have (0: none,
- * and buf is "").  Files that are no valid profile are passed over. */
+ * and buf is "").  Files that are no valid profile are passed over.
+ * `tree_samples` (may be NULL) gets the PC samples of the tree itself,
+ * read in the same pass: root's and those of the files
+ * vp_profile_forked_from accepts. */
 uint64_t vp_profile_other_programs(const struct vp_profile *root, const char *path, char *buf,
-                                   size_t n);
+                                   size_t n, uint64_t *tree_samples);
 
 /* A recording's process tree: the profile at `path` first, then those of
  * the processes it forked (vp_profile_forked_files that pass

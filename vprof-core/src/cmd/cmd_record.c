@@ -222,21 +222,10 @@ static int summarize(const char *shown, const char *output, pid_t root, time_t s
        this recording reads CMD's processes only, so most of the run would
        be missing without a word */
     char other[2048];
-    uint64_t elsewhere = vp_profile_other_programs(p, output, other, sizeof other);
-    if (elsewhere) {
-        struct vp_profile **tree;
-        size_t ntree;
-        uint64_t ours = p->pc_count;
-        if (vp_profile_open_tree(output, &tree, &ntree, err, sizeof err) == 0) {
-            ours = 0;
-            for (size_t k = 0; k < ntree; k++)
-                ours += tree[k]->pc_count;
-            vp_profile_close_tree(tree, ntree);
-        }
-        if (elsewhere > ours)
-            fprintf(stderr, "vprof: note: the analysis of %s leaves out most of the run: %s\n",
-                    shown, other);
-    }
+    uint64_t ours; /* the tree's PC samples, counted in the same pass */
+    if (vp_profile_other_programs(p, output, other, sizeof other, &ours) > ours)
+        fprintf(stderr, "vprof: note: the analysis of %s leaves out most of the run: %s\n", shown,
+                other);
     vp_profile_close(p);
     return 0;
 }

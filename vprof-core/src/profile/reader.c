@@ -614,10 +614,12 @@ int vp_profile_forked_from(const struct vp_profile *root, const struct vp_profil
 }
 
 uint64_t vp_profile_other_programs(const struct vp_profile *root, const char *path, char *buf,
-                                   size_t n)
+                                   size_t n, uint64_t *tree_samples)
 {
     if (n)
         buf[0] = '\0';
+    if (tree_samples)
+        *tree_samples = root->pc_count;
     char **names;
     size_t nnames;
     if (vp_profile_forked_files(path, &names, &nnames) != 0)
@@ -636,10 +638,12 @@ uint64_t vp_profile_other_programs(const struct vp_profile *root, const char *pa
         char e[512];
         if (vp_profile_open(names[i], &c, e, sizeof e) != 0)
             continue;
-        if (c->hdr.root_pid == rootpid && c->hdr.period_ns == root->hdr.period_ns &&
+        if (vp_profile_forked_from(root, c)) {
+            if (tree_samples)
+                *tree_samples += c->pc_count;
+        } else if (c->hdr.root_pid == rootpid && c->hdr.period_ns == root->hdr.period_ns &&
             c->hdr.start_ns >= root->hdr.start_ns &&
-            (!root->hdr.end_ns || c->hdr.start_ns <= root->hdr.end_ns) &&
-            !vp_profile_forked_from(root, c)) {
+            (!root->hdr.end_ns || c->hdr.start_ns <= root->hdr.end_ns)) {
             const char *exe = c->module_count ? vp_profile_str(c, c->modules[0].path) : NULL;
             exe = exe && *exe ? exe : "an unknown program";
             size_t k = 0;

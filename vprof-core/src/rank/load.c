@@ -872,7 +872,7 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
     vp_rank_run_sort_sources(L.run);
     if (L.run->pc_total == 0 && L.run->value_samples == 0) {
         char other[2048];
-        vp_profile_other_programs(L.p, path, other, sizeof other);
+        vp_profile_other_programs(L.p, path, other, sizeof other, NULL);
         vp_set_err(err, errlen, "%s: no samples (no PC and no value samples)%s%s", path,
                    *other ? "; " : "", other);
         loader_free_maps(&L);
