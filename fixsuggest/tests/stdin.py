@@ -92,6 +92,13 @@ def main():
     err = r.stderr.strip().split("\n")
     ok(r.returncode == 2 and any("cannot open the input '< nothere.txt'" in e for e in err),
        "a missing input file is named, exit 2", "%d %s" % (r.returncode, r.stderr[-600:]))
+    ok(len(err) == 1 and "recording" not in r.stderr,
+       "it is refused before any run is recorded", r.stderr[-600:])
+    r = run([os.path.join(bindir, "vprof-loop"), "--function", "vowels", "--normal-run",
+             "%s < nothere.txt" % prog, "--", prog], work)
+    ok(r.returncode == 2 and len(r.stderr.strip().split("\n")) == 1
+       and "--normal-run: cannot open the input '< nothere.txt'" in r.stderr,
+       "vprof-loop refuses --normal-run's missing input before the slow run", r.stderr[-600:])
     r = run([vprof, "diagnose", "--normal", "%s <" % prog, "--buggy", prog], work)
     ok(r.returncode == 2 and "'<' needs a file name" in r.stderr and len(r.stderr.strip().split("\n")) == 1,
        "a '<' without a file is a one-line usage error", r.stderr[-600:])
