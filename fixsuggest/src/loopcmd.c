@@ -1177,6 +1177,42 @@ static void take_hot_lines(const struct vp_loop_info *l, const struct line_acc *
         hot_entry(l, s, n, speriod, nperiod, line[q], &in->hot[q]);
 }
 
+/* in->result_call_*: the loop's samples in the calls made at its in-body
+   call sites, which loopclass counts as results when they run (a call that
+   may write memory), from its line samples `s` in the probed slow run.  A
+   cell counts when the call at its line is that site's call: same line,
+   same callee.  A store inlined at a line is left out: the inlined code
+   may run without reaching it (docs/vprof-loop.md, "Results that hold the
+   time"). */
+static void take_result_calls(const struct vp_loop_info *l, const struct line_acc *s,
+                              struct vp_fix_input *in)
+{
+    const struct line_cell *top = NULL;
+    uint64_t top_w = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const struct line_cell *c = &s->v[i];
+        int site = 0;
+        for (size_t q = 0; q < l->site_count && !site && c->callee; q++) {
+            const struct vp_loop_site_info *si = &l->sites[q];
+            site = si->in_body && (si->kind == VP_SITE_CALL || si->kind == VP_SITE_EXTERNAL) &&
+                   si->line == c->line && si->callee && *si->callee &&
+                   strcmp(si->callee, c->callee) == 0;
+        }
+        if (!site)
+            continue;
+        in->result_call_samples += c->w;
+        uint64_t w = line_weight(s, c->line, 0, c->callee);
+        if (w > top_w) {
+            top = c;
+            top_w = w;
+        }
+    }
+    if (top) {
+        in->result_call_line = top->line;
+        in->result_call_callee = shown_dup(top->callee);
+    }
+}
+
 /* ---- shares, and the time in the loops a loop calls ------------------------- */
 
 static int informative(const struct vp_lr_loop *l);
@@ -1523,19 +1559,54 @@ static void idle_messages(struct ctx *c)
    ranking puts higher (a callee's loop above the driver loop that calls
    it; fixsuggest.order). */
 #define LIFT_SHARE 0.98
-static int lifts_above(const struct vp_lr_loop *l, const struct vp_lr_loop *prev)
+#define INSIDE_SHARE 0.9
+static int is_callee_of(const struct vp_lr_loop *c, const struct vp_fix_input *in);
+
+/* Whether loop l runs inside loop o: nested in it (its parent chain among
+   the report's loops), in the code of o's recursive function, or one of
+   the loops of called functions o's callee note names. */
+static int runs_inside(const struct vp_loop_report *rep, const struct vp_lr_loop *l,
+                       const struct vp_lr_loop *o)
 {
-    if ((double)l->samples < LIFT_SHARE * (double)prev->samples)
-        return 0;
-    if (informative(l) != informative(prev))
-        return informative(l);
-    return l->function_rank && prev->function_rank && l->function_rank < prev->function_rank;
+    if (o->kind == VP_LOOP_RECURSION)
+        return l != o && strcmp(l->inlined_into ? l->inlined_into : l->function, o->function) == 0;
+    if (is_callee_of(l, &o->in))
+        return 1;
+    uint64_t p = l->parent_id;
+    for (size_t hops = 0; p && hops < rep->nloops; hops++) {
+        if (p == o->loop_id)
+            return 1;
+        uint64_t up = 0;
+        for (size_t i = 0; i < rep->nloops && !up; i++)
+            if (rep->loops[i].loop_id == p)
+                up = rep->loops[i].parent_id;
+        p = up;
+    }
+    return 0;
+}
+
+static int lifts_above(const struct vp_loop_report *rep, const struct vp_lr_loop *l,
+                       const struct vp_lr_loop *prev)
+{
+    int ranked = l->function_rank && prev->function_rank && l->function_rank != prev->function_rank;
+    if ((double)l->samples >= LIFT_SHARE * (double)prev->samples) {
+        if (informative(l) != informative(prev))
+            return informative(l);
+        if (ranked)
+            return l->function_rank < prev->function_rank;
+    }
+    /* Both have a root cause and the ranking does not part them: a loop
+       inside the other that holds nearly all of its samples is where the
+       time goes (a recursion and the partition loop inlined into it,
+       97.6 % of its 100 %; fixsuggest.order). */
+    return !ranked && informative(l) && informative(prev) &&
+           (double)l->samples >= INSIDE_SHARE * (double)prev->samples && runs_inside(rep, l, prev);
 }
 
 static void lift_loops(struct vp_loop_report *rep)
 {
     for (size_t i = 1; i < rep->nloops; i++)
-        for (size_t j = i; j > 0 && lifts_above(&rep->loops[j], &rep->loops[j - 1]); j--) {
+        for (size_t j = i; j > 0 && lifts_above(rep, &rep->loops[j], &rep->loops[j - 1]); j--) {
             struct vp_lr_loop t = rep->loops[j];
             rep->loops[j] = rep->loops[j - 1];
             rep->loops[j - 1] = t;
@@ -2439,6 +2510,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
                           (double)normal.p[0]->hdr.period_ns / 1e9,
                           in);
         }
+        take_result_calls(sel[k].info, &slow_lines[k], in);
         take_callees(&c, &shares, repsel, i, callee_order);
         vp_fix_suggest(in, &L->fix);
         /* a contended spin is 0*1? whatever its static class (every try

@@ -260,6 +260,17 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         vp_json_kv_bool(j, "io_only", (l->flags & VP_LOOPF_IO_ONLY) != 0);
         call_json(j, "io_call", l->in.io_callee, l->in.io_line); /* I/O in every iteration */
         call_json(j, "wait_call", l->in.wait_callee, l->in.wait_line); /* a wait, likewise */
+        /* the samples in calls that produce its results */
+        vp_json_key(j, "result_calls");
+        if (l->in.result_call_samples) {
+            vp_json_begin_object(j);
+            vp_json_kv_str(j, "callee", l->in.result_call_callee ? l->in.result_call_callee : "");
+            vp_json_kv_uint(j, "line", l->in.result_call_line);
+            vp_json_kv_uint(j, "samples", l->in.result_call_samples);
+            vp_json_end_object(j);
+        } else {
+            vp_json_null(j);
+        }
         vp_json_kv_bool(j, "tail_calls", (l->flags & VP_LOOPF_TAIL_CALLS) != 0);
         vp_json_kv_bool(j, "vectorized", (l->flags & VP_LOOPF_VECTOR) != 0);
         vp_json_kv_bool(j, "unrolled", (l->flags & VP_LOOPF_UNROLLED) != 0);

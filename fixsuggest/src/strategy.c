@@ -152,7 +152,7 @@ static void fmt_pct(char *buf, size_t n, double share)
         snprintf(buf, n, "0%%");
     else if (p >= 100)
         snprintf(buf, n, "100%%");
-    else if (p < 0.01)
+    else if (p < 0.1) /* 0.034%, not 0.0% */
         snprintf(buf, n, "%.2g%%", p);
     else if (p > 99.9)
         snprintf(buf, n, "%.*f%%", p > 99.999 ? 4 : 2, p);
@@ -375,6 +375,43 @@ static void evidence_rescan(const struct vp_fix_input *in, struct vp_fix_result 
         "changed, so the loop's work grows with the square of the string's length -- %s.",
         r->evidence[0] ? " " : "", callee, d->call_line, pct, a, rep, unit(in->kind, 0),
         rescan_fix(callee));
+}
+
+/* A 0*1? or [0|1]* loop whose iterations with a result hold nearly all
+   of its samples in the calls that produce the result
+   (vp_fix_input.result_call_samples): the iterations without one hold at
+   most the rest, so skipping them (or a structure that finds the result
+   without them) would save little.  A driver loop that scans its input
+   for the rare places where it calls the function that does the work, or
+   a recursion whose leaf calls return at once (docs/vprof-loop.md,
+   "Results that hold the time"). */
+static int results_hold_time(const struct vp_fix_input *in)
+{
+    return (in->static_class == VP_CLASS_ZERO_STAR_ONE ||
+            in->static_class == VP_CLASS_ZERO_OR_ONE) &&
+           in->slow.samples >= VP_FIX_RESULT_CALL_MIN_SAMPLES &&
+           (double)in->result_call_samples >=
+               VP_FIX_RESULT_CALL_SHARE * (double)in->slow.samples;
+}
+
+static void evidence_results_hold(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    const struct vp_fix_counts *c = &in->slow;
+    char it[32], res[32], pct[32], held[32], rest[32];
+    vp_fix_commas(it, sizeof it, c->iterations);
+    vp_fix_commas(res, sizeof res, c->result_iterations);
+    fmt_pct(pct, sizeof pct,
+            c->iterations ? (double)c->result_iterations / (double)c->iterations : 0);
+    double h = (double)in->result_call_samples / (double)c->samples;
+    fmt_pct(held, sizeof held, h > 1 ? 1 : h);
+    fmt_pct(rest, sizeof rest, h > 1 ? 0 : 1 - h);
+    cat(r->evidence, sizeof r->evidence,
+        "only %s of its %s %s (%s) produce a result, but the calls that produce those results "
+        "hold %s of its samples (%s at line %u): the %s without a result hold at most %s of "
+        "them, so skipping those would save little; the time is in the calls.",
+        res, it, unit(in->kind, 1), pct, held,
+        in->result_call_callee ? in->result_call_callee : "a function", in->result_call_line,
+        unit(in->kind, 1), rest);
 }
 
 static void evidence_efficient(const struct vp_fix_input *in, struct vp_fix_result *r)
@@ -825,6 +862,11 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
     /* Resultless categories: loopclass's verdict (a 0* loop that ran is
        always inefficient). */
     int resultless = in->inefficient || in->static_class == VP_CLASS_ZERO_STAR || grown_search(in);
+    int held = resultless && results_hold_time(in);
+    if (held) {
+        resultless = 0;
+        evidence_results_hold(in, r);
+    }
     if (resultless) {
         switch (in->static_class) {
         case VP_CLASS_ZERO_STAR:

@@ -5,7 +5,11 @@ puts higher comes first (docs/vprof-loop.md, "Ordering").  Before, the
 caller's loop, which holds every sample of the callee's, came first
 whatever the ranking said: a driver loop headed the report.  And a loop
 without a root cause whose time is nearly all in loops it calls that have
-one comes after them (order/driver.c).
+one comes after them (order/driver.c).  A resultless driver loop whose
+result-producing calls hold nearly all its samples gets no resultless root
+cause, and keeps it when its own scan is the time (order/results.c).  A
+recursion with a root cause of its own comes after the loop inside it that
+holds nearly all its samples (order/qsort.c).
 
 usage: order.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -75,6 +79,61 @@ def main():
            "the driver's loop holds the largest share", repr(got))
         ok(order == want, "the searches come first, most samples first, then the driver",
            repr(got))
+
+    # a [0|1]* driver whose calls that produce its results hold the time
+    results_c = os.path.join(src, "order", "results.c")
+    rl = marker_lines(results_c, ("DRIVE-LOOP", "COUNT-CALL", "SCAN-LOOP"))
+    results = os.path.join(work, "results")
+    build(bindir, [results_c], results)
+    r, loops = loop_json(bindir, work, ["drive", "count"], [results, "300000", "3000", "1", "1"])
+    got = [(l["function"], l["line"], l["root_cause"], l["fix"], round(l["share"], 3))
+           for l in loops]
+    d = [l for l in loops if (l["function"], l["line"]) == ("drive", rl["DRIVE-LOOP"])]
+    ok(r.returncode == 0 and len(d) == 1, "the driver's loop is diagnosed",
+       r.stderr + " " + repr(got))
+    if len(d) == 1:
+        d = d[0]
+        rc = d.get("result_calls") or {}
+        ok(rc.get("callee") == "count" and rc.get("line") == rl["COUNT-CALL"] and
+           rc.get("samples", 0) >= 0.9 * d["counts"]["samples"],
+           "its samples are in the calls of count that produce its results", repr(rc))
+        ok(d["root_cause"] == [] and d["fix"] == [] and d["static_class"] == "[0|1]*",
+           "the [0|1]* driver gets no resultless root cause and no fix", repr(got))
+        ok("the calls that produce those results hold" in d["evidence"],
+           "its evidence says where the time is", d["evidence"])
+        order = [(l["function"], l["line"]) for l in loops]
+        ok(("count", rl["SCAN-LOOP"]) in order and
+           order.index(("count", rl["SCAN-LOOP"])) < order.index(("drive", rl["DRIVE-LOOP"])),
+           "count's scan loop comes before the driver's", repr(got))
+    # the same driver whose own scan is the time keeps its root cause
+    r, loops = loop_json(bindir, work, ["drive", "count"],
+                         [results, "1000000", "3000", "0", "600"])
+    got = [(l["function"], l["line"], l["root_cause"], l["fix"], round(l["share"], 3))
+           for l in loops]
+    d = [l for l in loops if (l["function"], l["line"]) == ("drive", rl["DRIVE-LOOP"])]
+    ok(r.returncode == 0 and len(d) == 1 and "[0|1]*" in d[0]["root_cause"] and
+       "skip-loop" in d[0]["fix"],
+       "a driver whose scan is its time keeps [0|1]* and skip-loop", r.stderr + " " + repr(got))
+
+    # a recursion and the loop inlined into it, both with a root cause
+    qsort_c = os.path.join(src, "order", "qsort.c")
+    ql = marker_lines(qsort_c, ("PARTITION-LOOP", "QUICKSORT"))
+    qs = os.path.join(work, "qsort")
+    build(bindir, [qsort_c], qs)
+    r, loops = loop_json(bindir, work, "quicksort", [qs, "40000"])
+    got = [(l["function"], l["line"], l["kind"], l["root_cause"], round(l["share"], 4))
+           for l in loops]
+    part = [i for i, l in enumerate(loops) if (l["function"], l["line"]) ==
+            ("partition", ql["PARTITION-LOOP"])]
+    rec = [i for i, l in enumerate(loops) if l["kind"] == "recursion"]
+    ok(r.returncode == 0 and len(part) == 1 and len(rec) == 1,
+       "the partition loop and the recursion are diagnosed", r.stderr + " " + repr(got))
+    if len(part) == 1 and len(rec) == 1:
+        p, q = loops[part[0]], loops[rec[0]]
+        ok(p["root_cause"] != ["1*"] and q["root_cause"] not in ([], ["1*"]) and
+           p["share"] >= 0.9 * q["share"] and p["share"] <= q["share"],
+           "both have a root cause, the recursion a little more of the run", repr(got))
+        ok(part[0] < rec[0], "the loop inside the recursion comes first", repr(got))
     return finish()
 
 

@@ -93,6 +93,41 @@ static void test_resultless(void **state)
     assert_non_null(strstr(r.condition, "`tmp2->writer = add->writer;`"));
     assert_non_null(strstr(r.evidence, "Only 2 of 30,000 iterations"));
 
+    /* the calls that produce its results hold 90 % of its samples: no
+       resultless category (docs/vprof-loop.md, "Results that hold the
+       time"); 0.034 %, not 0.0 % */
+    in = ran(VP_CLASS_ZERO_OR_ONE, 1, 300001, 101, 1);
+    in.site_line = 44;
+    in.slow.samples = 400;
+    in.result_call_samples = 360;
+    in.result_call_line = 46;
+    in.result_call_callee = "count";
+    vp_fix_suggest(&in, &r);
+    expect(&r, 0, NULL, 0);
+    assert_string_equal(r.condition, "");
+    assert_non_null(strstr(r.evidence, "Only 101 of its 300,001 iterations (0.034%) produce a "
+                                       "result, but the calls that produce those results hold "
+                                       "90.0% of its samples (count at line 46)"));
+    assert_non_null(strstr(r.evidence, "hold at most 10.0% of them"));
+    /* under 90 %, or under 20 samples: skip-loop as before */
+    in.result_call_samples = 359;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_OR_ONE, (int[]){VP_FIX_SKIP_LOOP}, 1);
+    in.slow.samples = 19;
+    in.result_call_samples = 19;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_OR_ONE, (int[]){VP_FIX_SKIP_LOOP}, 1);
+    /* a search whose found element's call holds the time: likewise */
+    in = ran(VP_CLASS_ZERO_STAR_ONE, 20, 96240, 20, 1);
+    in.slow.samples = in.result_call_samples = 100;
+    vp_fix_suggest(&in, &r);
+    expect(&r, 0, NULL, 0);
+    /* a 0* loop has no result calls to hold its time: untouched */
+    in = ran(VP_CLASS_ZERO_STAR, 10, 50000, 0, 1);
+    in.slow.samples = in.result_call_samples = 100;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_STAR, (int[]){VP_FIX_DELETE_LOOP}, 1);
+
     /* frequent results: no category, no fix */
     in = ran(VP_CLASS_ZERO_OR_ONE, 3, 30000, 9000, 0);
     vp_fix_suggest(&in, &r);
@@ -518,7 +553,7 @@ static void test_callees(void **state)
     assert_non_null(strstr(r.evidence, "10.0x redundancy). 92.9% of its samples"));
     assert_non_null(strstr(r.evidence, "page_checksum's loop at line 72 (cross-loop; 82.1%), "
                                        "db_serialize_header's loop at line 94 (0*1?, cross-loop; "
-                                       "10.9%) and crc's loop at line 9 ([0|1]*; 0.1%)."));
+                                       "10.9%) and crc's loop at line 9 ([0|1]*; 0.058%)."));
 
     /* none: the sentence of old */
     in = ran(VP_CLASS_ONE_STAR, 20, 60000, 60000, 0);

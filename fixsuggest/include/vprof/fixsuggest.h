@@ -149,6 +149,12 @@ struct vp_fix_callee {
    loops, says so. */
 #define VP_FIX_CALLEE_MIN_SHARE 0.5
 #define VP_FIX_CALLEE_MIN_SAMPLES 10
+/* A resultless loop's iterations that produce a result hold at least this
+   share of its samples in their result calls (and it has at least
+   VP_FIX_RESULT_CALL_MIN_SAMPLES): its resultless iterations are not the
+   waste. */
+#define VP_FIX_RESULT_CALL_SHARE 0.9
+#define VP_FIX_RESULT_CALL_MIN_SAMPLES 20
 
 /* A 0*1? loop whose instances scan this many elements on average in the
    slow run, and this many times as many as in the normal run, is
@@ -231,6 +237,18 @@ struct vp_fix_input {
        source line (trimmed), NULL if the source is not readable. */
     uint32_t site_line;
     const char *site_text;
+    /* The slow samples of the loop in calls made at its in-body side-effect
+       sites (a call site: samples in that callee; a store inlined at a
+       line: samples in the code inlined there), which run only in
+       iterations that produce a result; `result_call_line` and
+       `result_call_callee` (as shown) hold most of them.  At least
+       VP_FIX_RESULT_CALL_SHARE of slow.samples there means skipping the
+       resultless iterations would save little: a 0*1? or [0|1]* loop then
+       gets no resultless category (docs/vprof-loop.md, "Results that hold
+       the time"). */
+    uint64_t result_call_samples;
+    uint32_t result_call_line;
+    const char *result_call_callee;
     /* The loops of other functions below this one that have a root cause
        of their own, most samples first; ncallees = 0 when they hold less
        than VP_FIX_CALLEE_MIN_SHARE of loop_samples.  Both counts come
@@ -305,7 +323,8 @@ void vp_fix_input_init(struct vp_fix_input *in);
  * Redundancy is not reported for a 0* loop (deleting it removes the
  * repeated work too).
  * A 0*1? or [0|1]* loop whose results are frequent gets no category (it is
- * not inefficient).  Callees (in->ncallees) add a sentence to the evidence,
+ * not inefficient), nor one whose result calls hold VP_FIX_RESULT_CALL_SHARE
+ * of its samples (its resultless iterations are cheap).  Callees (in->ncallees) add a sentence to the evidence,
  * and a category only in the I/O rule above: otherwise the waste is
  * theirs.  Can't fail. */
 void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *out);
