@@ -111,6 +111,19 @@ def main():
           2, "unterminated ' quote", work)
     check("diagnose: workload fails", [diag, "--normal", prog + " 5", "--buggy", prog],
           1, "the normal workload exited with status 2", work)
+    # a normal run too short to be sampled: its command (not the deleted
+    # temporary file) and what to do
+    check("diagnose: a run too short for a sample",
+          [diag, "--normal", prog + " 100 10", "--buggy", prog + " 100 10"], 2,
+          "vprof-diagnose: the normal run '%s 100 10': no samples (no PC and no value samples); "
+          "the run lasted " % prog, work, stderr_lacks="vprof-diagnose.")
+    r = subprocess.run([diag, "--normal", prog + " 100 10", "--buggy", prog + " 100 10"],
+                       capture_output=True, text=True, cwd=work)
+    last = r.stderr.strip().splitlines()[-1:]
+    good = bool(last) and last[0].endswith("give the run more work (a larger input, or its work "
+                                           "repeated) or sample more often (-F HZ)")
+    print("%s: the short run's line says what to do" % ("ok" if good else "FAIL"))
+    bad += 0 if good else 1
     dout = os.path.join(work, "diag.json")
     check("diagnose end to end",
           [os.path.join(bindir, "vprof"), "diagnose", "--normal", "%s '20000' \"1500\"" % prog,

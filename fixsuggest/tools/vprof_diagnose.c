@@ -301,7 +301,12 @@ int main(int argc, char **argv)
         int buggy = i >= normal.n;
         const char *path = buggy ? slow.path[i - normal.n] : normal.path[i];
         if (vp_rank_load_profile(m, path, buggy, err, sizeof err) != 0) {
-            fprintf(stderr, "vprof-diagnose: %s\n", err);
+            size_t pl = strlen(path);
+            if (!keep && strncmp(err, path, pl) == 0) /* a deleted file: the run's command */
+                fprintf(stderr, "vprof-diagnose: the %s run '%s'%s\n", buggy ? "slow" : "normal",
+                        buggy ? slow.line[i - normal.n] : normal.line[i], err + pl);
+            else
+                fprintf(stderr, "vprof-diagnose: %s\n", err);
             vp_rank_model_free(m);
             goto out_dir;
         }
