@@ -799,9 +799,10 @@ static void growth(const struct vp_fix_input *in, struct vp_fix_result *r)
         vp_fix_commas(ns, sizeof ns, n->samples);
         vp_fix_commas(ss, sizeof ss, s->samples);
         cat(r->growth, sizeof r->growth,
-            "; time per %s: %s normal, %s slow (%s), so %s the time in the loop (%s and %s "
+            "; time per %s: %s normal, %s slow (%s), so %s the time in the %s (%s and %s "
             "samples of the probed runs)",
-            unit(in->kind, 0), a, b, x, t, ns, ss);
+            unit(in->kind, 0), a, b, x, t, in->kind == VP_LOOP_RECURSION ? "recursion" : "loop",
+            ns, ss);
         hot_line(in, tn, ts, r);
     }
     cat(r->growth, sizeof r->growth, ".");

@@ -709,6 +709,12 @@ static void test_growth_time(void **state)
     assert_non_null(strstr(r.growth, "; time per iteration: 40 us normal, 375 us slow (9.4x), so "
                                      "75x the time in the loop (40 and 3,000 samples of the "
                                      "probed runs)."));
+    /* a recursion's time is the recursion's, not a loop's */
+    in.kind = VP_LOOP_RECURSION;
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.growth, "; time per recursive call: 40 us normal, 375 us slow "
+                                     "(9.4x), so 75x the time in the recursion (40"));
+    in.kind = VP_LOOP_NATURAL;
     /* under a nanosecond an iteration (a vectorized search): not "0 ns" */
     in.slow.iterations = 240000000;
     in.slow.seconds = 0.074;
