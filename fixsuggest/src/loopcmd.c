@@ -1213,6 +1213,29 @@ static void take_result_calls(const struct vp_loop_info *l, const struct line_ac
     }
 }
 
+/* in->syscalls and in->syscall_samples: the loop's system calls for a few
+   bytes that run in every iteration (loop table VP_SITEF_SYSCALL_BYTES),
+   and its samples in any call at their lines (the C library's wrapper and
+   the kernel below it, whatever the wrapper's symbol is called). */
+static void take_syscalls(const struct vp_loop_info *l, const struct line_acc *s,
+                          struct vp_fix_input *in)
+{
+    for (size_t q = 0; q < l->site_count && in->nsyscalls < VP_FIX_SYSCALLS_MAX; q++) {
+        const struct vp_loop_site_info *si = &l->sites[q];
+        if (!si->syscall_bytes || !si->line)
+            continue;
+        int seen = 0; /* one line counts once */
+        for (size_t k = 0; k < in->nsyscalls; k++)
+            seen |= in->syscalls[k].line == si->line;
+        in->syscalls[in->nsyscalls++] = (struct vp_fix_syscall){
+            .line = si->line, .callee = xstrdup(si->callee), .bytes = si->syscall_bytes};
+        if (!seen)
+            for (size_t i = 0; i < s->n; i++)
+                if (s->v[i].line == si->line && s->v[i].callee)
+                    in->syscall_samples += s->v[i].w;
+    }
+}
+
 /* ---- shares, and the time in the loops a loop calls ------------------------- */
 
 static int informative(const struct vp_lr_loop *l);
@@ -2511,6 +2534,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
                           in);
         }
         take_result_calls(sel[k].info, &slow_lines[k], in);
+        take_syscalls(sel[k].info, &slow_lines[k], in);
         take_callees(&c, &shares, repsel, i, callee_order);
         vp_fix_suggest(in, &L->fix);
         /* a contended spin is 0*1? whatever its static class (every try

@@ -41,6 +41,8 @@ void vp_lr_free_loops(struct vp_lr_loop *loops, size_t n)
         free((char *)loops[i].in.io_callee);
         free((char *)loops[i].in.wait_callee);
         free((char *)loops[i].in.result_call_callee);
+        for (size_t k = 0; k < loops[i].in.nsyscalls; k++)
+            free((char *)loops[i].in.syscalls[k].callee);
         for (size_t k = 0; k < VP_FIX_HOT_LINES; k++) {
             free((char *)loops[i].in.hot[k].text);
             free((char *)loops[i].in.hot[k].callee);

@@ -260,6 +260,18 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         vp_json_kv_bool(j, "io_only", (l->flags & VP_LOOPF_IO_ONLY) != 0);
         call_json(j, "io_call", l->in.io_callee, l->in.io_line); /* I/O in every iteration */
         call_json(j, "wait_call", l->in.wait_callee, l->in.wait_line); /* a wait, likewise */
+        /* system calls for a few bytes in every iteration */
+        vp_json_key(j, "syscalls");
+        vp_json_begin_array(j);
+        for (size_t k = 0; k < l->in.nsyscalls; k++) {
+            vp_json_begin_object(j);
+            vp_json_kv_str(j, "callee", l->in.syscalls[k].callee);
+            vp_json_kv_uint(j, "line", l->in.syscalls[k].line);
+            vp_json_kv_uint(j, "bytes", l->in.syscalls[k].bytes);
+            vp_json_end_object(j);
+        }
+        vp_json_end_array(j);
+        vp_json_kv_uint(j, "syscall_samples", l->in.syscall_samples);
         /* the samples in calls that produce its results */
         vp_json_key(j, "result_calls");
         if (l->in.result_call_samples) {

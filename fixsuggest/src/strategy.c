@@ -414,6 +414,44 @@ static void evidence_results_hold(const struct vp_fix_input *in, struct vp_fix_r
         unit(in->kind, 1), rest);
 }
 
+/* System calls for a few bytes in every iteration that hold at least
+   VP_FIX_SYSCALL_SHARE of the loop's samples: each iteration pays a system
+   call's fixed cost for a few bytes, and batching (a buffer) pays it once
+   per block (docs/vprof-loop.md, "A system call per few bytes"). */
+static void fmt_time(char *buf, size_t n, double s);
+
+static int syscalls_hold_time(const struct vp_fix_input *in)
+{
+    return in->nsyscalls && in->slow.samples >= VP_FIX_RESULT_CALL_MIN_SAMPLES &&
+           (double)in->syscall_samples >= VP_FIX_SYSCALL_SHARE * (double)in->slow.samples;
+}
+
+static void evidence_syscalls(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    char it[32], pct[32], per[32];
+    vp_fix_commas(it, sizeof it, vp_fix_source_iterations(in));
+    double h = (double)in->syscall_samples / (double)in->slow.samples;
+    fmt_pct(pct, sizeof pct, h > 1 ? 1 : h);
+    cat(r->evidence, sizeof r->evidence, "%seach of its %s %s calls ", r->evidence[0] ? " " : "",
+        it, unit(in->kind, 1));
+    for (size_t k = 0; k < in->nsyscalls; k++)
+        cat(r->evidence, sizeof r->evidence, "%s%s (line %u) for %u byte%s",
+            k == 0 ? "" : k + 1 == in->nsyscalls ? " and " : ", ", in->syscalls[k].callee,
+            in->syscalls[k].line, in->syscalls[k].bytes, in->syscalls[k].bytes == 1 ? "" : "s");
+    static const char *const count[] = {"one", "two", "three", "four"};
+    cat(r->evidence, sizeof r->evidence,
+        ": %s system call%s per %s, which hold%s %s of its samples",
+        count[in->nsyscalls <= 4 ? in->nsyscalls - 1 : 3], in->nsyscalls == 1 ? "" : "s",
+        unit(in->kind, 0), in->nsyscalls == 1 ? "s" : "", pct);
+    if (in->slow.seconds > 0 && in->slow.iterations) {
+        fmt_time(per, sizeof per, in->slow.seconds * h / (double)vp_fix_source_iterations(in));
+        cat(r->evidence, sizeof r->evidence, " (%s per %s)", per, unit(in->kind, 0));
+    }
+    cat(r->evidence, sizeof r->evidence,
+        ": the time is the calls' fixed cost, paid for a few bytes each -- move the data in "
+        "blocks through a buffer (stdio, or a few KiB per call).");
+}
+
 static void evidence_efficient(const struct vp_fix_input *in, struct vp_fix_result *r)
 {
     const struct vp_fix_counts *c = &in->slow;
@@ -942,11 +980,14 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
 
     /* 1* only when nothing more informative holds. */
     int constraint = constraint_holds(&in->constraint);
+    int syscalls = syscalls_hold_time(in);
     if (!r->categories && in->static_class == VP_CLASS_ONE_STAR) {
         r->categories = VP_FIX_CAT_ONE_STAR;
-        if (!constraint)
+        if (!constraint && !syscalls)
             add_fix(r, VP_FIX_NONE);
     }
+    if (syscalls && !(r->categories & VP_FIX_CAT_ZERO_STAR))
+        add_fix(r, VP_FIX_BATCHING);
     if (!r->evidence[0])
         evidence_efficient(in, r);
     if (!resultless) /* a walk that keeps the node before its key is 1* */
@@ -956,6 +997,8 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
         evidence_wait(in, r, 0);
     if (constraint)
         missing_constraint(in, r);
+    if (syscalls && !(r->categories & VP_FIX_CAT_ZERO_STAR))
+        evidence_syscalls(in, r);
     evidence_callees(in, r);
     growth(in, r);
     sentence_case(r->evidence);

@@ -11,7 +11,9 @@ batch, nor do the caller's repeated calls of it, and without a verdict its
 time is still called waiting
 (docs/vprof-loop.md, "Loops that wait").  A loop whose repeated call of a
 function does I/O gets batching, not memoization ("Repeated calls that do
-I/O").
+I/O").  A loop that reads and writes one byte per system call gets
+batching; the same copy in blocks of 4096 bytes does not ("A system call
+per few bytes", iobatch/bytewise.c).
 
 usage: iobatch.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -19,7 +21,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build_case, finish, loop_json, ok, run  # noqa: E402
+from common import build, build_case, finish, loop_json, marker_lines, ok, run  # noqa: E402
 
 
 def main():
@@ -130,7 +132,39 @@ def main():
        "repeated work around its I/O in the loops it calls" in text,
        "the text report says it, also where its own signatures were ruled out",
        r.stdout[-2000:] + r.stderr[-500:])
+    bytewise(bindir, src, work)
     return finish()
+
+
+def bytewise(bindir, src, work):
+    c = os.path.join(src, "iobatch", "bytewise.c")
+    bl = marker_lines(c, ("BYTE-LOOP", "BLOCK-LOOP"))
+    prog = os.path.join(work, "bytewise")
+    build(bindir, [c], prog)
+    data = os.path.join(work, "bytewise.data")
+    with open(data, "wb") as f:
+        f.write(bytes(range(256)) * 1200)
+    r, loops = loop_json(bindir, work, "copy_bytes", [prog, data, "1"])
+    got = [(l["function"], l["line"], l["root_cause"], l["fix"], l["syscalls"],
+            l["syscall_samples"], l["counts"] and l["counts"]["samples"]) for l in loops]
+    b = [l for l in loops if l["line"] == bl["BYTE-LOOP"]]
+    ok(r.returncode == 0 and len(b) == 1, "the byte loop is diagnosed", r.stderr + repr(got))
+    if len(b) == 1:
+        b = b[0]
+        ok(sorted((s["callee"], s["line"], s["bytes"]) for s in b["syscalls"]) ==
+           [("read", bl["BYTE-LOOP"], 1), ("write", bl["BYTE-LOOP"] + 1, 1)],
+           "its read and write of 1 byte per iteration are named", repr(got))
+        ok(b["root_cause"] == ["1*"] and b["fix"] == ["batching"] and
+           b["syscall_samples"] >= 0.5 * b["counts"]["samples"],
+           "the system calls hold its time: 1*, batching", repr(got))
+        ok("calls read (line %d) for 1 byte and write (line %d) for 1 byte: two system calls "
+           "per iteration" % (bl["BYTE-LOOP"], bl["BYTE-LOOP"] + 1) in b["evidence"],
+           "its evidence names the calls", b["evidence"])
+    r, loops = loop_json(bindir, work, "copy_blocks", [prog, data, "2"])
+    got = [(l["function"], l["line"], l["root_cause"], l["fix"], l["syscalls"]) for l in loops]
+    b = [l for l in loops if l["line"] == bl["BLOCK-LOOP"]]
+    ok(r.returncode == 0 and len(b) == 1 and b[0]["syscalls"] == [] and
+       "batching" not in b[0]["fix"], "the block copy gets no such finding", r.stderr + repr(got))
 
 
 if __name__ == "__main__":

@@ -563,6 +563,47 @@ static void test_callees(void **state)
     assert_null(strstr(r.evidence, "of its samples are in loops"));
 }
 
+/* System calls for a few bytes in every iteration that hold half of the
+   loop's samples: batching, in place of a 1* loop's none
+   (docs/vprof-loop.md, "A system call per few bytes"). */
+static void test_syscalls(void **state)
+{
+    (void)state;
+    struct vp_fix_result r;
+    struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 1, 810527, 810527, 0);
+    in.slow.samples = 600;
+    in.slow.seconds = 0.6;
+    in.syscalls[0] = (struct vp_fix_syscall){8, "read", 1};
+    in.syscalls[1] = (struct vp_fix_syscall){9, "write", 1};
+    in.nsyscalls = 2;
+    in.syscall_samples = 588;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_BATCHING}, 1);
+    assert_non_null(strstr(r.evidence, "Each of its 810,527 iterations calls read (line 8) for 1 "
+                                       "byte and write (line 9) for 1 byte: two system calls per "
+                                       "iteration, which hold 98.0% of its samples (725 ns per "
+                                       "iteration)"));
+    /* under half of its samples, or too few: none */
+    in.syscall_samples = 299;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+    assert_null(strstr(r.evidence, "system call"));
+    in.slow.samples = 19;
+    in.syscall_samples = 19;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ONE_STAR, (int[]){VP_FIX_NONE}, 1);
+    /* after a resultless fix; one call of 4 bytes */
+    in = ran(VP_CLASS_ZERO_OR_ONE, 3, 30000, 2, 1);
+    in.slow.samples = 100;
+    in.syscalls[0] = (struct vp_fix_syscall){12, "send", 4};
+    in.nsyscalls = 1;
+    in.syscall_samples = 60;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_ZERO_OR_ONE, (int[]){VP_FIX_SKIP_LOOP, VP_FIX_BATCHING}, 2);
+    assert_non_null(strstr(r.evidence, "calls send (line 12) for 4 bytes: one system call per "
+                                       "iteration, which holds 60.0%"));
+}
+
 /* LDoctor's I/O-related cross-iteration redundancy, measured in the loops
    the iterations call (docs/vprof-loop.md, "Repeated work around I/O"):
    an I/O call in every iteration, and at least half of the samples in
@@ -928,6 +969,7 @@ int main(void)
         cmocka_unit_test(test_missing_constraint),
         cmocka_unit_test(test_callees),
         cmocka_unit_test(test_io_repeated),
+        cmocka_unit_test(test_syscalls),
         cmocka_unit_test(test_wait),
         cmocka_unit_test(test_md_prose),
         cmocka_unit_test(test_names),

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InlineAsm.h"
@@ -331,9 +332,33 @@ struct AlwaysCalls {
   AlwaysCallsLibrary IO{ModRefSummary::isIOFunction}, Wait{ModRefSummary::isWaitFunction};
 };
 
+/// The constant byte count of a direct read/write-like system call wrapper
+/// (its third argument for each of these), when it is 1 ..
+/// VP_SITE_SYSCALL_BYTES_MAX; else 0.  Such a call in every iteration is a
+/// system call per few bytes (docs/loopclass.md, "A system call per few
+/// bytes").
+static unsigned syscallBytes(const CallBase &CB) {
+  static const StringSet<> Names = [] {
+    StringSet<> S;
+    for (const char *N : {"read", "write", "pread", "pread64", "pwrite", "pwrite64", "recv",
+                          "send", "recvfrom", "sendto", "__read_chk", "__pread_chk",
+                          "__pread64_chk", "__recv_chk", "__recvfrom_chk"})
+      S.insert(N);
+    return S;
+  }();
+  const Function *F = CB.getCalledFunction();
+  if (!F || !F->isDeclaration() || !Names.count(F->getName()) || CB.arg_size() < 3)
+    return 0;
+  auto *N = dyn_cast<ConstantInt>(CB.getArgOperand(2));
+  if (!N || N->isNegative() || N->isZero() || N->getZExtValue() > VP_SITE_SYSCALL_BYTES_MAX)
+    return 0;
+  return (unsigned)N->getZExtValue();
+}
+
 /// Marks the in-body calls that run in every iteration -- their block
 /// dominates every latch (LDoctor 3.2.6, "the same statement is executed in
-/// every loop iteration") -- and do I/O, or wait, on every call.
+/// every loop iteration") -- and do I/O, or wait, on every call, or are a
+/// system call for a few bytes.
 static void markEveryIteration(std::vector<SiteRecord> &Out, const LoopSideEffects &E,
                                Loop &L, DominatorTree &DT, AlwaysCalls &A) {
   for (size_t i = 0; i != E.Sites.size(); ++i) {
@@ -342,9 +367,11 @@ static void markEveryIteration(std::vector<SiteRecord> &Out, const LoopSideEffec
     if (!S.InBody || !CB)
       continue;
     bool IO = A.IO.call(*CB), Wait = A.Wait.call(*CB);
-    if ((IO || Wait) && runsInEveryIteration(CB->getParent(), L, DT)) {
+    unsigned Bytes = syscallBytes(*CB);
+    if ((IO || Wait || Bytes) && runsInEveryIteration(CB->getParent(), L, DT)) {
       Out[i].IOEveryIteration = IO;
       Out[i].WaitEveryIteration = Wait;
+      Out[i].SyscallBytes = Bytes;
     }
   }
 }
@@ -370,7 +397,7 @@ static void addSites(LoopRecord &Rec, const LoopSideEffects &E, const SiteFrame 
   };
   // the most flagged site first among equal ones, so that unique keeps it
   auto Rank = [](const SiteRecord &S) {
-    return -(int)S.IOEveryIteration - (int)S.WaitEveryIteration;
+    return -(int)S.IOEveryIteration - (int)S.WaitEveryIteration - (int)(S.SyscallBytes != 0);
   };
   std::sort(Rec.Sites.begin(), Rec.Sites.end(),
             [&](const SiteRecord &A, const SiteRecord &B) {

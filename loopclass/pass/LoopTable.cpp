@@ -75,6 +75,8 @@ static std::string buildBlob(const std::vector<LoopRecord> &Loops) {
         VS.reserved |= VP_SITEF_IO_EVERY_ITER;
       if (S.WaitEveryIteration)
         VS.reserved |= VP_SITEF_WAIT_EVERY_ITER;
+      if (S.SyscallBytes)
+        VS.reserved |= VP_SITEF_SYSCALL_BYTES | (S.SyscallBytes << VP_SITE_SYSCALL_BYTES_SHIFT);
       appendRecord(Sites, VS);
       ++SiteCount;
     }
@@ -137,6 +139,8 @@ static void printLoops(const std::vector<LoopRecord> &Loops) {
         OS << " io-every-iteration";
       if (S.WaitEveryIteration)
         OS << " waits-every-iteration";
+      if (S.SyscallBytes)
+        OS << " syscall-bytes=" << S.SyscallBytes;
       OS << "\n";
     }
   }

@@ -38,6 +38,10 @@ struct SiteRecord {
   /// A call that waits on the world on every call and runs in every
   /// iteration (VP_SITEF_WAIT_EVERY_ITER).
   bool WaitEveryIteration = false;
+  /// A read/write-like system call with a constant count of a few bytes
+  /// that runs in every iteration: that count, else 0
+  /// (VP_SITEF_SYSCALL_BYTES).
+  unsigned SyscallBytes = 0;
 };
 
 /// One loop (or recursive function) of the module.

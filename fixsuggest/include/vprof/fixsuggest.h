@@ -156,6 +156,18 @@ struct vp_fix_callee {
 #define VP_FIX_RESULT_CALL_SHARE 0.9
 #define VP_FIX_RESULT_CALL_MIN_SAMPLES 20
 
+/* A system call for a few bytes in every iteration (loop table
+   VP_SITEF_SYSCALL_BYTES): read(fd, &c, 1). */
+#define VP_FIX_SYSCALLS_MAX 4
+struct vp_fix_syscall {
+    uint32_t line;
+    const char *callee;         /* as called: "read", "write", ...           */
+    unsigned bytes;             /* its constant byte count                   */
+};
+/* Such calls holding at least this share of a loop's samples (and it at
+   least VP_FIX_RESULT_CALL_MIN_SAMPLES) make batching its fix. */
+#define VP_FIX_SYSCALL_SHARE 0.5
+
 /* A 0*1? loop whose instances scan this many elements on average in the
    slow run, and this many times as many as in the normal run, is
    inefficient even under loopclass's threshold (docs/vprof-loop.md,
@@ -249,6 +261,12 @@ struct vp_fix_input {
     uint64_t result_call_samples;
     uint32_t result_call_line;
     const char *result_call_callee;
+    /* The system calls for a few bytes run in every iteration, and the
+       loop's slow samples in calls at their lines (docs/vprof-loop.md, "A
+       system call per few bytes"). */
+    struct vp_fix_syscall syscalls[VP_FIX_SYSCALLS_MAX];
+    size_t nsyscalls;
+    uint64_t syscall_samples;
     /* The loops of other functions below this one that have a root cause
        of their own, most samples first; ncallees = 0 when they hold less
        than VP_FIX_CALLEE_MIN_SHARE of loop_samples.  Both counts come
@@ -315,6 +333,10 @@ void vp_fix_input_init(struct vp_fix_input *in);
  *   cross-loop                 -> memoization when each instance updates a
  *                                 constant number of locations, else batching
  *   1* with nothing else       -> 1*,      none
+ *   system calls for a few bytes
+ *   in every iteration holding
+ *   VP_FIX_SYSCALL_SHARE of its
+ *   samples                    -> batching (added; for a 1* loop, in place of none)
  *   I/O call in every iteration,
  *   most of the time in called
  *   loops that repeat their

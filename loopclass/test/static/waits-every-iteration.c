@@ -77,7 +77,7 @@ int reading(int n) {
   return got;
 }
 // CHECK: vprof-loop: reading waits-every-iteration.c:[[#@LINE-4]]:3 kind=loop
-// CHECK: vprof-loop-site: [[#@LINE-4]]:12 external body read{{$}}
+// CHECK: vprof-loop-site: [[#@LINE-4]]:12 external body read{{( syscall-bytes=64)?$}}
 
 void some_iterations(int n) {
   for (int i = 0; i < n; i++)

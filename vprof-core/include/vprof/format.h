@@ -262,7 +262,18 @@ enum vp_site_flags {
                                          every path) and runs in every
                                          iteration (docs/loopclass.md,
                                          "Waiting in every iteration")       */
+    VP_SITEF_SYSCALL_BYTES = 1u << 2, /* an in-body direct call of read,
+                                         write, pread, pwrite, recv, send,
+                                         recvfrom or sendto that runs in
+                                         every iteration with a constant byte
+                                         count of 1..VP_SITE_SYSCALL_BYTES_MAX,
+                                         stored in bits 8-15 of reserved: a
+                                         system call per few bytes
+                                         (docs/loopclass.md, "A system call
+                                         per few bytes")                     */
 };
+#define VP_SITE_SYSCALL_BYTES_MAX 64
+#define VP_SITE_SYSCALL_BYTES_SHIFT 8
 
 /* ------------------------------------------------------------------------ */
 /* 3. PC index file (built by `vprof record`, mapped read-only by runtime)   */

@@ -27,6 +27,8 @@ struct vp_loop_site_info {
     uint8_t in_body;       /* 1 in the loop body, 0 on the way out             */
     uint8_t io_every_iteration; /* VP_SITEF_IO_EVERY_ITER                      */
     uint8_t wait_every_iteration; /* VP_SITEF_WAIT_EVERY_ITER                  */
+    uint8_t syscall_bytes; /* VP_SITEF_SYSCALL_BYTES: the byte count of a
+                              system call run in every iteration; 0 none    */
     const char *callee;    /* "" when not a call                               */
 };
 

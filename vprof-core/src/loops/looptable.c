@@ -167,6 +167,9 @@ int vp_loop_table_parse(const char *name, const void *data, size_t size,
             si->io_every_iteration = (s.reserved & VP_SITEF_IO_EVERY_ITER) && s.in_body && s.callee;
             si->wait_every_iteration =
                 (s.reserved & VP_SITEF_WAIT_EVERY_ITER) && s.in_body && s.callee;
+            si->syscall_bytes = (s.reserved & VP_SITEF_SYSCALL_BYTES) && s.in_body && s.callee
+                                    ? (uint8_t)(s.reserved >> VP_SITE_SYSCALL_BYTES_SHIFT)
+                                    : 0;
             si->callee = str + s.callee;
         }
         for (uint32_t i = 0; i < h.loop_count; i++) {
