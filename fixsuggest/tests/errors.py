@@ -124,6 +124,24 @@ def main():
                                            "repeated) or sample more often (-F HZ)")
     print("%s: the short run's line says what to do" % ("ok" if good else "FAIL"))
     bad += 0 if good else 1
+    # vprof report and vprof export say the same of such a recording
+    vp = os.path.join(bindir, "vprof")
+    short = os.path.join(work, "short.vprof")
+    subprocess.run([vp, "record", "-o", short, "--", prog, "100", "10"], capture_output=True,
+                   cwd=work)
+    for name, cmd in (("report", [vp, "report", short]),
+                      ("export", [vp, "export", "--folded", short, "-o",
+                                  os.path.join(work, "short.folded")])):
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=work)
+        lines = r.stderr.strip().splitlines()
+        good = (r.returncode != 0 or name == "export") and len(lines) == 1 and \
+            "no PC samples" in lines[0] and "the run lasted " in lines[0] and \
+            lines[0].endswith("or sample more often (-F HZ)")
+        print("%s: vprof %s of a run too short for a sample says what to do"
+              % ("ok" if good else "FAIL", name))
+        if not good:
+            print("  exit %d, stderr:\n%s" % (r.returncode, r.stderr))
+        bad += 0 if good else 1
     dout = os.path.join(work, "diag.json")
     check("diagnose end to end",
           [os.path.join(bindir, "vprof"), "diagnose", "--normal", "%s '20000' \"1500\"" % prog,

@@ -134,6 +134,16 @@ int vp_profile_forked_from(const struct vp_profile *root, const struct vp_profil
 uint64_t vp_profile_other_programs(const struct vp_profile *root, const char *path, char *buf,
                                    size_t n, uint64_t *tree_samples);
 
+/* Why the recording of `root` (at `path`) has no PC samples, for the
+ * "no samples" lines of rank, report and export: where they are
+ * (vp_profile_other_programs), else, since no thread ran one sampling
+ * period of CPU time, how long the run lasted and what to do ("the run
+ * lasted 0.517 ms, and no thread ran the 1 ms of CPU time that one sample
+ * takes (997 Hz): give the run more work ... or sample more often (-F
+ * HZ)").  buf is "" when neither can be said.  Can't fail. */
+void vp_profile_why_no_samples(const struct vp_profile *root, const char *path, char *buf,
+                               size_t n);
+
 /* A recording's process tree: the profile at `path` first, then those of
  * the processes it forked (vp_profile_forked_files that pass
  * vp_profile_forked_from), in name order, in a malloc'd array of *n.  A

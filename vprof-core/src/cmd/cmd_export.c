@@ -130,7 +130,7 @@ int vp_cmd_export(int argc, char **argv)
     if (!samples) {
         char other[2048];
         const char *in = pprof ? pprof : folded;
-        vp_profile_other_programs(p[0], in, other, sizeof other, NULL);
+        vp_profile_why_no_samples(p[0], in, other, sizeof other);
         fprintf(stderr, "vprof export: %s has no PC samples%s%s\n", in, *other ? "; " : "",
                 other);
     }

@@ -1136,7 +1136,7 @@ int vp_cmd_report(int argc, char **argv)
             rc = 1;
         } else if (!m.pc_count) {
             char other[2048];
-            vp_profile_other_programs(tree[0], file, other, sizeof other, NULL);
+            vp_profile_why_no_samples(tree[0], file, other, sizeof other);
             fprintf(stderr, "vprof: %s: no PC samples%s%s%s\n", file,
                     ntree > 1 ? " in it or the processes it forked" : "", *other ? "; " : "",
                     other);

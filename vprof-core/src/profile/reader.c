@@ -685,6 +685,25 @@ uint64_t vp_profile_other_programs(const struct vp_profile *root, const char *pa
     return total;
 }
 
+void vp_profile_why_no_samples(const struct vp_profile *root, const char *path, char *buf,
+                               size_t n)
+{
+    if (!n)
+        return;
+    if (vp_profile_other_programs(root, path, buf, n, NULL))
+        return;
+    buf[0] = '\0';
+    const struct vp_profile_header *h = &root->hdr;
+    if (!h->period_ns || h->end_ns <= h->start_ns)
+        return;
+    snprintf(buf, n,
+             "the run lasted %.3g ms, and no thread ran the %.3g ms of CPU time that one "
+             "sample takes (%.0f Hz): give the run more work (a larger input, or its work "
+             "repeated) or sample more often (-F HZ)",
+             (double)(h->end_ns - h->start_ns) / 1e6, (double)h->period_ns / 1e6,
+             1e9 / (double)h->period_ns);
+}
+
 void vp_profile_close_tree(struct vp_profile **p, size_t n)
 {
     for (size_t i = 0; p && i < n; i++)

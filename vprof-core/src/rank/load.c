@@ -746,22 +746,6 @@ static int given(const struct vp_rank_model *m, const struct vp_profile *p)
    workers are not left out.  Profiles of other recordings are passed
    over; a file of that name that is no valid profile is refused, since
    it may be one of this recording's processes.  0, or -1 with err set. */
-/* For a profile without samples (and no other program to name): each
-   thread used less CPU time than one sampling period, whatever the run's
-   wall time; says so and what to do. */
-static void short_run_hint(const struct vp_profile_header *h, char *buf, size_t n)
-{
-    buf[0] = 0;
-    if (!h->period_ns || h->end_ns <= h->start_ns)
-        return;
-    double ms = (double)(h->end_ns - h->start_ns) / 1e6;
-    snprintf(buf, n,
-             "the run lasted %.3g ms, and no thread ran the %.3g ms of CPU time that one "
-             "sample takes (%.0f Hz): give the run more work (a larger input, or its work "
-             "repeated) or sample more often (-F HZ)",
-             ms, (double)h->period_ns / 1e6, 1e9 / (double)h->period_ns);
-}
-
 static int load_children(struct vp_rank_model *m, struct loader *root, const char *path,
                          int slow, char *err, size_t errlen)
 {
@@ -888,9 +872,7 @@ int vp_rank_load_profile(struct vp_rank_model *m, const char *path, int slow, ch
     vp_rank_run_sort_sources(L.run);
     if (L.run->pc_total == 0 && L.run->value_samples == 0) {
         char other[2048];
-        vp_profile_other_programs(L.p, path, other, sizeof other, NULL);
-        if (!*other) /* a run too short to be sampled */
-            short_run_hint(&L.p->hdr, other, sizeof other);
+        vp_profile_why_no_samples(L.p, path, other, sizeof other);
         vp_set_err(err, errlen, "%s: no samples (no PC and no value samples)%s%s", path,
                    *other ? "; " : "", other);
         loader_free_maps(&L);
