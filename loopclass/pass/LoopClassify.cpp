@@ -117,7 +117,7 @@ keepOrUpdateBlocks(const LoopSideEffects &E, bool WithIndirect = false) {
   for (const SideEffectSite &S : E.Sites) {
     if (!S.InBody)
       continue;
-    BasicBlock *B = S.Inst->getParent();
+    BasicBlock *B = S.block();
     if (S.KeepsOld)
       Sel[B].push_back({cast<SelectInst>(S.Inst), S.KeepsOnTrue});
     else if (!WithIndirect || !isIndirectSite(S))
@@ -140,7 +140,7 @@ static vp_loop_class classifySource(const Loop &L, const LoopSideEffects &E) {
   LoopSideEffects E2 = E;
   E2.Sites.clear();
   for (const SideEffectSite &S : E.Sites)
-    if (!(S.InBody && Sel.count(S.Inst->getParent())))
+    if (!(S.InBody && Sel.count(S.block())))
       E2.Sites.push_back(S);
   for (auto &KV : Sel)
     E2.BodyBlocks.erase(KV.first);
@@ -159,7 +159,7 @@ static void splitIndirect(LoopRecord &Rec, const Loop &L, const LoopSideEffects 
   for (const SideEffectSite &S : E.Sites) {
     if (!S.InBody)
       continue;
-    BasicBlock *B = S.Inst->getParent();
+    BasicBlock *B = S.block();
     if (isIndirectSite(S))
       Calls[B].push_back(cast<CallBase>(S.Inst));
     else if (!S.KeepsOld) /* a select's block is no result of its own */
@@ -168,11 +168,11 @@ static void splitIndirect(LoopRecord &Rec, const Loop &L, const LoopSideEffects 
   LoopSideEffects E2 = E;
   E2.Sites.clear();
   for (const SideEffectSite &S : E.Sites)
-    if (!(S.InBody && isIndirectSite(S) && !Direct.count(S.Inst->getParent())))
+    if (!(S.InBody && isIndirectSite(S) && !Direct.count(S.block())))
       E2.Sites.push_back(S);
   for (auto &[B, CBs] : Calls)
     if (!Direct.count(B) && none_of(E2.Sites, [B = B](const SideEffectSite &S) {
-          return S.InBody && S.Inst->getParent() == B;
+          return S.InBody && S.block() == B;
         }))
       E2.BodyBlocks.erase(B);
   vp_loop_class C = classifySource(L, E2);

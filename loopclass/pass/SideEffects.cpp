@@ -426,13 +426,16 @@ private:
 
   void computeSteering();
   void computeExitRegion();
-  void addSite(Instruction *I, SiteKind K, bool InBody, StringRef Callee = "");
+  void addSite(Instruction *I, SiteKind K, bool InBody, StringRef Callee = "",
+               BasicBlock *Block = nullptr);
   void visitInstruction(Instruction &I, bool InBody);
   void visitCall(CallBase &CB, bool InBody);
   void visitWrite(Instruction &I, const Value *Ptr, bool InBody,
                   SiteKind Kind, StringRef Callee);
   void findLiveOuts();
   void findExitChoices();
+  bool derivedFromCursor(Value *V, PHINode *Chain, unsigned Depth = 0);
+  bool choiceByBranch();
   void finish();
 };
 
@@ -638,17 +641,18 @@ Visibility SideEffectFinder::pointerVisibility(const Value *Ptr,
 }
 
 void SideEffectFinder::addSite(Instruction *I, SiteKind K, bool InBody,
-                               StringRef Callee) {
+                               StringRef Callee, BasicBlock *Block) {
   SideEffectSite Site;
   Site.Inst = I;
   Site.Kind = K;
   Site.InBody = InBody;
   Site.Callee = Callee;
+  Site.Block = Block;
   R.Sites.push_back(Site);
   if (InBody)
-    R.BodyBlocks.insert(I->getParent());
+    R.BodyBlocks.insert(Site.block());
   else
-    R.ExitBlocks.insert(I->getParent());
+    R.ExitBlocks.insert(Site.block());
 }
 
 void SideEffectFinder::visitWrite(Instruction &I, const Value *Ptr,
@@ -898,6 +902,46 @@ void SideEffectFinder::findLiveOuts() {
     }
   }
 
+  // Where each update enters its chain.  A phi of the chain that keeps the
+  // old value on some incoming edge and takes an update on another (the
+  // branch form of `if (c) m = x;`, or of `if (c) continue;` past `s += x`)
+  // has the update's result on that edge: its predecessor block, not the
+  // block computing the value, which may run in every iteration (`&a[i]`
+  // in the header).  An update taken anywhere else runs where it is.
+  DenseMap<Instruction *, SmallVector<BasicBlock *, 2>> EdgesOf;
+  SmallPtrSet<Instruction *, 8> Direct;
+  for (auto &[I, P] : ChainOf) {
+    auto *Q = dyn_cast<PHINode>(I);
+    if (!Q)
+      continue;
+    auto &Ups = Updates[P];
+    auto IsUpdate = [&](Value *V) {
+      return is_contained(Ups, dyn_cast<Instruction>(V));
+    };
+    bool KeepsOld = false;
+    for (unsigned i = 0, e = Q->getNumIncomingValues(); i != e; ++i)
+      if (L->contains(Q->getIncomingBlock(i))) {
+        Value *V = Q->getIncomingValue(i);
+        KeepsOld |= (V == P || ChainOf.lookup(V) == P) && !IsUpdate(V);
+      }
+    for (unsigned i = 0, e = Q->getNumIncomingValues(); i != e; ++i) {
+      BasicBlock *From = Q->getIncomingBlock(i);
+      auto *U = dyn_cast<Instruction>(Q->getIncomingValue(i));
+      if (!L->contains(From) || !U || !IsUpdate(U))
+        continue;
+      if (KeepsOld && From->getSingleSuccessor() == Q->getParent())
+        EdgesOf[U].push_back(From);
+      else
+        Direct.insert(U);
+    }
+  }
+  for (auto &[P, Ups] : Updates)
+    for (Instruction *U : Ups)
+      if (!EdgesOf.count(U))
+        Direct.insert(U); // a select's arm, or not from a phi
+  for (Instruction *U : Direct)
+    EdgesOf.erase(U);
+
   // Chains updated by another pass's probes are its counters (loopclass's
   // accumulators in its clone), not results of the program.
   SmallPtrSet<PHINode *, 8> Reported;
@@ -945,15 +989,32 @@ void SideEffectFinder::findLiveOuts() {
         addSite(Ups.front(), Kind, /*InBody=*/false);
         continue;
       }
-      if (IsIV || Ups.empty()) {
+      // A flag whose every update is computed from the cursor and values
+      // fixed for the loop (`found = i + 1 < n`, the optimiser's form of an
+      // inlined `if (hit) return true;`) only restates whether the cursor
+      // stopped early: a result on the way out, like the cursor.  Only
+      // flags: a pointer computed from a cursor (`&pool[used]`) is data.
+      bool FromCursor = !IsIV && !Ups.empty() &&
+                        P->getType()->isIntegerTy(1) &&
+                        all_of(Ups, [&](Instruction *U) {
+                          return !EdgesOf.count(U) && derivedFromCursor(U, P);
+                        });
+      if (IsIV || Ups.empty() || FromCursor) {
         // The cursor's final value, or a value only chosen on exit (no
         // update on the continuing paths): a result on the way out.
         addSite(Ups.empty() ? exitValue(*L, I) : Ups.front(), Kind,
                 /*InBody=*/false);
-        R.LiveOutIV |= IsIV;
+        R.LiveOutIV |= IsIV || FromCursor;
         continue;
       }
       for (Instruction *U : Ups) {
+        if (auto E = EdgesOf.find(U); E != EdgesOf.end()) {
+          SmallPtrSet<BasicBlock *, 4> Done;
+          for (BasicBlock *From : E->second)
+            if (Done.insert(From).second)
+              addSite(U, SiteKind::LiveOut, /*InBody=*/true, "", From);
+          continue;
+        }
         addSite(U, SiteKind::LiveOut, /*InBody=*/true);
         // a select keeping the chain's value so far on one arm
         auto *Sel = dyn_cast<SelectInst>(U);
@@ -966,6 +1027,85 @@ void SideEffectFinder::findLiveOuts() {
       }
     }
   }
+}
+
+/// True if `V` is computed, without memory or calls, only from the loop's
+/// cursors (header phis its exits test, or add-recurrences of the loop) and
+/// values fixed for the loop; `Chain`, the phi it updates, is not one.
+bool SideEffectFinder::derivedFromCursor(Value *V, PHINode *Chain,
+                                         unsigned Depth) {
+  if (isa<Constant>(V) || L->isLoopInvariant(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 8 || I == Chain)
+    return false;
+  if (auto *P = dyn_cast<PHINode>(I)) {
+    if (P->getParent() != L->getHeader())
+      return false;
+    if (SteeringPhis.count(P))
+      return true;
+    if (SE && SE->isSCEVable(P->getType()))
+      if (auto *AR = dyn_cast<SCEVAddRecExpr>(SE->getSCEV(P)))
+        return AR->getLoop() == L;
+    return false;
+  }
+  if (!isa<BinaryOperator>(I) && !isa<CmpInst>(I) && !isa<CastInst>(I) &&
+      !isa<SelectInst>(I) && !isa<GetElementPtrInst>(I))
+    return false;
+  return all_of(I->operands(), [&](Value *Op) {
+    return derivedFromCursor(Op, Chain, Depth + 1);
+  });
+}
+
+/// Which exit the loop took, when the exits lead to different code and no
+/// phi merges the choice (an inlined `bool contains()` whose `return true`
+/// became a branch past the caller's `if (!contains(...))` body): the
+/// exiting branches decide what runs after the loop, a result on the way
+/// out.  Exits are compared after the blocks that only branch on (and the
+/// values their phis take); an exit into an exception handler or code that
+/// ends in `unreachable` is a failure, not an answer.
+bool SideEffectFinder::choiceByBranch() {
+  SmallVector<BasicBlock *, 4> Exits;
+  L->getUniqueExitBlocks(Exits);
+  if (Exits.size() < 2)
+    return false;
+  auto OnlyBranches = [](BasicBlock *B) {
+    for (Instruction &I : *B)
+      if (!isa<DbgInfoIntrinsic>(I) && !isa<BranchInst>(I) &&
+          !isProbeInstruction(I))
+        return false;
+    return true;
+  };
+  // An exit's destination: the first block that does something, with the
+  // block it came from (to read the destination's phis).
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 4> Dest;
+  for (BasicBlock *E : Exits) {
+    if (E->isEHPad())
+      continue;
+    BasicBlock *From = nullptr, *B = E;
+    for (unsigned Hops = 0; Hops < 8 && B->phis().empty() && OnlyBranches(B);
+         ++Hops) {
+      BasicBlock *Next = B->getSingleSuccessor();
+      if (!Next || Next == B)
+        break;
+      From = B;
+      B = Next;
+    }
+    if (isa<UnreachableInst>(B->getTerminator()))
+      continue;
+    Dest.push_back({B, From});
+  }
+  for (size_t i = 1; i < Dest.size(); ++i) {
+    if (Dest[i].first != Dest[0].first)
+      return true;
+    if (!Dest[i].second || !Dest[0].second)
+      return true; // a phi of the exit block itself tells them apart
+    for (PHINode &P : Dest[0].first->phis())
+      if (P.getIncomingValueForBlock(Dest[i].second) !=
+          P.getIncomingValueForBlock(Dest[0].second))
+        return true;
+  }
+  return false;
 }
 
 /// Exit phis that merge different constants (or outside values) depending
@@ -1000,6 +1140,21 @@ void SideEffectFinder::findExitChoices() {
       break;
     }
   }
+  // A loop with no other result whose exits branch to different code: the
+  // site is the early exit's branch (where the source says `return` or
+  // `break`), not the latch's test.
+  if (!R.Sites.empty() || !choiceByBranch())
+    return;
+  SmallVector<BasicBlock *, 4> Exiting;
+  L->getExitingBlocks(Exiting);
+  BasicBlock *Latch = L->getLoopLatch();
+  BasicBlock *At = Exiting.front();
+  for (BasicBlock *X : Exiting)
+    if (X != Latch) {
+      At = X;
+      break;
+    }
+  addSite(At->getTerminator(), SiteKind::LiveOut, /*InBody=*/false);
 }
 
 void SideEffectFinder::finish() {

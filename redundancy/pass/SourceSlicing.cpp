@@ -539,7 +539,7 @@ static bool ioEveryIteration(Loop &L, const LoopSideEffects &E,
       continue;
     if (!ModRefSummary::isIOFunction(S.Callee))
       return false;
-    Every |= runsInEveryIteration(S.Inst->getParent(), L, DT);
+    Every |= runsInEveryIteration(S.block(), L, DT);
   }
   return Every;
 }

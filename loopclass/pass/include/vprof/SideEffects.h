@@ -20,6 +20,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Instruction.h"
 
 #include <cstdint>
 
@@ -112,6 +113,11 @@ struct SideEffectSite {
   /// if-conversion of `if (c) m = x;`.  Its iteration has a result only
   /// when it takes the other arm (docs/loopclass.md, "Selects").
   bool KeepsOld = false, KeepsOnTrue = false;
+  /// Where the result happens when that is not `Inst`'s block: for a value
+  /// that a phi of the loop takes from one predecessor while another keeps
+  /// the old value (the branch form of `if (c) m = x;`), that predecessor.
+  llvm::BasicBlock *Block = nullptr;
+  llvm::BasicBlock *block() const { return Block ? Block : Inst->getParent(); }
 };
 
 /// The side effects of one loop (or of one recursive function).
