@@ -4,6 +4,7 @@
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_internal.h"
@@ -29,8 +30,14 @@ static void rank_table(FILE *out, const struct vp_loop_report *r, const struct s
     fprintf(out, "%svprof rank%s (top functions of the slow run):\n", s->bold, s->off);
     int fw = 32; /* fits C++'s qualified names, up to 64 characters (vp_func_fit) */
     char fit[256];
+    const char **names = malloc(r->nrank * sizeof *names);
+    for (size_t i = 0; names && i < r->nrank; i++)
+        names[i] = r->rank[i].name;
+    char **fits = names ? vp_func_fit_list(names, r->nrank, 64) : NULL;
+    free(names);
+#define SHOWN(i) (fits ? fits[i] : vp_func_fit(r->rank[i].name, 64, fit, sizeof fit))
     for (size_t i = 0; i < r->nrank; i++) {
-        size_t len = strlen(vp_func_fit(r->rank[i].name, 64, fit, sizeof fit));
+        size_t len = strlen(SHOWN(i));
         if (len > (size_t)fw)
             fw = len > 64 ? 64 : (int)len;
     }
@@ -48,9 +55,11 @@ static void rank_table(FILE *out, const struct vp_loop_report *r, const struct s
         else
             snprintf(loc, sizeof loc, "-"); /* no source at all: a PLT stub, unknown */
         fprintf(out, "  %4zu%s %-*s %-28s %9.3fs %9.3fs %8.3f  %s\n", w->rank,
-                w->selected ? "*" : " ", fw, vp_func_fit(w->name, 64, fit, sizeof fit), loc, w->calibrated_cost, w->raw_cost,
+                w->selected ? "*" : " ", fw, SHOWN(i), loc, w->calibrated_cost, w->raw_cost,
                 w->discount, w->pattern ? w->pattern : "-");
     }
+#undef SHOWN
+    vp_func_fit_list_free(fits, r->nrank);
     fprintf(out, "  (* = loops probed)\n");
     if (r->rank_unattributed >= VP_RANK_UNATTRIBUTED_NOTE)
         fprintf(out, "  note: %.0f%% of the slow run is in code no ranked function holds "
@@ -76,6 +85,7 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
     static const char *const group[] = {"", "no loop in ", "no loop ran in ",
                                         "loops not probed in "};
     size_t shown = 0, apart = 0;
+    char **fits = vp_func_fit_list((const char *const *)r->functions, r->nfunctions, 64);
     for (int pass = 0; pass < 4; pass++) {
         size_t in_group = 0;
         for (size_t i = 0; i < r->nfunctions; i++) {
@@ -83,7 +93,7 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
             if (!here)
                 continue;
             char fit[256];
-            const char *name = vp_func_fit(r->functions[i], 64, fit, sizeof fit);
+            const char *name = fits ? fits[i] : vp_func_fit(r->functions[i], 64, fit, sizeof fit);
             if (pass == 0)
                 fprintf(out, "%s%s", shown++ ? ", " : "", name);
             else if (in_group++)
@@ -92,6 +102,7 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
                 fprintf(out, "%s%s%s", apart++ ? "; " : shown ? " (" : "(", group[pass], name);
         }
     }
+    vp_func_fit_list_free(fits, r->nfunctions);
     if (apart)
         fputc(')', out);
     fprintf(out, "\n  slow run: ");

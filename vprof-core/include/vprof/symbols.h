@@ -113,6 +113,17 @@ const char *vp_func_display(const char *key, char *buf, size_t n);
  * returns buf, or returns shown itself when it fits. */
 const char *vp_func_fit(const char *shown, size_t width, char *buf, size_t n);
 
+/* The shown names of one column, fitted: each as vp_func_fit fits it,
+ * except where two different names would then look alike (two
+ * instantiations of one template, "std::thread::_State_impl<...>::_M_run"
+ * for two lambdas).  Each of those shows its end after "..." when the
+ * names differ there (where instantiations usually differ), else the
+ * stretch of it around their first difference between "..."s.  Returns
+ * count malloc'ed strings (free with vp_func_fit_list_free), or NULL when
+ * out of memory, when a caller falls back on vp_func_fit. */
+char **vp_func_fit_list(const char *const *names, size_t count, size_t width);
+void vp_func_fit_list_free(char **fits, size_t count);
+
 /* Join `file` onto `dir` (unless `file` is absolute; `dir` may be NULL) and
  * normalise lexically: repeated slashes and "." components collapse, and a
  * ".." removes the component before it (never climbing above the root).  Returns a malloc'ed string, or NULL when out of memory. */

@@ -829,6 +829,11 @@ static void print_text(FILE *out, const struct merged *rep, size_t top)
     fprintf(out, "\n%8s %8s %9s  %-32s %s\n", "self%", "cum%", "self", "function", "source");
     double cum = 0;
     size_t n = top && top < rep->nrows ? top : rep->nrows;
+    const char **names = malloc((n ? n : 1) * sizeof *names);
+    for (size_t i = 0; names && i < n; i++)
+        names[i] = rep->rows[i].name;
+    char **fits = names ? vp_func_fit_list(names, n, 64) : NULL;
+    free(names);
     for (size_t i = 0; i < n; i++) {
         const struct mrow *r = &rep->rows[i];
         double pct = rep->total_weight ? 100.0 * (double)r->self / (double)rep->total_weight : 0;
@@ -843,13 +848,14 @@ static void print_text(FILE *out, const struct merged *rep, size_t top)
         vp_oneline(src); /* names from debug info may hold any byte */
         char fit[256];
         fprintf(out, "%8.2f %8.2f %9" PRIu64 "  %-32s %s\n", pct, cum, r->self,
-                vp_func_fit(r->name, 64, fit, sizeof fit), src);
+                fits ? fits[i] : vp_func_fit(r->name, 64, fit, sizeof fit), src);
         if (r->nvars) {
             print_var_header(out);
             for (size_t k = 0; k < r->nvars; k++)
                 print_var_text(out, &rep->vars[r->vars[k]]);
         }
     }
+    vp_func_fit_list_free(fits, n);
     if (n < rep->nrows)
         fprintf(out, "(%zu more functions; --top 0 shows all)\n", rep->nrows - n);
     if (rep->nglobals) {

@@ -5,6 +5,7 @@
  * Numbers use fixed formats so output is byte-for-byte reproducible.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vprof/format.h"
@@ -42,15 +43,22 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
        template arguments elided (vp_func_fit) */
     int fw = 28;
     char fit[256];
-    for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
-        size_t len = strlen(vp_func_fit(vp_rank_func_name(&r->funcs[i]), 64, fit, sizeof fit));
+    size_t nshown = vp_rank_shown(r, top);
+    const char **names = malloc((nshown ? nshown : 1) * sizeof *names);
+    for (size_t i = 0; names && i < nshown; i++)
+        names[i] = vp_rank_func_name(&r->funcs[i]);
+    char **fits = names ? vp_func_fit_list(names, nshown, 64) : NULL;
+    free(names);
+#define SHOWN(i) (fits ? fits[i] : vp_func_fit(vp_rank_func_name(&r->funcs[i]), 64, fit, sizeof fit))
+    for (size_t i = 0; i < nshown; i++) {
+        size_t len = strlen(SHOWN(i));
         if (len > (size_t)fw)
             fw = len > 64 ? 64 : (int)len;
     }
     fprintf(out, "%4s  %-*s %-24s %12s %12s %8s %8s %-15s %-18s %s\n", "rank", fw, "function",
             "location", "calibrated", "raw", "discount", "by", "dimension", "pattern",
             "variable");
-    for (size_t i = 0; i < vp_rank_shown(r, top); i++) {
+    for (size_t i = 0; i < nshown; i++) {
         const struct vp_rank_func_result *f = &r->funcs[i];
         const struct vp_rank_var_result *v = vp_rank_decider(r, f);
         char lb[512], var[256]; /* lb: a base name (<= 255 bytes) and ":line" */
@@ -63,7 +71,7 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
             snprintf(var, sizeof var, "-");
         const char *pat = vp_rank_pattern_name(f->pattern);
         fprintf(out, "%4zu  %-*s %-24s %10.4f s %10.4f s %8.3f %8s %-15s %-18s %s\n", f->rank,
-                fw, vp_func_fit(vp_rank_func_name(f), 64, fit, sizeof fit), loc, f->calibrated_cost_ns / 1e9, f->raw_cost_ns / 1e9, f->discount,
+                fw, SHOWN(i), loc, f->calibrated_cost_ns / 1e9, f->raw_cost_ns / 1e9, f->discount,
                 vp_rank_discounter_name(f->discounter),
                 vp_rank_dim_name(f->pattern_var >= 0 ? f->pattern_dim : f->dim),
                 pat ? pat : "-", var);
@@ -89,6 +97,8 @@ static void write_text(FILE *out, const struct vp_rank_result *r, size_t top)
             fputc('\n', out);
         }
     }
+#undef SHOWN
+    vp_func_fit_list_free(fits, nshown);
     char note[2048];
     if (vp_rank_unattributed_note(r, note, sizeof note))
         fprintf(out, "note: %s; vprof report shows where it is\n", note);

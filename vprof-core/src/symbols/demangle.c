@@ -175,3 +175,111 @@ const char *vp_func_fit(const char *shown, size_t width, char *buf, size_t n)
         memmove(buf + 3, buf + len - (width - 3), width - 3 + 1), memcpy(buf, "...", 3);
     return buf;
 }
+
+struct fit_entry {
+    const char *fit, *name;
+    size_t i;
+};
+
+static int fit_entry_cmp(const void *a, const void *b)
+{
+    const struct fit_entry *x = a, *y = b;
+    int c = strcmp(x->fit, y->fit);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The first position from `from` on that starts a name part (after "::",
+   '<', ',' or ' '), if there is one up to `d`; else `from`. */
+static size_t fit_boundary(const char *name, size_t from, size_t d)
+{
+    for (size_t k = from > 0 ? from : 1; k <= d && name[k]; k++)
+        if (strchr("<, ", name[k - 1]) || (k >= 2 && name[k - 1] == ':' && name[k - 2] == ':'))
+            return k;
+    return from;
+}
+
+/* `name` shown in `width` characters so that it differs from a name that
+   first differs from it at byte d. */
+static char *fit_apart(const char *name, size_t d, size_t width)
+{
+    size_t len = strlen(name);
+    char *out = malloc(width + 1 > len + 1 ? width + 1 : len + 1);
+    if (!out)
+        return NULL;
+    if (len <= width) {
+        memcpy(out, name, len + 1);
+    } else if (len - (width - 3) <= d) { /* the end tells them apart */
+        size_t from = fit_boundary(name, len - (width - 3), d);
+        memcpy(out, "...", 3);
+        memcpy(out + 3, name + from, len - from + 1);
+    } else if (d + 12 < width - 3) { /* the start tells them apart */
+        memcpy(out, name, width - 3);
+        memcpy(out + width - 3, "...", 4);
+    } else { /* a stretch from a little before the difference */
+        size_t from = fit_boundary(name, d - 12, d);
+        memcpy(out, "...", 3);
+        memcpy(out + 3, name + from, width - 6);
+        memcpy(out + width - 3, "...", 4);
+    }
+    return out;
+}
+
+char **vp_func_fit_list(const char *const *names, size_t count, size_t width)
+{
+    if (width < 16)
+        width = 16;
+    char **fits = calloc(count ? count : 1, sizeof *fits);
+    struct fit_entry *e = calloc(count ? count : 1, sizeof *e);
+    if (!fits || !e)
+        goto oom;
+    for (size_t i = 0; i < count; i++) {
+        char buf[256];
+        const char *name = names[i] ? names[i] : "";
+        fits[i] = strdup(vp_func_fit(name, width, buf, sizeof buf));
+        if (!fits[i])
+            goto oom;
+        e[i] = (struct fit_entry){fits[i], name, i};
+    }
+    qsort(e, count, sizeof *e, fit_entry_cmp);
+    for (size_t g = 0; g < count;) {
+        size_t end = g + 1;
+        while (end < count && strcmp(e[end].fit, e[g].fit) == 0)
+            end++;
+        /* within a group that looks alike: each name against the others
+           that are different, at the first byte where they differ */
+        for (size_t a = g; end - g > 1 && a < end; a++) {
+            size_t d = (size_t)-1;
+            for (size_t b = g; b < end; b++) {
+                const char *x = e[a].name, *y = e[b].name;
+                size_t k = 0;
+                while (x[k] && x[k] == y[k])
+                    k++;
+                if ((x[k] || y[k]) && k < d)
+                    d = k;
+            }
+            if (d == (size_t)-1)
+                continue; /* the same name: its location tells them apart */
+            char *apart = fit_apart(e[a].name, d, width);
+            if (!apart)
+                goto oom;
+            free(fits[e[a].i]);
+            fits[e[a].i] = apart;
+        }
+        g = end;
+    }
+    free(e);
+    return fits;
+oom:
+    vp_func_fit_list_free(fits, count);
+    free(e);
+    return NULL;
+}
+
+void vp_func_fit_list_free(char **fits, size_t count)
+{
+    if (!fits)
+        return;
+    for (size_t i = 0; i < count; i++)
+        free(fits[i]);
+    free(fits);
+}

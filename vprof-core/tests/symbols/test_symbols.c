@@ -357,6 +357,36 @@ static void test_display(void **state)
     assert_string_equal(vp_func_fit("std::_Rb_tree<std::string, std::pair<std::str", 24, fit,
                                     sizeof fit),
                         "std::_Rb_tree<...>..."); /* a name cut short */
+    /* a column of names: two instantiations that would look alike show
+       where they differ; the same name twice (two static functions) and
+       names that fit stay as they are */
+    const char *col[] = {
+        "std::thread::_State_impl<std::thread::_Invoker<std::tuple<main::$_0> > >::_M_run",
+        "std::thread::_State_impl<std::thread::_Invoker<std::tuple<main::$_1> > >::_M_run",
+        map,
+        "worker",
+        "worker",
+        "std::vector<int, std::allocator<int> >::push_back_the_value_with_a_long_name_here_x",
+        "std::vector<long, std::allocator<long> >::push_back_the_value_with_a_long_name_here_x",
+    };
+    char **fits = vp_func_fit_list(col, 7, 64);
+    assert_non_null(fits);
+    assert_string_equal(fits[0],
+                        "...std::thread::_Invoker<std::tuple<main::$_0> > >::_M_run");
+    assert_string_equal(fits[1],
+                        "...std::thread::_Invoker<std::tuple<main::$_1> > >::_M_run");
+    assert_string_equal(fits[2], "std::map<...>::operator[]");
+    assert_string_equal(fits[3], "worker");
+    assert_string_equal(fits[4], "worker");
+    assert_string_equal(fits[5],
+                        "std::vector<int, std::allocator<int> >::push_back_the_value_w...");
+    assert_string_equal(fits[6],
+                        "std::vector<long, std::allocator<long> >::push_back_the_value...");
+    for (int i = 0; i < 7; i++)
+        assert_true(strlen(fits[i]) <= 64);
+    vp_func_fit_list_free(fits, 7);
+    vp_func_fit_list_free(vp_func_fit_list(col, 0, 64), 0);
+
     /* the key: a mangled linkage name, else the name */
     assert_string_equal(vp_func_key("f", "_ZNK2ns1A1fEi"), "_ZNK2ns1A1fEi");
     assert_string_equal(vp_func_key("count", "count"), "count");
