@@ -108,6 +108,7 @@ def main():
                                                        ("static_class", "root_cause", "fix")},
                                  r.stderr[-1500:]))
     same_name(bindir, src, work)
+    instances(bindir, src, work)
     repeated_call(bindir, src, work)
     router(bindir, src, work)
     bad_hash(bindir, src, work)
@@ -165,6 +166,40 @@ def same_name(bindir, src, work):
        "vprof-loop --function with a qualified name: that class's loops only",
        "exit %d, loops %s\n%s" % (r.returncode, [(l["function"], l["line"]) for l in loops],
                                    r.stderr[-1500:]))
+
+
+def instances(bindir, src, work):
+    """Two instantiations of one class template (instances.cpp): each keeps
+    its own variables (the DWARF index matched them by name and line, so
+    each took the other's samples, before 2026-11-26), and the text reports
+    show two different names where their template arguments, elided, read
+    alike (two rows of "shapes::Runner<...>::run" before)."""
+    cpp = os.path.join(src, "cxx", "instances.cpp")
+    prog = os.path.join(work, "instances")
+    build(bindir, [cpp], prog, cc="vprof-c++", opt="-O1")
+    vprof = os.path.join(bindir, "vprof")
+    funcs, r = record_rank(bindir, work, [prog, "2"], [prog, "40"], prefix="i")
+    grow = "shapes::Runner<shapes::Policy<std::vector<long, std::allocator<long> >, 1> >::run"
+    steady = grow.replace(", 1> >", ", 2> >")
+    rows = {f["name"]: f for f in funcs}
+    ok(r.returncode == 0 and grow in rows and steady in rows and rows[grow]["rank"] == 1,
+       "vprof rank: the growing instantiation first, the other its own row",
+       "exit %d, rows %s\n%s" % (r.returncode, [(x["rank"], x["name"]) for x in funcs],
+                                 r.stderr[-1000:]))
+    r = run([vprof, "report", "ib.vprof", "--format", "json"], work)
+    rep = {f["name"]: {v["name"]: v for v in f["variables"]}
+           for f in json.loads(r.stdout)["functions"]} if r.returncode == 0 else {}
+    g, s = rep.get(grow, {}).get("n"), rep.get(steady, {}).get("n")
+    ok(g and s and g["min"] == g["max"] == 800000 and s["min"] == s["max"] == 200000,
+       "vprof report: each instantiation's `n` holds only its own values",
+       "%s %s" % (g, s))
+    for cmd in (["rank", "--normal", "in.vprof", "--buggy", "ib.vprof"], ["report", "ib.vprof"]):
+        r = run([vprof] + cmd, work)
+        shown = [t for t in r.stdout.split("\n") if ">::run " in t or "<...>::run " in t]
+        ok(r.returncode == 0 and len(shown) == 2 and ", 1> >::run " in shown[0] and
+           ", 2> >::run " in shown[1],
+           "vprof %s text: the two instantiations read differently" % cmd[0],
+           "\n".join(shown) or r.stdout[-1500:])
 
 
 def repeated_call(bindir, src, work):

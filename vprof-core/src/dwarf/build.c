@@ -439,8 +439,14 @@ static int visit_var(struct builder *b, Dwarf_Die *die, const struct walk_ctx *c
         if (strcmp(sv->name, name) != 0 || (sv->e.line && (int)sv->e.line != line))
             continue;
         if (sv->function[0]) {
-            bool fn = (c->func && strcmp(c->func, sv->function) == 0) ||
-                      (sv->linkage[0] && c->link && strcmp(c->link, sv->linkage) == 0);
+            /* By linkage name when both have one: two instantiations of a
+               template (Runner<A>::run, Runner<B>::run) share their name,
+               their variables' names and lines, and only the linkage name
+               tells them apart (each took the other's samples before
+               2026-11-26).  C functions, and C++'s main, have none. */
+            bool fn = sv->linkage[0] && c->link
+                          ? strcmp(c->link, sv->linkage) == 0
+                          : c->func && strcmp(c->func, sv->function) == 0;
             if (!fn)
                 continue;
         } else if (dwarf_tag(die) != DW_TAG_variable) {
