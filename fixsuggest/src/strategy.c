@@ -360,6 +360,15 @@ static const char *rescan_fix(const char *callee)
     return "start each search where the previous one stopped";
 }
 
+int vp_fix_callee_copies(const char *callee)
+{
+    static const char *const copies[] = {"memcpy", "memmove", "std::string::_M_replace"};
+    for (size_t i = 0; callee && i < sizeof copies / sizeof *copies; i++)
+        if (strcmp(callee, copies[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static void evidence_rescan(const struct vp_fix_input *in, struct vp_fix_result *r)
 {
     const struct vp_fix_redundancy *d = &in->red;
@@ -368,6 +377,21 @@ static void evidence_rescan(const struct vp_fix_input *in, struct vp_fix_result 
     vp_fix_commas(a, sizeof a, d->call_pairs);
     fmt_pct(pct, sizeof pct, d->call_rescan_rate);
     fmt_pct(rep, sizeof rep, d->call_rescan_repeated);
+    if (vp_fix_callee_copies(d->call_callee)) {
+        int str = strcmp(callee, "std::string::_M_replace") == 0;
+        cat(r->evidence, sizeof r->evidence,
+            "%seach call of %s (line %u) copies again the %s the previous call copied (%s of "
+            "%s compared pairs of consecutive calls; on average %s of a call's copy is the "
+            "previous call's): every %s copies the whole %s again though little of it "
+            "changed, so the loop's work grows with the square of its length -- %s.",
+            r->evidence[0] ? " " : "", callee, d->call_line, str ? "string" : "bytes", pct, a,
+            rep, unit(in->kind, 0), str ? "string" : "buffer",
+            str ? "append to the string in place (s += x, after s.reserve(n)) instead of "
+                  "building a new string from it (s = s + x)"
+                : "append to the buffer in place, growing its capacity geometrically "
+                  "(double it with realloc), instead of copying it whole into a new one");
+        return;
+    }
     cat(r->evidence, sizeof r->evidence,
         "%seach call of %s (line %u) reads again the string the previous call read (%s of %s "
         "compared pairs of consecutive calls; on average %s of a call's string is the "

@@ -109,6 +109,7 @@ def main():
                                  r.stderr[-1500:]))
     same_name(bindir, src, work)
     instances(bindir, src, work)
+    string_copies(bindir, src, work)
     repeated_call(bindir, src, work)
     router(bindir, src, work)
     bad_hash(bindir, src, work)
@@ -200,6 +201,33 @@ def instances(bindir, src, work):
            ", 2> >::run " in shown[1],
            "vprof %s text: the two instantiations read differently" % cmd[0],
            "\n".join(shown) or r.stdout[-1500:])
+
+
+def string_copies(bindir, src, work):
+    """`s = s + field` in a loop: each iteration's operator+ copies the
+    whole string built so far (std::string's _M_replace, inlined from the
+    header).  vprof-loop says the loop copies the string again, at the
+    loop's own line, and that appending in place is the fix; before
+    2026-11-26 it said 1*, fix none (docs/redundancy.md, "Copies made
+    again")."""
+    cpp = os.path.join(src, "cxx", "concat.cpp")
+    loop_line = line_of(cpp, "// JOIN-LOOP")
+    prog = os.path.join(work, "concat")
+    build(bindir, [cpp], prog, cc="vprof-c++")
+    r, loops = vprof_loop_json(bindir, work, "cloop.json",
+                               ["--function", "join", "--", prog, "10", "20000"])
+    lk = next((l for l in loops if l["line"] == loop_line), None)
+    rc = lk and lk.get("repeated_call")
+    ok(r.returncode == 0 and lk and "cross-loop" in lk["root_cause"] and
+       lk["fix"] == ["memoization"] and rc and rc["callee"] == "std::string::_M_replace" and
+       rc["line"] == loop_line + 1 and rc["rescans"] and
+       "copies again the string the previous call copied" in lk["evidence"] and
+       "(s += x" in lk["evidence"],
+       "vprof-loop: s = s + x copies the string again; append in place",
+       "exit %d, loop %s\n%s" % (r.returncode, lk and {k: lk.get(k) for k in
+                                                        ("root_cause", "fix", "repeated_call",
+                                                         "evidence")},
+                                 r.stderr[-1500:]))
 
 
 def repeated_call(bindir, src, work):

@@ -1595,6 +1595,12 @@ struct LibScan {
   bool Nul;      ///< stops at a NUL (strnlen with a bound, strlen without)
   int8_t Prefix; ///< index into Ptr of the string walked from its start, -1
   bool Writes;   ///< writes memory (appends): not readonly for LLVM
+  /// A copy of its Ptr[0]'s Len[0] bytes (memcpy's source, std::string's
+  /// _M_replace's `s`): a unit of its instance pairs only, chunked from the
+  /// start (VP_RED_SRC_PREFIX_START), with a length that is not a constant
+  /// ("Copies made again" in docs/redundancy.md).  `Shown` names it.
+  bool Copy = false;
+  const char *Shown = nullptr;
 };
 static const LibScan LibScans[] = {
     {"strlen", {0, -1}, {-1, -1}, true, 0, false},
@@ -1625,16 +1631,33 @@ static const LibScan LibScans[] = {
     {"__isoc99_sscanf", {0, 1}, {-1, -1}, true, 0, true},
     // Not memchr: it may be given more bytes than the object holds when the
     // byte is found first (C11 7.24.5.1), so hashing all n could fault.
+    //
+    // Copies: a string or buffer that grows and is copied whole into a new
+    // one in every iteration (`s = s + x` in C++, whose operator+ inserts
+    // `s` into the new string with _M_replace; a C array grown by one with
+    // malloc and memcpy).  The intrinsics match by their ID.
+    {"memcpy", {1, -1}, {2, -1}, false, 0, true, true, "memcpy"},
+    {"memmove", {1, -1}, {2, -1}, false, 0, true, true, "memmove"},
+    {"_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE10_M_replaceEmmPKcm",
+     {3, -1}, {4, -1}, false, 0, true, true, "std::string::_M_replace"},
 };
 
 /// The LibScans entry of a call of a declared C library function, or -1.
-static int libScanOf(const CallInst &CI, const Function &G) {
-  if (!G.isDeclaration() || G.getReturnType()->isVoidTy())
+static int libScanOf(const CallBase &CI, const Function &G) {
+  if (!G.isDeclaration())
     return -1;
+  Intrinsic::ID IID = G.getIntrinsicID();
   for (unsigned K = 0; K < std::size(LibScans); ++K) {
     const LibScan &E = LibScans[K];
-    if (G.getName() != E.Name)
+    StringRef Name = IID == Intrinsic::memcpy    ? "memcpy"
+                     : IID == Intrinsic::memmove ? "memmove"
+                                                 : G.getName();
+    if (Name != E.Name || (!E.Copy && G.getReturnType()->isVoidTy()))
       continue;
+    // a copy of a constant size (a struct) does not grow
+    if (E.Copy && ((unsigned)E.Len[0] >= CI.arg_size() ||
+                   isa<Constant>(CI.getArgOperand(E.Len[0]))))
+      return -1;
     if (!E.Writes && !G.onlyReadsMemory())
       return -1;
     for (int J = 0; J < 2; ++J) {
@@ -1678,9 +1701,17 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
     if (LI.getLoopFor(BB) != &L)
       continue;
     for (Instruction &I : *BB) {
-      auto *CI = dyn_cast<CallInst>(&I);
+      auto *CI = dyn_cast<CallBase>(&I);
+      if (CI && !isa<CallInst>(CI) && !isa<InvokeInst>(CI))
+        continue;
       Function *G = CI ? CI->getCalledFunction() : nullptr;
       int Lib = G && !CI->isMustTailCall() ? libScanOf(*CI, *G) : -1;
+      // An invoke (a call that may throw, in C++) is a unit only as a copy,
+      // whose probe goes before it: the whole-call recording clones a call.
+      if (isa_and_nonnull<InvokeInst>(CI) && (Lib < 0 || !LibScans[Lib].Copy))
+        continue;
+      if (Lib >= 0 && LibScans[Lib].Copy && !EnablePrefixPairs)
+        continue;
       if (Lib < 0 &&
           (!G || G == &F || G->isDeclaration() || G->isIntrinsic() || CI->isMustTailCall() ||
            G->hasFnAttribute(Attribute::ReturnsTwice) || !WithSources.count(G) ||
@@ -1703,8 +1734,20 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
       // glibc's C99 scanf names (__isoc99_sscanf) as the program wrote them
       if (Lib >= 0 && StringRef(U.Function).startswith("__isoc99_"))
         U.Function = U.Function.substr(strlen("__isoc99_"));
+      if (Lib >= 0 && LibScans[Lib].Shown)
+        U.Function = LibScans[Lib].Shown;
       U.File = LS.File;
       if (const DILocation *DL = CI->getDebugLoc().get()) {
+        // In the loop's frame: a call inlined into the loop from a header
+        // (std::string's operator+) is at the loop's line that calls it,
+        // in the loop's file, which is the unit's.
+        if (const DILocation *Start = L.getStartLoc().get())
+          for (const DILocation *D = DL; D; D = D->getInlinedAt())
+            if (D->getScope()->getSubprogram() == Start->getScope()->getSubprogram() &&
+                D->getInlinedAt() == Start->getInlinedAt()) {
+              DL = D;
+              break;
+            }
         U.Line = DL->getLine();
         U.Column = DL->getColumn();
       }
@@ -1731,7 +1774,7 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
 /// The number of bytes call \p CB of scan \p E reads at its pointer
 /// argument \p J (P, as i8*): n for a bound that is not stopped by a NUL
 /// (memcmp), else strnlen(p, n) or strlen(p).
-static Value *scannedLength(ProbeModule &PM, IRBuilder<> &B, const LibScan &E, CallInst &CB,
+static Value *scannedLength(ProbeModule &PM, IRBuilder<> &B, const LibScan &E, CallBase &CB,
                             int J, Value *P) {
   Type *SizeT = PM.M.getDataLayout().getIntPtrType(PM.Ctx);
   if (E.Len[J] >= 0 && !E.Nul)
@@ -1765,7 +1808,7 @@ static void sendScannedBytes(ProbeModule &PM, IRBuilder<> &B, uint32_t Index,
 /// The runtime makes the call an instance of the unit, paired with the next
 /// call, whose values are the string's chunk hashes (docs/redundancy.md,
 /// "Strings scanned again").  An unsampled call pays the countdown.
-static void insertPrefixProbe(ProbeModule &PM, CallInst &CB, const LoopSources &U) {
+static void insertPrefixProbe(ProbeModule &PM, CallBase &CB, const LoopSources &U) {
   const LibScan &E = LibScans[U.LibScan];
   int J = E.Prefix;
   IRBuilder<> B(&CB);
@@ -1773,9 +1816,10 @@ static void insertPrefixProbe(ProbeModule &PM, CallInst &CB, const LoopSources &
   B.SetInsertPoint(countDown(PM, B, B.CreateConstGEP1_32(PM.I32, Slot, 1), &CB));
   Value *P = B.CreatePointerCast(CB.getArgOperand(E.Ptr[J]), PM.I8Ptr);
   Value *N = scannedLength(PM, B, E, CB, J, P);
-  B.CreateCall(PM.PrefixFn, {PM.desc(B), B.getInt32(U.ProbeIndex), Slot,
-                             B.getInt32(VP_RED_SRC_PREFIX + E.Ptr[J]), P,
-                             B.CreateZExtOrTrunc(N, PM.I64)});
+  B.CreateCall(PM.PrefixFn,
+               {PM.desc(B), B.getInt32(U.ProbeIndex), Slot,
+                B.getInt32((E.Copy ? VP_RED_SRC_PREFIX_START : VP_RED_SRC_PREFIX) + E.Ptr[J]), P,
+                B.CreateZExtOrTrunc(N, PM.I64)});
 }
 
 /// A repeated-call unit's probes around its call:
@@ -1791,6 +1835,8 @@ static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources 
   uint32_t Index = U.ProbeIndex;
   if (U.LibScan >= 0 && LibScans[U.LibScan].Prefix >= 0 && EnablePrefixPairs)
     insertPrefixProbe(PM, CB, U);
+  if (U.LibScan >= 0 && LibScans[U.LibScan].Copy)
+    return; // its pairs only
   MDNode *Unlikely = MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20);
   BasicBlock *Head = CB.getParent();
   IRBuilder<> B(&CB);
@@ -2158,8 +2204,13 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
           if (!LS.CallSite)
             continue;
           Value *C = LS.Call;
-          if (auto *CB = dyn_cast_or_null<CallInst>(C ? Map(C) : nullptr)) {
+          Value *Mapped = C ? Map(C) : nullptr;
+          if (auto *CB = dyn_cast_or_null<CallInst>(Mapped)) {
             instrumentCallUnit(PM, *CB, LS);
+            LS.Probed = true;
+          } else if (auto *II = dyn_cast_or_null<InvokeInst>(Mapped);
+                     II && LS.LibScan >= 0 && LibScans[LS.LibScan].Copy) {
+            insertPrefixProbe(PM, *II, LS); // a copy's pairs only
             LS.Probed = true;
           }
         }

@@ -199,6 +199,19 @@ uint64_t vp_red_instance_values(const struct vp_instance *in)
     return n;
 }
 
+int vp_red_pair_same_copy(const struct vp_instance *a, const struct vp_instance *b)
+{
+    const struct vp_instance_value *va = vp_red_values(a), *vb = vp_red_values(b);
+    if (!a->value_count || a->value_count != b->value_count || a->range_count ||
+        b->range_count || va[0].src < VP_RED_SRC_PREFIX_START ||
+        va[0].src >= VP_RED_SRC_PREFIX_START + 16)
+        return 0;
+    for (uint32_t i = 0; i < a->value_count; i++)
+        if (va[i].src != vb[i].src || va[i].value != vb[i].value)
+            return 0;
+    return 1;
+}
+
 /* The values of source `src` in instance `in`, in order; returns the count. */
 static size_t vp_red_seq(const struct vp_instance *in, uint32_t src, uint64_t *out)
 {

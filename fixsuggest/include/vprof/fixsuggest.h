@@ -129,6 +129,12 @@ static inline int vp_fix_cl_measured(const struct vp_fix_redundancy *d)
     return d->measured && d->pairs_compared > 0;
 }
 
+/* Whether a repeated-call unit's callee copies its source rather than
+   scanning it (memcpy, memmove, std::string's _M_replace, as the
+   redundancy pass names them; docs/redundancy.md, "Copies made again"):
+   its pairs say the loop copies a buffer that grew, again. */
+int vp_fix_callee_copies(const char *callee);
+
 /* A loop of another function that runs inside a loop's iterations and has
    a root cause of its own (docs/vprof-loop.md, "Time in the loops it
    calls"). */

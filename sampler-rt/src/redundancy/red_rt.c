@@ -1330,10 +1330,13 @@ static void vp_red_prefix_in(const struct vp_red_rt_module *m, uint32_t idx,
         /* Cut at addresses that are multiples of c, not at offsets from p:
            a string read again from a later start (a pointer that advances
            through one buffer, each call reading the rest) shares its
-           chunks with the previous call's too. */
+           chunks with the previous call's too.  A copy's source is cut at
+           offsets from p: a string that grew is copied from a new buffer
+           each time, at another address (VP_RED_SRC_PREFIX_START). */
+        int from_start = src >= VP_RED_SRC_PREFIX_START && src < VP_RED_SRC_PREFIX_START + 16;
         uint64_t off = 0;
         while (p && off < n && !(in->inst.flags & VP_INSTF_TRUNCATED)) {
-            uint64_t len = c - ((uintptr_t)(p + off) & (c - 1));
+            uint64_t len = from_start ? c : c - ((uintptr_t)(p + off) & (c - 1));
             if (len > n - off)
                 len = n - off;
             vp_red_append(t, in, src, XXH3_64bits(p + off, (size_t)len) ^ len);

@@ -837,6 +837,12 @@ struct vp_redund_source {
    (VP_RED_RT_PREFIX) VP_RED_SRC_PREFIX + k. */
 #define VP_RED_SRC_BYTES 64
 #define VP_RED_SRC_PREFIX 96
+/* The chunk hashes of a copy's source (memcpy's, std::string's
+   _M_replace's): VP_RED_SRC_PREFIX_START + k, cut at offsets from p, not
+   at addresses, as a copy of a string that grew is read from a new buffer
+   each time (docs/redundancy.md, "Copies made again"); a runtime older
+   than this cuts them at addresses, which only misses such pairs. */
+#define VP_RED_SRC_PREFIX_START 112
 #define VP_RED_RT_CALLEE "__vprof_red_callee_value" /* (u32 src, u64 v)      */
 #define VP_RED_RT_EFFECT "__vprof_red_side_effect"  /* (module *, u32 loop)  */
 /* (module *, u32 loop, callee): a side effect unless the callee is a

@@ -1,0 +1,96 @@
+// Copies made again (docs/redundancy.md, "Copies made again"): a loop whose
+// calls of memcpy copy, into a new buffer, the buffer the previous call
+// copied plus a little.  Each call of a copy with a length that is not a
+// constant is sampled as an instance of its unit, paired with the next
+// call, its values the source's chunk hashes cut from the start (the
+// source is a new buffer, at another address, each time).
+//   grow():     an array grown by one element per push, copied whole into a
+//               fresh malloc'ed buffer each time: the copies are redundant.
+//   stamp():    the same template row copied into every row of a table: the
+//               same bytes each time, which is no growth: no pair compared.
+//   records():  different records copied out of an input: no pair repeats.
+//   fixed():    a struct copied by value (a constant length): no unit.
+// RUN: %vprof-cc -O2 %s -o %t
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=grow,stamp,records,fixed %t
+// RUN: %redundancy-report %t %t.vprof | FileCheck %s
+// RUN: %vprof-cc -O2 -c %s -o %t.o -mllvm -vprof-print-sources 2>&1 | FileCheck %s --check-prefix=STATIC
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct vec { long *data; size_t len; };
+
+__attribute__((noinline)) long grow(struct vec *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    long *d = malloc((v->len + 1) * sizeof *d);
+    memcpy(d, v->data, v->len * sizeof *d);
+    free(v->data);
+    d[v->len++] = (long)(i * 2654435761u % 1000);
+    v->data = d;
+  }
+  return v->data[v->len / 2];
+}
+// CHECK: calls of memcpy at line [[@LINE-7]] in loop
+// CHECK-NEXT: repeated calls: no
+// CHECK-NEXT: rescanned: yes rate=
+// STATIC: vprof-sources: memcpy copy-again.c:[[@LINE-10]]:{{[0-9]+}} {{.*}}repeated-call-unit
+
+static char table[256][1024];
+
+__attribute__((noinline)) int stamp(const char *row, size_t width, int rows) {
+  for (int r = 0; r < rows; r++)
+    memcpy(table[r & 255], row, width);
+  return table[rows & 255][7];
+}
+// CHECK: calls of memcpy at line [[@LINE-3]] in loop
+// CHECK-NEXT: repeated calls: no
+// CHECK-NEXT: rescanned: no rate=0.00 pairs=0
+
+__attribute__((noinline)) long records(const char *in, size_t len, size_t rec) {
+  char out[4096];
+  long sum = 0;
+  for (size_t off = 0; off + rec <= len; off += rec) {
+    memcpy(out, in + off, rec);
+    sum += out[rec / 2];
+  }
+  return sum;
+}
+// CHECK: calls of memcpy at line [[@LINE-5]] in loop
+// CHECK-NEXT: repeated calls: no
+// CHECK-NEXT: rescanned: no rate=0.00 pairs={{[1-9]}}
+
+struct point { long x, y, z, w, t[8]; };
+
+__attribute__((noinline)) long fixed(const struct point *in, struct point *out, int n) {
+  for (int i = 0; i < n; i++)
+    out[i] = in[(i * 7) % n];
+  return out[n / 2].x;
+}
+// STATIC-NOT: vprof-sources: memcpy copy-again.c:[[@LINE-3]]
+// CHECK-NOT: calls of memcpy at line [[@LINE-4]]
+// CHECK: loss:
+
+int main(void) {
+  static char input[1 << 20];
+  unsigned x = 12345;
+  for (size_t i = 0; i < sizeof input; i++) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    input[i] = (char)('a' + x % 26);
+  }
+  char row[1024];
+  memset(row, 'x', sizeof row);
+  struct vec v = {0, 0};
+  long total = grow(&v, 12000);
+  free(v.data);
+  for (int r = 0; r < 40; r++)
+    total += stamp(row, sizeof row, 2000);
+  for (int r = 0; r < 40; r++)
+    total += records(input, sizeof input, 2048 + (size_t)r);
+  static struct point pts[4096], outp[4096];
+  for (int i = 0; i < 4096; i++)
+    pts[i].x = i;
+  for (int r = 0; r < 100; r++)
+    total += fixed(pts, outp, 4096);
+  printf("total=%ld\n", total);
+  return 0;
+}
