@@ -5,6 +5,7 @@
 // computed in every iteration, was the result: 1*, and every iteration
 // counted one.
 // RUN: %vprof-cc -O2 -fno-unroll-loops %s -o %t2
+// RUN: %vprof-cc -O2 -c %s -o %t.o -mllvm -vprof-print-loops 2>&1 | FileCheck %s --check-prefix=STATIC
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t2.vprof VPROF_LOOP_FUNCTIONS=least_loaded %t2 | FileCheck %s --check-prefix=OUT
 // RUN: %loopclass-report %t2 %t2.vprof | FileCheck %s
 // RUN: %vprof-cc -O0 %s -o %t0
@@ -26,6 +27,11 @@ __attribute__((noinline)) struct worker *least_loaded(struct worker *ws, int n) 
   }
   return best;
 }
+// The site is the value taken on the edge (unrolled x2 at -O2: the loop's
+// own -O2 form, without -fno-unroll-loops).
+// STATIC: vprof-loop: least_loaded keep-old-branch.c:[[#@LINE-9]]:3 kind=loop depth=1 class=[0|1]* {{.*}}sites=2
+// STATIC-NEXT: vprof-loop-site: [[#@LINE-9]]:{{[0-9]+}} liveout body
+// STATIC-NEXT: vprof-loop-site: [[#@LINE-11]]:{{[0-9]+}} liveout exit
 
 int main(void) {
   static struct shared sh[1000];
@@ -47,4 +53,4 @@ int main(void) {
 // OUT: s=9000
 
 // 10 updates per call, 10 calls: 100 iterations with a result.
-// CHECK: loop least_loaded keep-old-branch.c:[[#@LINE-28]] kind=loop class=[0|1]* instances=10 iterations={{100[0-9]+}} results=100
+// CHECK: loop least_loaded keep-old-branch.c:[[#@LINE-33]] kind=loop class=[0|1]* instances=10 iterations={{100[0-9]+}} results=100
