@@ -11,6 +11,7 @@
 #   OFF_FLAGS  the "off" build's flags (default -mllvm -vprof-repeated-calls=0;
 #              -mllvm -vprof-prefix-pairs=0 measures the string-rescan pairs)
 #   FUNCS      the functions selected (default escape,count,fixed_cmp,rolling_cmp)
+#   ARGS       the program's arguments (default none), split as a shell would
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "ab.sh: $*" >&2; exit 2; }
@@ -27,12 +28,13 @@ trap 'rm -rf "$work"' EXIT
 "$build/bin/vprof-cc" -O2 -g "$prog" -o "$work/on"
 "$build/bin/vprof-cc" -O2 -g "$prog" -o "$work/off" "${off_flags[@]}"
 python3 - "$build/lib/libvprof-rt.so" "$work" "$rounds" "$funcs" <<'PY'
-import os, resource, statistics, subprocess, sys
+import os, resource, shlex, statistics, subprocess, sys
 rt, work, rounds, funcs = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+args = shlex.split(os.environ.get("ARGS", ""))
 env = dict(os.environ, LD_PRELOAD=rt, VPROF_LOOP_FUNCTIONS=funcs)
 def run(p):
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([os.path.join(work, p)], env=dict(env, VPROF_OUTPUT=os.path.join(work, p + ".vprof")),
+    subprocess.run([os.path.join(work, p)] + args, env=dict(env, VPROF_OUTPUT=os.path.join(work, p + ".vprof")),
                    stdout=subprocess.DEVNULL, check=True)
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
