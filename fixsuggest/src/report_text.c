@@ -204,7 +204,7 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
                 fputs(d->ci_ruled_out ? "ruled out for whole iterations (an induction variable "
                                         "among its sources)"
                                       : "not sampled", out);
-            if ((d->call_sampled || d->call_pairs) && vp_fix_callee_copies(d->call_callee)) {
+            if ((d->call_sampled || d->call_pairs) && d->call_copies) {
                 /* a copy's unit has its pairs only */
                 fprintf(out, ", calls of %s (line %u): %.0f%% of %llu pairs of consecutive "
                              "calls copy the same bytes again",

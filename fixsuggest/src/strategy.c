@@ -360,15 +360,6 @@ static const char *rescan_fix(const char *callee)
     return "start each search where the previous one stopped";
 }
 
-int vp_fix_callee_copies(const char *callee)
-{
-    static const char *const copies[] = {"memcpy", "memmove", "std::string::_M_replace"};
-    for (size_t i = 0; callee && i < sizeof copies / sizeof *copies; i++)
-        if (strcmp(callee, copies[i]) == 0)
-            return 1;
-    return 0;
-}
-
 static void evidence_rescan(const struct vp_fix_input *in, struct vp_fix_result *r)
 {
     const struct vp_fix_redundancy *d = &in->red;
@@ -377,7 +368,7 @@ static void evidence_rescan(const struct vp_fix_input *in, struct vp_fix_result 
     vp_fix_commas(a, sizeof a, d->call_pairs);
     fmt_pct(pct, sizeof pct, d->call_rescan_rate);
     fmt_pct(rep, sizeof rep, d->call_rescan_repeated);
-    if (vp_fix_callee_copies(d->call_callee)) {
+    if (d->call_copies) {
         int str = strcmp(callee, "std::string::_M_replace") == 0;
         cat(r->evidence, sizeof r->evidence,
             "%seach call of %s (line %u) copies again the %s the previous call copied (%s of "

@@ -415,6 +415,23 @@ static void test_redundancy(void **state)
     in.red.call_callee = "__isoc99_sscanf"; /* glibc measures its input */
     vp_fix_suggest(&in, &r);
     assert_non_null(strstr(r.evidence, "glibc's sscanf measures its whole input on every call"));
+    /* a copy of a buffer that grew (redundancy flag VP_REDF_COPY,
+       docs/redundancy.md, "Copies made again"): the copy's wording, by the
+       flag and not by the callee's name */
+    in.red.call_callee = "std::string::_M_replace";
+    in.red.call_copies = 1;
+    vp_fix_suggest(&in, &r);
+    expect(&r, VP_FIX_CAT_CROSS_LOOP, (int[]){VP_FIX_MEMOIZATION}, 1);
+    assert_non_null(strstr(r.evidence, "call of std::string::_M_replace (line 12) copies again "
+                                       "the string the previous call copied (98.0% of 121"));
+    assert_non_null(strstr(r.evidence, "append to the string in place (s += x"));
+    in.red.call_callee = "memcpy";
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.evidence, "copies again the bytes the previous call copied"));
+    assert_non_null(strstr(r.evidence, "growing its capacity geometrically"));
+    in.red.call_copies = 0; /* a user's own function named memcpy scans */
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.evidence, "reads again the string the previous call read"));
     /* calls that also repeat earlier ones whole: that is what is said */
     in.red.call_redundant = 1;
     vp_fix_suggest(&in, &r);

@@ -70,6 +70,8 @@ struct LoopSources {
   /// in the pass's table, whose bytes read are part of the signature; -1
   /// for a call of a function of the module.
   int LibScan = -1;
+  /// The scan is a copy (LibScan::Copy): VP_REDF_COPY.
+  bool Copy = false;
   llvm::WeakTrackingVH Call; ///< null if the call was deleted meanwhile
   size_t Parent = 0;
   uint32_t ProbeIndex = ~0u;

@@ -1720,6 +1720,7 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
       LoopSources U;
       U.CallSite = true;
       U.LibScan = Lib;
+      U.Copy = Lib >= 0 && LibScans[Lib].Copy;
       U.Call = CI;
       uint64_t Key[2] = {LS.LoopId, 0x7670726663616c6cULL ^ Ordinal++};
       U.LoopId = xxHash64(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Key), sizeof Key));

@@ -52,6 +52,8 @@ static uint16_t loopFlags(const LoopSources &LS) {
     F |= VP_REDF_CL_NONE;
   if (LS.CallSite)
     F |= VP_REDF_CALLSITE;
+  if (LS.Copy)
+    F |= VP_REDF_COPY;
   return F;
 }
 

@@ -512,7 +512,7 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
         if (!b || b->loop_id != a->loop_id || b->tid != a->tid || b->seq != a->seq + 1)
             continue;
         double d = vp_red_pair_distance(a, b);
-        if (d < 0 || vp_red_pair_same_copy(a, b))
+        if (d < 0 || ((l->static_flags & VP_REDF_COPY) && vp_red_pair_same(a, b)))
             continue;
         /* the latest earlier instance it repeats, if any (its distance is
            then exact: below the bound) */

@@ -199,12 +199,11 @@ uint64_t vp_red_instance_values(const struct vp_instance *in)
     return n;
 }
 
-int vp_red_pair_same_copy(const struct vp_instance *a, const struct vp_instance *b)
+int vp_red_pair_same(const struct vp_instance *a, const struct vp_instance *b)
 {
     const struct vp_instance_value *va = vp_red_values(a), *vb = vp_red_values(b);
     if (!a->value_count || a->value_count != b->value_count || a->range_count ||
-        b->range_count || va[0].src < VP_RED_SRC_PREFIX_START ||
-        va[0].src >= VP_RED_SRC_PREFIX_START + 16)
+        b->range_count)
         return 0;
     for (uint32_t i = 0; i < a->value_count; i++)
         if (va[i].src != vb[i].src || va[i].value != vb[i].value)

@@ -101,6 +101,9 @@ struct vp_fix_redundancy {
     double call_rescan_rate;    /* of them, the share that rescanned         */
     double call_rescan_repeated;/* share of a call's string the previous
                                    call had scanned (1 - mean distance)      */
+    int call_copies;            /* the unit is a copy (redundancy flag
+                                   VP_REDF_COPY): its pairs are copies of a
+                                   buffer that grew, not scans              */
     int call_io;                /* the call does I/O on every call and runs in
                                    every iteration (its site's
                                    VP_SITEF_IO_EVERY_ITER): batching, not
@@ -128,12 +131,6 @@ static inline int vp_fix_cl_measured(const struct vp_fix_redundancy *d)
 {
     return d->measured && d->pairs_compared > 0;
 }
-
-/* Whether a repeated-call unit's callee copies its source rather than
-   scanning it (memcpy, memmove, std::string's _M_replace, as the
-   redundancy pass names them; docs/redundancy.md, "Copies made again"):
-   its pairs say the loop copies a buffer that grew, again. */
-int vp_fix_callee_copies(const char *callee);
 
 /* A loop of another function that runs inside a loop's iterations and has
    a root cause of its own (docs/vprof-loop.md, "Time in the loops it

@@ -196,12 +196,12 @@ double vp_red_pair_distance_below(const struct vp_instance *a, const struct vp_i
  * address ranges. */
 uint64_t vp_red_instance_values(const struct vp_instance *in);
 
-/* Whether a and b are two calls of a copy unit (their values are a copy's
-   chunk hashes, VP_RED_SRC_PREFIX_START) that copied the same bytes: such
-   a pair is not compared, as copying the same bytes again (a template
-   into many destinations) is not a buffer copied again as it grows
-   (docs/redundancy.md, "Copies made again"). */
-int vp_red_pair_same_copy(const struct vp_instance *a, const struct vp_instance *b);
+/* Whether instances a and b recorded the same values (and some).  A copy
+   unit's pair (VP_REDF_COPY) that copied the same bytes is not compared:
+   copying the same bytes again (a template into many destinations) is not
+   a buffer copied again as it grows (docs/redundancy.md, "Copies made
+   again"). */
+int vp_red_pair_same(const struct vp_instance *a, const struct vp_instance *b);
 
 #ifdef __cplusplus
 }

@@ -146,6 +146,16 @@ static void pair_distance(void **state)
     struct vp_instance *o1 = instance(&k, 1, NULL, 0), *o2 = instance(&k2, 1, NULL, 0);
     assert_true(vp_red_pair_distance(o1, o1) == 0.0);
     assert_true(vp_red_pair_distance(o1, o2) == 1.0);
+    /* the same values (a copy unit's identical copies are not compared):
+       equal only with the same count, sources and values, and some */
+    struct vp_instance *a2 = instance(p, 3, &k, 1);
+    assert_true(vp_red_pair_same(a, a2));
+    assert_false(vp_red_pair_same(a, b)); /* grew: the pair a copy unit keeps */
+    assert_false(vp_red_pair_same(a, c));
+    assert_false(vp_red_pair_same(h, j));
+    assert_false(vp_red_pair_same(e, e));
+    assert_false(vp_red_pair_same(o1, o2));
+    free(a2);
     free(a), free(b), free(c), free(e), free(f), free(g), free(h), free(j), free(o1), free(o2);
 }
 

@@ -724,6 +724,11 @@ enum vp_redund_loop_flags {
                                       its function's copies past vprof-cc's
                                       code-size budget (docs/redundancy.md,
                                       "Code-size budget")                     */
+    VP_REDF_COPY = 1u << 9,        /* VP_REDF_CALLSITE of a copy (memcpy,
+                                      memmove, std::string's _M_replace): its
+                                      pairs say a buffer that grew is copied
+                                      again (docs/redundancy.md, "Copies made
+                                      again")                                  */
 };
 
 struct vp_redund_loop {
