@@ -25,23 +25,45 @@ void vp_loopcmd_io_free(struct vp_loopcmd_io *io)
     io->in = io->out = NULL;
 }
 
+/* Opens a redirection's file: the input for reading, the output for
+   writing (created; truncated with `trunc`).  The fd, or -1 with `err`
+   naming the file. */
+static int open_redir(const char *path, int out, int trunc, char *err, size_t errlen)
+{
+    int fd = out ? open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (trunc ? O_TRUNC : 0), 0666)
+                 : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot open the %s '%c %s': %s", out ? "output" : "input",
+                 out ? '>' : '<', path, strerror(errno));
+        vp_oneline(err);
+    }
+    return fd;
+}
+
 int vp_loopcmd_io_open(const struct vp_loopcmd_io *io, int *in_fd, int *out_fd, char *err,
                        size_t errlen)
 {
     *in_fd = *out_fd = -1;
-    if (io && io->in && (*in_fd = open(io->in, O_RDONLY | O_CLOEXEC)) < 0) {
-        snprintf(err, errlen, "cannot open the input '< %s': %s", io->in, strerror(errno));
-        vp_oneline(err);
+    if (io && io->in && (*in_fd = open_redir(io->in, 0, 1, err, errlen)) < 0)
         return -1;
-    }
-    if (io && io->out &&
-        (*out_fd = open(io->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
-        snprintf(err, errlen, "cannot open the output '> %s': %s", io->out, strerror(errno));
-        vp_oneline(err);
+    if (io && io->out && (*out_fd = open_redir(io->out, 1, 1, err, errlen)) < 0) {
         if (*in_fd >= 0)
             close(*in_fd);
         *in_fd = -1;
         return -1;
+    }
+    return 0;
+}
+
+int vp_loopcmd_io_check(const struct vp_loopcmd_io *io, char *err, size_t errlen)
+{
+    for (int out = 0; io && out < 2; out++) {
+        const char *path = out ? io->out : io->in;
+        int fd = path ? open_redir(path, out, 0, err, errlen) : -2;
+        if (fd == -1)
+            return -1;
+        if (fd >= 0)
+            close(fd);
     }
     return 0;
 }

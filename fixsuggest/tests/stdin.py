@@ -86,9 +86,15 @@ def main():
        and l["normal_counts"]["instances"] >= 1000,
        "vprof-loop --normal-run takes '< FILE'; the slow run reads vprof-loop's stdin",
        "%s %s" % (l and (l["counts"], l["normal_counts"]), r.stderr[-800:]))
-    # a missing input: one line, exit 2
-    r = run([vprof, "diagnose", "--normal", "%s < nothere.txt" % prog,
-             "--buggy", "%s < long.txt" % prog], work)
+    # a missing input: one line, exit 2; the '> FILE' of the other run,
+    # checked too, is not truncated: no run wrote it
+    kept = os.path.join(work, "kept.txt")
+    with open(kept, "w") as f:
+        f.write("earlier output\n")
+    r = run([vprof, "diagnose", "--normal", "%s < short.txt > '%s'" % (prog, kept),
+             "--buggy", "%s < nothere.txt" % prog], work)
+    ok(open(kept).read() == "earlier output\n",
+       "a refused command line leaves its '> FILE' as it was", repr(open(kept).read()))
     err = r.stderr.strip().split("\n")
     ok(r.returncode == 2 and any("cannot open the input '< nothere.txt'" in e for e in err),
        "a missing input file is named, exit 2", "%d %s" % (r.returncode, r.stderr[-600:]))

@@ -144,19 +144,13 @@ struct runs {
 static int split_runs(struct runs *r, const char *opt)
 {
     char err[1024];
-    for (size_t i = 0; i < r->n; i++) {
-        int in_fd, out_fd;
+    for (size_t i = 0; i < r->n; i++)
         if (vp_loopcmd_split_io(r->line[i], &r->cmd[i], &r->words[i], &r->io[i], err,
                                 sizeof err) != 0 ||
-            vp_loopcmd_io_open(&r->io[i], &in_fd, &out_fd, err, sizeof err) != 0) {
+            vp_loopcmd_io_check(&r->io[i], err, sizeof err) != 0) {
             fprintf(stderr, "vprof-diagnose: %s '%s': %s\n", opt, r->line[i], err);
             return 2;
         }
-        if (in_fd >= 0)
-            close(in_fd);
-        if (out_fd >= 0)
-            close(out_fd);
-    }
     return 0;
 }
 

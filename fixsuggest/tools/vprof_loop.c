@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "vprof/loopcmd.h"
 #include "vprof/loopreport.h"
@@ -140,17 +139,13 @@ int main(int argc, char **argv)
                 normal_cmd = NULL;
                 n_normal_cmd = 0;
                 vp_loopcmd_io_free(&normal_io);
-                int in_fd, out_fd; /* its files must open before the slow run */
+                /* its files must open before the slow run */
                 if (vp_loopcmd_split_io(val, &normal_cmd, &n_normal_cmd, &normal_io, err,
                                         sizeof err) != 0 ||
-                    vp_loopcmd_io_open(&normal_io, &in_fd, &out_fd, err, sizeof err) != 0) {
+                    vp_loopcmd_io_check(&normal_io, err, sizeof err) != 0) {
                     fprintf(stderr, "vprof-loop: --normal-run: %s\n", err);
                     { rc = 2; goto out; }
                 }
-                if (in_fd >= 0)
-                    close(in_fd);
-                if (out_fd >= 0)
-                    close(out_fd);
                 o.normal_cmd = normal_cmd;
                 o.normal_io = &normal_io;
             }

@@ -85,6 +85,12 @@ void vp_loopcmd_io_free(struct vp_loopcmd_io *io);
 int vp_loopcmd_io_open(const struct vp_loopcmd_io *io, int *in_fd, int *out_fd, char *err,
                        size_t errlen);
 
+/* Whether io's files would open (io may be NULL), checked before any run
+ * so that a missing input is refused before minutes of recording: 0, or
+ * -1 with `err` as vp_loopcmd_io_open's.  The output is created if need
+ * be but not truncated: what it holds is lost only when a run writes it. */
+int vp_loopcmd_io_check(const struct vp_loopcmd_io *io, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif
