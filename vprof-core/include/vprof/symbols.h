@@ -31,6 +31,8 @@ struct vp_func {
                               stripped library (its internal code, such as
                               __memmove_avx512_unaligned_erms); not a ranking
                               candidate (docs/rank.md, "Library code")    */
+    int plt;               /* 1: a PLT stub (`strlen@plt`, `[plt]`): the jump
+                              to a library function, not a candidate either */
 };
 
 struct vp_symtab;

@@ -166,11 +166,11 @@ static long func_of_pc(struct loader *L, uint64_t pc)
     }
     const struct vp_func *f = vp_resolve_func(L->res, pc);
     /* a library's internal code is no candidate (docs/rank.md, "Library
-       code"): unresolved here, as without its debug file; vprof's own
-       runtime (its fork and signal handling) is not the program's time:
-       -3, left out */
+       code"): unresolved here, as without its debug file; nor is a PLT
+       stub, the jump to a library function; vprof's own runtime (its fork
+       and signal handling) is not the program's time: -3, left out */
     long idx = vp_profile_in_runtime(L->p, pc) ? -3
-               : f && !f->internal           ? func_index(L, f, pc)
+               : f && !f->internal && !f->plt ? func_index(L, f, pc)
                                               : -1;
     if (idx == -2)
         return -2;
@@ -202,6 +202,12 @@ static const struct vp_func *library_entry(struct loader *L, const struct vp_pc_
     /* without a named frame, the outermost one a debug file names: the
        IFUNC variant the program's PLT called, __memmove_avx_unaligned_erms */
     const struct vp_func *entry = NULL, *inner = vp_resolve_func(L->res, s->pc);
+    /* a PLT stub: the library call it jumps to, called from the frame
+       below it (the program's own module, so not found by the walk) */
+    if (inner && inner->plt) {
+        *site = s->depth ? ra[0] : 0;
+        return inner;
+    }
     for (uint16_t d = 0; d < s->depth && ra[d]; d++) {
         if (vp_profile_module_of(L->p, ra[d] - 1) != *mod) {
             if (!entry)

@@ -569,10 +569,10 @@ static int exec_section_of(Elf *elf, uint64_t addr, GElf_Shdr *out)
     return 0;
 }
 
-static int add_named_range(struct vp_symtab *st, uint64_t lo, uint64_t hi, const char *name)
+static int add_plt_range(struct vp_symtab *st, uint64_t lo, uint64_t hi, const char *name)
 {
     struct vp_func f = { .lo = lo, .hi = hi, .name = strtab_intern(&st->strs, name),
-                         .file = strtab_intern(&st->strs, ""), .line = 0 };
+                         .file = strtab_intern(&st->strs, ""), .line = 0, .plt = 1 };
     f.linkage = f.name;
     return !f.name || !f.file ? -1 : add_func(st, &f);
 }
@@ -634,7 +634,7 @@ static int collect_plt(struct vp_symtab *st)
                 char name[256];
                 snprintf(name, sizeof name, "%s@plt", fn && fn[0] ? fn : "??");
                 uint64_t lo = stubs->sh_addr + first + 16 * (uint64_t)i;
-                if (add_named_range(st, lo, lo + 16, name) != 0)
+                if (add_plt_range(st, lo, lo + 16, name) != 0)
                     return -1;
                 named_end = lo + 16;
             }
@@ -646,14 +646,14 @@ static int collect_plt(struct vp_symtab *st)
         uint64_t hi = plt.sh_addr + plt.sh_size;
         if (stubs == &plt && named_end > plt.sh_addr + first)
             hi = plt.sh_addr + first;
-        if (add_named_range(st, plt.sh_addr, hi, "[plt]") != 0)
+        if (add_plt_range(st, plt.sh_addr, hi, "[plt]") != 0)
             return -1;
     }
     if (pltsec.sh_size && named_end == pltsec.sh_addr &&
-        add_named_range(st, pltsec.sh_addr, pltsec.sh_addr + pltsec.sh_size, "[plt]") != 0)
+        add_plt_range(st, pltsec.sh_addr, pltsec.sh_addr + pltsec.sh_size, "[plt]") != 0)
         return -1;
     if (pltgot.sh_size &&
-        add_named_range(st, pltgot.sh_addr, pltgot.sh_addr + pltgot.sh_size, "[plt]") != 0)
+        add_plt_range(st, pltgot.sh_addr, pltgot.sh_addr + pltgot.sh_size, "[plt]") != 0)
         return -1;
     return 0;
 }

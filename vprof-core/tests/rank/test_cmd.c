@@ -35,10 +35,20 @@ static const struct vp_func *func(const char *elf, const char *name, struct vp_s
     return NULL;
 }
 
+/* The PLT stub `<name>@plt` of elf. */
+static const struct vp_func *plt_stub(const char *elf, const char *name, struct vp_symtab **keep)
+{
+    const struct vp_func *f = func(elf, name, keep);
+    assert_true(f->plt);
+    return f;
+}
+
 /* A profile of prog_rank: PC samples in helper/scan_list and values of
- * scan_list's loop variable i in [0, imax), and 40 in vprof's own runtime
- * (its fork or signal handling: not the program's time). */
-static void write_rank_profile(const char *path, int helper_n, int scan_n, int imax)
+ * scan_list's loop variable i in [0, imax), 40 in vprof's own runtime
+ * (its fork or signal handling: not the program's time) and plt_n in the
+ * PLT stub of atoi, called from scan_list (the jump to a library
+ * function: no candidate). */
+static void write_rank_profile(const char *path, int helper_n, int scan_n, int imax, int plt_n)
 {
     struct vp_symtab *st;
     const struct vp_func *h = func(PROG_RANK, "helper", &st);
@@ -59,6 +69,11 @@ static void write_rank_profile(const char *path, int helper_n, int scan_n, int i
         pf_pc(&b, seq, h->lo + 4, 1, 0, NULL);
     for (int k = 0; k < 40; k++, seq++)
         pf_pc(&b, seq, 0x7f0000002000 + (uint64_t)k, 1, 0, NULL);
+    struct vp_symtab *st3;
+    const struct vp_func *stub = plt_stub(PROG_RANK, "atoi@plt", &st3);
+    const uint64_t from_scan[1] = { s->lo + 9 };
+    for (int k = 0; k < plt_n; k++, seq++)
+        pf_pc(&b, seq, stub->lo + (uint64_t)(k % 8), 1, 1, from_scan);
     for (int k = 0; k < scan_n; k++, seq++) {
         uint64_t pc = s->lo + 8 + (uint64_t)(k % 3);
         pf_pc(&b, seq, pc, 1, 0, NULL);
@@ -70,6 +85,7 @@ static void write_rank_profile(const char *path, int helper_n, int scan_n, int i
     pf_free(&b);
     vp_symtab_close(st);
     vp_symtab_close(st2);
+    vp_symtab_close(st3);
 }
 
 static void write_other_profile(const char *path)
@@ -152,9 +168,9 @@ static int setup(void **state)
     (void)state;
     if (!mkdtemp(dir))
         return -1;
-    write_rank_profile(path_of("normal.vprof"), 50, 20, 10);
-    write_rank_profile(path_of("normal2.vprof"), 45, 25, 10);
-    write_rank_profile(path_of("slow.vprof"), 60, 80, 1000);
+    write_rank_profile(path_of("normal.vprof"), 50, 20, 10, 0);
+    write_rank_profile(path_of("normal2.vprof"), 45, 25, 10, 0);
+    write_rank_profile(path_of("slow.vprof"), 60, 80, 1000, 100);
     write_other_profile(path_of("other.vprof"));
     write_empty_profile(path_of("empty.vprof"));
     FILE *f = fopen(path_of("garbage.vprof"), "w");
@@ -194,9 +210,15 @@ static void test_rank_json(void **state)
     assert_non_null(strstr(first, "\"pattern\": \"scalability\""));
     assert_non_null(strstr(first, "prog_rank.c"));
     assert_non_null(strstr(first, "\"anomalous_lines\": ["));
-    /* vprof's runtime's samples are nobody's, not unattributed time */
-    assert_non_null(strstr(j, "\"slow_unattributed\": 0,"));
+    /* vprof's runtime's samples are nobody's, not unattributed time; the
+       PLT stub's are unattributed, under atoi@plt called in scan_list */
+    assert_non_null(strstr(j, "\"slow_unattributed\": 0.41666"));
     assert_null(strstr(j, "libvprof-rt"));
+    assert_null(strstr(j, "\"name\": \"atoi@plt\", \"file\""));
+    char *under = strstr(j, "\"slow_unattributed_under\"");
+    assert_non_null(under);
+    assert_non_null(strstr(under, "\"name\": \"atoi@plt\""));
+    assert_non_null(strstr(under, "\"function\": \"scan_list\""));
     assert_null(access(path_of("rank.json.tmp"), F_OK) == 0 ? "tmp left" : NULL);
     /* same inputs, same bytes */
     char *out2 = path_of("rank2.json");
