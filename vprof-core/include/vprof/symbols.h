@@ -72,12 +72,12 @@ struct vp_line_frame {
  * the function inlined at level k - 1; the last frame is in the concrete
  * function's own code (the line a loop of that function contains).  With
  * no inlining at addr it is one frame, vp_symtab_line's.  Returns the
- * number of frames written, at most `max` (the middle is dropped when the
- * chain is longer; the last frame is always the outermost), 0 when the
- * address has no line. */
+ * number of frames written, at most `max` (when the chain is longer,
+ * frame 0 and the outermost max - 1: the innermost callers are dropped),
+ * 0 when the address has no line. */
 size_t vp_symtab_inline_chain(const struct vp_symtab *st, uint64_t addr,
                               struct vp_line_frame *out, size_t max);
-#define VP_INLINE_FRAMES_MAX 8
+#define VP_INLINE_FRAMES_MAX 16
 
 /* Calls `fn(name, arg)` once for each distinct function (its key,
  * vp_func_key: C++'s linkage name, else DW_AT_name) inlined,

@@ -984,10 +984,14 @@ size_t vp_symtab_inline_chain(const struct vp_symtab *st, uint64_t addr,
     const struct vp_func *f = vp_symtab_func(st, addr);
     const char *outer = f ? f->name : "??", *outer_link = f ? f->linkage : outer;
     /* frame k (0 = innermost) of the m + 1: its line, and the function
-       whose code it is (the range at depth m - k, or the concrete one) */
+       whose code it is (the range at depth m - k, or the concrete one).
+       When they do not fit, frame 0 and the outermost max - 1: the frames
+       dropped are the innermost callers, a library header's helpers
+       (std::vector::erase's nine levels down to memmove), not the
+       program's own code around them */
     size_t n = m + 1 <= max ? m + 1 : max;
     for (size_t i = 0; i < n; i++) {
-        size_t k = i + 1 == n ? m : i; /* the last slot takes the outermost */
+        size_t k = i == 0 ? 0 : i + (m + 1 - n);
         out[i].file = k == 0 ? file : in[m - k]->call_file;
         out[i].line = k == 0 ? line : in[m - k]->call_line;
         out[i].function = k < m ? in[m - k - 1]->name : outer;

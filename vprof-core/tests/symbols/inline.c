@@ -1,6 +1,6 @@
 /* Test input for tests/symbols: built at -O2, its loop holds step()
- * inlined, which holds mix() inlined (depth 2).  Lines are found by their
- * "@" markers. */
+ * inlined, which holds mix() inlined, which holds rot() inlined (depth 3).
+ * Lines are found by their "@" markers. */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,7 +1,12 @@
 /* Helpers of inline.c, inlined into its loop (tests/symbols). */
+static inline __attribute__((always_inline)) int rot(int v)
+{
+    return (int)(((unsigned)v << 5) | ((unsigned)v >> 27)) * 2654435761u; /* @rot_body */
+}
+
 static inline __attribute__((always_inline)) int mix(int v)
 {
-    return (v ^ (v >> 3)) * 2654435761u; /* @mix_body */
+    return rot(v ^ (v >> 3)) + (v >> 11); /* @mix_body */
 }
 
 static inline __attribute__((always_inline)) int step(int v)

@@ -127,6 +127,7 @@ static void check_inline_prog(const char *name)
     assert_non_null(churn);
     int lcall = marker_line_in(SYM_INLINE_C, "@churn_call");
     int lmix = marker_line_in(SYM_INLINE_H, "@mix_body");
+    int lrot = marker_line_in(SYM_INLINE_H, "@rot_body");
     int lstep = marker_line_in(SYM_INLINE_H, "@step_call");
     int saw_header = 0;
     uint64_t deep = 0;
@@ -140,7 +141,7 @@ static void check_inline_prog(const char *name)
             continue;
         }
         /* frame 0 is the line table's; the last is churn's own code */
-        assert_in_range(n, 1, 3);
+        assert_in_range(n, 1, 4);
         assert_string_equal(fr[0].file, file);
         assert_int_equal(fr[0].line, line);
         assert_string_equal(fr[n - 1].file, SYM_INLINE_C);
@@ -153,24 +154,35 @@ static void check_inline_prog(const char *name)
         assert_int_equal(fr[n - 1].line, lcall);
         assert_string_equal(fr[n - 2].function, "step");
         assert_string_equal(fr[n - 2].linkage, "step"); /* C: the name */
-        if (n == 3) {
-            assert_string_equal(fr[0].function, "mix");
-            assert_int_equal(fr[0].line, lmix);
-            assert_string_equal(fr[1].file, SYM_INLINE_H);
-            assert_int_equal(fr[1].line, lstep);
+        if (n == 4) {
+            assert_string_equal(fr[0].function, "rot");
+            assert_int_equal(fr[0].line, lrot);
+            assert_string_equal(fr[1].function, "mix");
+            assert_int_equal(fr[1].line, lmix);
+            assert_string_equal(fr[2].file, SYM_INLINE_H);
+            assert_int_equal(fr[2].line, lstep);
             deep = a;
         }
     }
     assert_true(saw_header);
     assert_int_not_equal(deep, 0);
-    /* room for two: the innermost and the outermost, the middle dropped */
+    /* room for two: the innermost and the outermost */
     struct vp_line_frame two[2];
     assert_int_equal(vp_symtab_inline_chain(st, deep, two, 2), 2);
-    assert_string_equal(two[0].function, "mix");
+    assert_string_equal(two[0].function, "rot");
     assert_int_equal(two[1].line, lcall);
     assert_string_equal(two[1].function, "churn");
-    assert_string_equal(two[0].linkage, "mix");
+    assert_string_equal(two[0].linkage, "rot");
     assert_string_equal(two[1].linkage, "churn");
+    /* room for three: the innermost and the two outermost (the program's
+       own code is outward: a loop around an inlined call finds its line),
+       the innermost callers dropped */
+    struct vp_line_frame three[3];
+    assert_int_equal(vp_symtab_inline_chain(st, deep, three, 3), 3);
+    assert_string_equal(three[0].function, "rot");
+    assert_string_equal(three[1].function, "step");
+    assert_int_equal(three[1].line, lstep);
+    assert_string_equal(three[2].function, "churn");
     assert_int_equal(vp_symtab_inline_chain(st, deep, two, 0), 0);
     assert_int_equal(vp_symtab_inline_chain(st, 0, two, 2), 0);
     vp_symtab_close(st);
