@@ -368,6 +368,19 @@ static void evidence_rescan(const struct vp_fix_input *in, struct vp_fix_result 
     vp_fix_commas(a, sizeof a, d->call_pairs);
     fmt_pct(pct, sizeof pct, d->call_rescan_rate);
     fmt_pct(rep, sizeof rep, d->call_rescan_repeated);
+    if (d->call_shifted) {
+        cat(r->evidence, sizeof r->evidence,
+            "%seach call of %s (line %u) moves again the bytes the previous call moved, "
+            "shifted (%s of %s compared pairs of consecutive calls; on average %s of a "
+            "call's copy is the previous call's): removing an element from the front of an "
+            "array, or putting one in before the rest, moves everything after it, so the "
+            "loop's work grows with the square of the array's length -- use a structure "
+            "that does not move the rest: a queue (std::deque, a ring buffer, or an index "
+            "of the first element) to take from the front, a heap or a balanced tree to keep "
+            "elements sorted, or collect them and sort once.",
+            r->evidence[0] ? " " : "", callee, d->call_line, pct, a, rep);
+        return;
+    }
     if (d->call_copies) {
         int str = strcmp(callee, "std::string::_M_replace") == 0;
         cat(r->evidence, sizeof r->evidence,
@@ -965,8 +978,10 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
         }
         if (call_rescans(&in->red)) {
             r->categories |= VP_FIX_CAT_CROSS_LOOP;
+            /* shifted copies: the array is the wrong structure */
             if (!in->wait_line)
-                add_fix(r, VP_FIX_MEMOIZATION);
+                add_fix(r, in->red.call_shifted ? VP_FIX_CHANGE_DATA_STRUCTURE
+                                                : VP_FIX_MEMOIZATION);
         }
         if (in->red.cross_iteration || call_work(&in->red)) {
             r->categories |= VP_FIX_CAT_CROSS_ITERATION;

@@ -110,6 +110,7 @@ def main():
     same_name(bindir, src, work)
     instances(bindir, src, work)
     string_copies(bindir, src, work)
+    queue_erase(bindir, src, work)
     repeated_call(bindir, src, work)
     router(bindir, src, work)
     bad_hash(bindir, src, work)
@@ -227,6 +228,33 @@ def string_copies(bindir, src, work):
        "exit %d, loop %s\n%s" % (r.returncode, lk and {k: lk.get(k) for k in
                                                         ("root_cause", "fix", "repeated_call",
                                                          "evidence")},
+                                 r.stderr[-1500:]))
+
+
+def queue_erase(bindir, src, work):
+    """A std::vector popped from its front with erase(): each memmove moves
+    again what the previous one moved, one element along.  The chunks cut
+    from the start of the copy never matched (cross-loop was not found), and
+    the loop got 0.0% of the run: the inline chain of the memmove's call
+    site is ten frames deep and the symbolizer kept the innermost eight,
+    dropping drain's (both 2026-11-25)."""
+    cpp = os.path.join(src, "cxx", "queue.cpp")
+    loop_line = line_of(cpp, "// DRAIN-LOOP")
+    prog = os.path.join(work, "queue")
+    build(bindir, [cpp], prog, cc="vprof-c++")
+    r, loops = vprof_loop_json(bindir, work, "qloop.json",
+                               ["--function", "main", "--", prog, "60000", "3"])
+    lk = next((l for l in loops if l["line"] == loop_line), None)
+    rc = lk and lk.get("repeated_call")
+    ok(r.returncode == 0 and lk and "cross-loop" in lk["root_cause"] and
+       lk["fix"] == ["change-data-structure"] and rc and rc["callee"] == "memmove" and
+       rc["copies"] and rc["shifted"] and lk["share"] > 0.5 and
+       "moves again the bytes the previous call moved, shifted" in lk["evidence"] and
+       "std::deque" in lk["evidence"],
+       "vprof-loop: erase() at a vector's front moves the rest again; use a queue",
+       "exit %d, loop %s\n%s" % (r.returncode, lk and {k: lk.get(k) for k in
+                                                        ("root_cause", "fix", "share",
+                                                         "repeated_call", "evidence")},
                                  r.stderr[-1500:]))
 
 

@@ -511,8 +511,10 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
             i + 1 < ninst && inst[i + 1].proc == inst[i].proc ? inst[i + 1].in : NULL;
         if (!b || b->loop_id != a->loop_id || b->tid != a->tid || b->seq != a->seq + 1)
             continue;
-        double d = vp_red_pair_distance(a, b);
-        if (d < 0 || ((l->static_flags & VP_REDF_COPY) && vp_red_pair_same(a, b)))
+        /* a copy: the closer of its two cuts (start, end) */
+        int copy = (l->static_flags & VP_REDF_COPY) != 0, shifted = 0;
+        double d = copy ? vp_red_copy_distance(a, b, 0, &shifted) : vp_red_pair_distance(a, b);
+        if (d < 0 || (copy && vp_red_pair_same(a, b)))
             continue;
         /* the latest earlier instance it repeats, if any (its distance is
            then exact: below the bound) */
@@ -520,10 +522,13 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
         int window = vp_red_instance_values(b) >= VP_RED_WINDOW_MIN_VALUES;
         for (size_t k = i; window && d >= prm->pair_bound && k > first && i - k < VP_RED_PAIR_WINDOW;
              k--) {
-            double e = vp_red_pair_distance_below(inst[k - 1].in, b, prm->pair_bound);
+            int sh = 0;
+            double e = copy ? vp_red_copy_distance(inst[k - 1].in, b, prm->pair_bound, &sh)
+                            : vp_red_pair_distance_below(inst[k - 1].in, b, prm->pair_bound);
             if (e >= 0 && e < prm->pair_bound) {
                 d = e;
                 earlier = 1;
+                shifted = sh;
             }
         }
         l->mean_pair_distance =
@@ -532,6 +537,7 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
         l->mean_pair_distance /= (double)l->pairs_compared;
         l->pairs_redundant += d < prm->pair_bound;
         l->pairs_redundant_earlier += earlier;
+        l->pairs_redundant_shifted += d < prm->pair_bound && shifted;
     }
     for (size_t i = 0; i < r->loop_count; i++) {
         struct vp_red_loop_result *l = &r->loops[i];

@@ -232,15 +232,31 @@ static const struct vp_instance_range *vp_red_range_of(const struct vp_instance 
     return NULL;
 }
 
-/* Collects the distinct source ids of both instances into `ids`. */
+/* Which sources a distance pools: all of them, or a copy's one cut
+   (VP_RED_SRC_SUFFIX_END's family, or every other source). */
+enum vp_red_cut { VP_RED_CUT_ALL, VP_RED_CUT_START, VP_RED_CUT_END };
+
+static int vp_red_is_end_cut(uint32_t src)
+{
+    return src >= VP_RED_SRC_SUFFIX_END && src < VP_RED_SRC_SUFFIX_END + 16;
+}
+
+static int vp_red_in_cut(uint32_t src, enum vp_red_cut cut)
+{
+    return cut == VP_RED_CUT_ALL || (cut == VP_RED_CUT_END) == vp_red_is_end_cut(src);
+}
+
+/* Collects the distinct source ids of both instances in `cut` into `ids`. */
 static size_t vp_red_union_ids(const struct vp_instance *a, const struct vp_instance *b,
-                               uint32_t *ids)
+                               uint32_t *ids, enum vp_red_cut cut)
 {
     size_t n = 0;
     const struct vp_instance *both[2] = {a, b};
     for (int k = 0; k < 2; k++) {
         const struct vp_instance_value *v = vp_red_values(both[k]);
         for (uint32_t i = 0; i < both[k]->value_count; i++) {
+            if (!vp_red_in_cut(v[i].src, cut))
+                continue;
             size_t j;
             for (j = 0; j < n && ids[j] != v[i].src; j++)
                 ;
@@ -257,7 +273,7 @@ static size_t vp_red_union_ids(const struct vp_instance *a, const struct vp_inst
  * computed in a band, vp_red_edit_distance_max).  Ranges are cheap (closed
  * form) and counted first, so that the budget is known before any DP. */
 static double vp_red_pooled(const struct vp_instance *a, const struct vp_instance *b,
-                            double bound)
+                            double bound, enum vp_red_cut cut)
 {
     struct vp_red_change sum = {0, 0};
     uint32_t *ids = malloc((a->value_count + b->value_count + 1) * sizeof *ids);
@@ -266,10 +282,10 @@ static double vp_red_pooled(const struct vp_instance *a, const struct vp_instanc
     double out = -1.0;
     if (!ids || !sa || !sb)
         goto done;
-    size_t n = vp_red_union_ids(a, b, ids);
-    /* Range sources: every range of either instance. */
+    size_t n = vp_red_union_ids(a, b, ids, cut);
+    /* Range sources: every range of either instance (none is a copy's) */
     const struct vp_instance *both[2] = {a, b};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; cut != VP_RED_CUT_END && k < 2; k++) {
         const struct vp_instance_range *r = vp_red_ranges(both[k]);
         for (uint32_t i = 0; i < both[k]->range_count; i++) {
             if (k == 1 && vp_red_range_of(a, r[i].src))
@@ -316,13 +332,23 @@ done:
 
 double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instance *b)
 {
-    return vp_red_pooled(a, b, 0);
+    return vp_red_pooled(a, b, 0, VP_RED_CUT_ALL);
 }
 
 double vp_red_pair_distance_below(const struct vp_instance *a, const struct vp_instance *b,
                                   double bound)
 {
-    return vp_red_pooled(a, b, bound > 0 ? bound : 0);
+    return vp_red_pooled(a, b, bound > 0 ? bound : 0, VP_RED_CUT_ALL);
+}
+
+double vp_red_copy_distance(const struct vp_instance *a, const struct vp_instance *b,
+                            double bound, int *shifted)
+{
+    bound = bound > 0 ? bound : 0;
+    double ds = vp_red_pooled(a, b, bound, VP_RED_CUT_START);
+    double de = vp_red_pooled(a, b, bound, VP_RED_CUT_END);
+    *shifted = de >= 0 && (ds < 0 || de < ds);
+    return *shifted ? de : ds;
 }
 
 /* Ertl's sigma and tau (HyperLogLog estimation, 2017, Algorithm 6). */

@@ -84,11 +84,12 @@ int main(int argc, char **argv)
                    (unsigned long long)l->distinct_signatures);
             if (l->sampled_instances) /* a string scan's calls, in pairs */
                 printf("  rescanned: %s rate=%.2f pairs=%llu redundant=%llu "
-                       "mean-distance=%.3f calls=%llu\n",
+                       "mean-distance=%.3f calls=%llu shifted=%llu\n",
                        l->cl_redundant ? "yes" : "no", l->cl_rate,
                        (unsigned long long)l->pairs_compared,
                        (unsigned long long)l->pairs_redundant, l->mean_pair_distance,
-                       (unsigned long long)l->sampled_instances);
+                       (unsigned long long)l->sampled_instances,
+                       (unsigned long long)l->pairs_redundant_shifted);
             continue;
         }
         printf("loop %s:%u id=%016llx sources=%u\n", l->function, l->line,

@@ -104,6 +104,11 @@ struct vp_fix_redundancy {
     int call_copies;            /* the unit is a copy (redundancy flag
                                    VP_REDF_COPY): its pairs are copies of a
                                    buffer that grew, not scans              */
+    int call_shifted;           /* ... and most of its redundant pairs match
+                                   cut from the end: each copy moves again
+                                   what the previous one moved, shifted (an
+                                   element removed from or put in before
+                                   the rest of an array)                    */
     int call_io;                /* the call does I/O on every call and runs in
                                    every iteration (its site's
                                    VP_SITEF_IO_EVERY_ITER): batching, not

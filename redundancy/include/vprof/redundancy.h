@@ -103,6 +103,8 @@ struct vp_red_loop_result {
     uint64_t pairs_redundant;
     uint64_t pairs_redundant_earlier; /* of those, redundant only against an
                                          instance recorded before the pair */
+    uint64_t pairs_redundant_shifted; /* of those, a copy unit's that match
+                                         cut from the end (vp_red_copy_distance) */
     double mean_pair_distance;  /* pooled, over compared pairs (each at its
                                    closest match), -1 if none                */
     double cl_rate;             /* redundant / compared pairs                 */
@@ -191,6 +193,15 @@ double vp_red_pair_distance(const struct vp_instance *a, const struct vp_instanc
  * distance itself. */
 double vp_red_pair_distance_below(const struct vp_instance *a, const struct vp_instance *b,
                                   double bound);
+
+/* A copy unit's pair (VP_REDF_COPY): the lower of the distance over the
+ * chunks cut from the start of the bytes (every source but
+ * VP_RED_SRC_SUFFIX_END's) and the distance over those cut from their end,
+ * as vp_red_pair_distance_below with `bound`.  *shifted is 1 when the cut
+ * from the end is the lower: the copy moved again what the previous one
+ * moved, shifted (docs/redundancy.md, "Copies of shifted bytes"). */
+double vp_red_copy_distance(const struct vp_instance *a, const struct vp_instance *b,
+                            double bound, int *shifted);
 
 /* The values an instance recorded: its values plus the elements of its
  * address ranges. */

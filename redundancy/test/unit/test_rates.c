@@ -159,6 +159,62 @@ static void pair_distance(void **state)
     free(a), free(b), free(c), free(e), free(f), free(g), free(h), free(j), free(o1), free(o2);
 }
 
+/* An instance with n values of source s0 and m of source s1. */
+static struct vp_instance *instance_of(uint32_t s0, const uint64_t *v0, uint32_t n, uint32_t s1,
+                                       const uint64_t *v1, uint32_t m)
+{
+    struct vp_instance *in = instance(v0, n, v1, m);
+    struct vp_instance_value *v = (struct vp_instance_value *)(in + 1);
+    for (uint32_t i = 0; i < n + m; i++)
+        v[i].src = i < n ? s0 : s1;
+    return in;
+}
+
+/* A copy unit's pair: the closer of its cut from the start and its cut
+   from the end (docs/redundancy.md, "Copies of shifted bytes"). */
+static void copy_distance(void **state)
+{
+    (void)state;
+    const uint32_t S = VP_RED_SRC_PREFIX_START + 1, E = VP_RED_SRC_SUFFIX_END + 1;
+    uint64_t s1[21], s2[21], e1[21], e2[21];
+    for (int i = 0; i < 21; i++) {
+        s1[i] = s2[i] = (uint64_t)i;         /* the same from the start */
+        e1[i] = 100 + (uint64_t)i;           /* ... nothing from the end */
+        e2[i] = 200 + (uint64_t)i;
+    }
+    int shifted = -1;
+    /* a buffer that grew by a chunk: the start's cut matches */
+    struct vp_instance *g1 = instance_of(S, s1, 20, E, e1, 20),
+                       *g2 = instance_of(S, s2, 21, E, e2, 21);
+    assert_true(vp_red_copy_distance(g1, g2, 0, &shifted) == 0.0);
+    assert_int_equal(shifted, 0);
+    /* the same bytes one element along: every chunk from the start
+       changed, the end's share all but the first */
+    for (int i = 0; i < 20; i++) {
+        s2[i] = 50 + (uint64_t)i;
+        e2[i] = e1[i];
+    }
+    e2[0] = 999;
+    struct vp_instance *h1 = instance_of(S, s1, 20, E, e1, 20),
+                       *h2 = instance_of(S, s2, 20, E, e2, 20);
+    assert_true(vp_red_copy_distance(h1, h2, 0, &shifted) == 1.0 / 20.0);
+    assert_int_equal(shifted, 1);
+    /* pooled over both cuts it would be neither: (20 + 1) / 40 */
+    assert_true(vp_red_pair_distance(h1, h2) == 21.0 / 40.0);
+    /* with a bound: below it, the distance itself */
+    assert_true(vp_red_copy_distance(h1, h2, 0.06, &shifted) == 1.0 / 20.0);
+    assert_int_equal(shifted, 1);
+    /* a runtime without the end's cut: the start's distance alone */
+    struct vp_instance *o1 = instance_of(S, s1, 20, E, NULL, 0),
+                       *o2 = instance_of(S, s2, 20, E, NULL, 0);
+    assert_true(vp_red_copy_distance(o1, o2, 0, &shifted) == 1.0);
+    assert_int_equal(shifted, 0);
+    /* nothing recorded: not compared */
+    struct vp_instance *z = instance_of(S, NULL, 0, E, NULL, 0);
+    assert_true(vp_red_copy_distance(z, z, 0, &shifted) == -1.0);
+    free(g1), free(g2), free(h1), free(h2), free(o1), free(o2), free(z);
+}
+
 static uint64_t splitmix(uint64_t *x);
 
 /* The textbook table, as the reference (the library's full distance is the
@@ -292,7 +348,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(edit_distance_basics), cmocka_unit_test(normalised_distance),
         cmocka_unit_test(range_distance_matches_dp), cmocka_unit_test(ci_rate),
-        cmocka_unit_test(pair_distance),   cmocka_unit_test(hll_estimate),
+        cmocka_unit_test(pair_distance), cmocka_unit_test(copy_distance),
+        cmocka_unit_test(hll_estimate),
         cmocka_unit_test(edit_distance_max_matches_dp), cmocka_unit_test(pair_distance_below),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

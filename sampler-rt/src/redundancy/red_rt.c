@@ -1342,6 +1342,15 @@ static void vp_red_prefix_in(const struct vp_red_rt_module *m, uint32_t idx,
             vp_red_append(t, in, src, XXH3_64bits(p + off, (size_t)len) ^ len);
             off += len;
         }
+        /* a copy's bytes cut again from their end (VP_RED_SRC_SUFFIX_END):
+           the first chunk takes what is left over */
+        uint32_t end_src = src - VP_RED_SRC_PREFIX_START + VP_RED_SRC_SUFFIX_END;
+        off = 0;
+        while (from_start && p && off < n && !(in->inst.flags & VP_INSTF_TRUNCATED)) {
+            uint64_t len = off == 0 && n % c ? n % c : c;
+            vp_red_append(t, in, end_src, XXH3_64bits(p + off, (size_t)len) ^ len);
+            off += len;
+        }
         vp_red_end_instance(t, g, slot);
     }
     slot->iter_countdown = iter_cd;

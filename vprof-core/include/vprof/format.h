@@ -848,6 +848,14 @@ struct vp_redund_source {
    each time (docs/redundancy.md, "Copies made again"); a runtime older
    than this cuts them at addresses, which only misses such pairs. */
 #define VP_RED_SRC_PREFIX_START 112
+/* The same bytes of a copy's source cut at offsets from their end, as
+   source VP_RED_SRC_SUFFIX_END + k, recorded after the cut from the start:
+   a copy of what the previous copy copied, shifted (an array whose front
+   element was removed, or one inserted before the rest), shares every
+   chunk but its first with it this way (docs/redundancy.md, "Copies of
+   shifted bytes"); a runtime older than this records none, which only
+   misses such pairs. */
+#define VP_RED_SRC_SUFFIX_END 128
 #define VP_RED_RT_CALLEE "__vprof_red_callee_value" /* (u32 src, u64 v)      */
 #define VP_RED_RT_EFFECT "__vprof_red_side_effect"  /* (module *, u32 loop)  */
 /* (module *, u32 loop, callee): a side effect unless the callee is a
