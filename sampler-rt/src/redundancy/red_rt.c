@@ -74,6 +74,7 @@
 #define VP_RED_DEFAULT_INSTANCE_RATE 100 /* LDoctor's; see docs/redundancy.md */
 #define VP_RED_PREFIX_CHUNK 64        /* bytes per chunk hash of a scanned string... */
 #define VP_RED_PREFIX_CHUNKS 1024     /* ...doubled until at most this many chunks  */
+#define VP_RED_COPY_CHUNKS 128        /* a copy's chunks from each end            */
 
 /* An iteration's <source, value> pairs are hashed in blocks of 15 pairs
    (240 bytes, the longest input XXH3-64 hashes with its scalar short-input
@@ -1319,35 +1320,46 @@ static void vp_red_prefix_in(const struct vp_red_rt_module *m, uint32_t idx,
     struct vp_red_staging *in = t && g < VP_RED_MAX_LOOPS ? vp_red_instance(t, g) : NULL;
     struct vp_red_loop_state *ls = in ? &t->loops[g] : NULL;
     if (in) {
+        /* A copy's source (VP_RED_SRC_PREFIX_START) is cut at offsets
+           from p: a string that grew is copied from a new buffer each
+           time, at another address.  Its first and last
+           VP_RED_COPY_CHUNKS chunks of VP_RED_PREFIX_CHUNK bytes only, from
+           each end: a buffer that grew shares its head with the previous
+           copy, one shifted by an element its tail (VP_RED_SRC_SUFFIX_END),
+           and a sampled copy costs at most 2 x 8 KiB of hashing, whatever
+           it copies (docs/redundancy.md, "Copies of shifted bytes"). */
+        int copy = src >= VP_RED_SRC_PREFIX_START && src < VP_RED_SRC_PREFIX_START + 16;
         if (ls->pair_second) { /* the pair's first call */
             uint64_t c = VP_RED_PREFIX_CHUNK;
-            while (n / c >= VP_RED_PREFIX_CHUNKS && c < ((uint64_t)1 << 40))
+            while (!copy && n / c >= VP_RED_PREFIX_CHUNKS && c < ((uint64_t)1 << 40))
                 c <<= 1;
             ls->chunk = c;
         }
         uint64_t c = ls->chunk ? ls->chunk : VP_RED_PREFIX_CHUNK;
         in->inst.iterations = 1;
-        /* Cut at addresses that are multiples of c, not at offsets from p:
-           a string read again from a later start (a pointer that advances
-           through one buffer, each call reading the rest) shares its
-           chunks with the previous call's too.  A copy's source is cut at
-           offsets from p: a string that grew is copied from a new buffer
-           each time, at another address (VP_RED_SRC_PREFIX_START). */
-        int from_start = src >= VP_RED_SRC_PREFIX_START && src < VP_RED_SRC_PREFIX_START + 16;
+        /* A string scan's bytes are cut at addresses that are multiples of
+           c, not at offsets from p: a string read again from a later start
+           (a pointer that advances through one buffer, each call reading
+           the rest) shares its chunks with the previous call's too. */
+        uint64_t span = copy ? VP_RED_COPY_CHUNKS * c : n, head = n < span ? n : span;
+        /* a copy's length first: two copies whose ends are alike but not
+           their lengths are not the same bytes again (vp_red_pair_same) */
+        if (copy && p)
+            vp_red_append(t, in, src, n);
         uint64_t off = 0;
-        while (p && off < n && !(in->inst.flags & VP_INSTF_TRUNCATED)) {
-            uint64_t len = from_start ? c : c - ((uintptr_t)(p + off) & (c - 1));
-            if (len > n - off)
-                len = n - off;
+        while (p && off < head && !(in->inst.flags & VP_INSTF_TRUNCATED)) {
+            uint64_t len = copy ? c : c - ((uintptr_t)(p + off) & (c - 1));
+            if (len > head - off)
+                len = head - off;
             vp_red_append(t, in, src, XXH3_64bits(p + off, (size_t)len) ^ len);
             off += len;
         }
-        /* a copy's bytes cut again from their end (VP_RED_SRC_SUFFIX_END):
-           the first chunk takes what is left over */
+        /* a copy's tail, cut from its end: the first chunk takes what is
+           left over */
         uint32_t end_src = src - VP_RED_SRC_PREFIX_START + VP_RED_SRC_SUFFIX_END;
-        off = 0;
-        while (from_start && p && off < n && !(in->inst.flags & VP_INSTF_TRUNCATED)) {
-            uint64_t len = off == 0 && n % c ? n % c : c;
+        off = n - head;
+        while (copy && p && off < n && !(in->inst.flags & VP_INSTF_TRUNCATED)) {
+            uint64_t len = off == n - head && head % c ? head % c : c;
             vp_red_append(t, in, end_src, XXH3_64bits(p + off, (size_t)len) ^ len);
             off += len;
         }
