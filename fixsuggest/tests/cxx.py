@@ -37,6 +37,26 @@ def vprof_loop_json(bindir, work, name, args):
     return r, (json.load(open(out))["loops"] if os.path.exists(out) else [])
 
 
+def probe_loop(bindir, src, work, name, marker, args):
+    """Builds cxx/NAME.cpp with vprof-c++ and runs vprof-loop ARGS on it
+    (the program goes after "--"); returns (the run, the loop at the line
+    holding `marker` or None, that line)."""
+    cpp = os.path.join(src, "cxx", name + ".cpp")
+    loop_line = line_of(cpp, marker)
+    prog = os.path.join(work, name)
+    build(bindir, [cpp], prog, cc="vprof-c++")
+    cut = args.index("--") + 1
+    r, loops = vprof_loop_json(bindir, work, name + "-loop.json", args[:cut] + [prog] + args[cut:])
+    return r, next((l for l in loops if l["line"] == loop_line), None), loop_line
+
+
+def loop_detail(r, lk, keys):
+    """What a failed check prints: the exit status, the loop's `keys`, and
+    the end of stderr."""
+    return "exit %d, loop %s\n%s" % (r.returncode, lk and {k: lk.get(k) for k in keys},
+                                     r.stderr[-1500:])
+
+
 def main():
     bindir, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
     os.makedirs(work, exist_ok=True)
@@ -211,13 +231,8 @@ def string_copies(bindir, src, work):
     loop's own line, and that appending in place is the fix; before
     2026-11-26 it said 1*, fix none (docs/redundancy.md, "Copies made
     again")."""
-    cpp = os.path.join(src, "cxx", "concat.cpp")
-    loop_line = line_of(cpp, "// JOIN-LOOP")
-    prog = os.path.join(work, "concat")
-    build(bindir, [cpp], prog, cc="vprof-c++")
-    r, loops = vprof_loop_json(bindir, work, "cloop.json",
-                               ["--function", "join", "--", prog, "10", "20000"])
-    lk = next((l for l in loops if l["line"] == loop_line), None)
+    r, lk, loop_line = probe_loop(bindir, src, work, "concat", "// JOIN-LOOP",
+                                  ["--function", "join", "--", "10", "20000"])
     rc = lk and lk.get("repeated_call")
     ok(r.returncode == 0 and lk and "cross-loop" in lk["root_cause"] and
        lk["fix"] == ["memoization"] and rc and rc["callee"] == "std::string::_M_replace" and
@@ -225,10 +240,7 @@ def string_copies(bindir, src, work):
        "copies again the string the previous call copied" in lk["evidence"] and
        "(s += x" in lk["evidence"],
        "vprof-loop: s = s + x copies the string again; append in place",
-       "exit %d, loop %s\n%s" % (r.returncode, lk and {k: lk.get(k) for k in
-                                                        ("root_cause", "fix", "repeated_call",
-                                                         "evidence")},
-                                 r.stderr[-1500:]))
+       loop_detail(r, lk, ("root_cause", "fix", "repeated_call", "evidence")))
 
 
 def queue_erase(bindir, src, work):
@@ -238,13 +250,8 @@ def queue_erase(bindir, src, work):
     the loop got 0.0% of the run: the inline chain of the memmove's call
     site is ten frames deep and the symbolizer kept the innermost eight,
     dropping drain's (both 2026-11-25)."""
-    cpp = os.path.join(src, "cxx", "queue.cpp")
-    loop_line = line_of(cpp, "// DRAIN-LOOP")
-    prog = os.path.join(work, "queue")
-    build(bindir, [cpp], prog, cc="vprof-c++")
-    r, loops = vprof_loop_json(bindir, work, "qloop.json",
-                               ["--function", "main", "--", prog, "60000", "3"])
-    lk = next((l for l in loops if l["line"] == loop_line), None)
+    r, lk, _ = probe_loop(bindir, src, work, "queue", "// DRAIN-LOOP",
+                          ["--function", "main", "--", "60000", "3"])
     rc = lk and lk.get("repeated_call")
     ok(r.returncode == 0 and lk and "cross-loop" in lk["root_cause"] and
        lk["fix"] == ["change-data-structure"] and rc and rc["callee"] == "memmove" and
@@ -252,32 +259,21 @@ def queue_erase(bindir, src, work):
        "moves again the bytes the previous call moved, shifted" in lk["evidence"] and
        "std::deque" in lk["evidence"],
        "vprof-loop: erase() at a vector's front moves the rest again; use a queue",
-       "exit %d, loop %s\n%s" % (r.returncode, lk and {k: lk.get(k) for k in
-                                                        ("root_cause", "fix", "share",
-                                                         "repeated_call", "evidence")},
-                                 r.stderr[-1500:]))
+       loop_detail(r, lk, ("root_cause", "fix", "share", "repeated_call", "evidence")))
 
 
 def repeated_call(bindir, src, work):
     """A repeated call's callee is named as C++ qualifies it: the evidence
     said "its calls of width" before 2026-11-23 (the redundancy table kept
     the callee's DWARF name, which is unqualified)."""
-    cpp = os.path.join(src, "cxx", "repcall.cpp")
-    loop_line = line_of(cpp, "// RENDER-LOOP")
-    prog = os.path.join(work, "repcall")
-    build(bindir, [cpp], prog, cc="vprof-c++")
-    r, loops = vprof_loop_json(bindir, work, "rloop.json",
-                               ["--function", "Layout::render", "--", prog, "2000000"])
-    lk = next((l for l in loops if l["line"] == loop_line), None)
+    r, lk, loop_line = probe_loop(bindir, src, work, "repcall", "// RENDER-LOOP",
+                                  ["--function", "Layout::render", "--", "2000000"])
     rc = lk and lk.get("repeated_call")
     ok(r.returncode == 0 and lk and lk["function"] == "Layout::render" and rc and
        rc["callee"] == "text::Shaper::width" and rc["redundant"] and
        "calls of text::Shaper::width (line %d)" % (loop_line + 1) in lk["evidence"],
        "vprof-loop: a repeated call names its callee qualified",
-       "exit %d, loop %s\n%s" % (r.returncode, lk and {k: lk.get(k) for k in
-                                                        ("function", "repeated_call",
-                                                         "evidence")},
-                                 r.stderr[-1500:]))
+       loop_detail(r, lk, ("function", "repeated_call", "evidence")))
 
 
 def bad_hash(bindir, src, work):
