@@ -511,10 +511,14 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
             i + 1 < ninst && inst[i + 1].proc == inst[i].proc ? inst[i + 1].in : NULL;
         if (!b || b->loop_id != a->loop_id || b->tid != a->tid || b->seq != a->seq + 1)
             continue;
-        /* a copy: the closer of its two cuts (start, end) */
+        /* a copy: the closer of its two cuts (start, end); the same bytes
+           again are not compared (tested first: it is cheaper than the
+           distances it makes needless) */
         int copy = (l->static_flags & VP_REDF_COPY) != 0, shifted = 0;
+        if (copy && vp_red_pair_same(a, b))
+            continue;
         double d = copy ? vp_red_copy_distance(a, b, 0, &shifted) : vp_red_pair_distance(a, b);
-        if (d < 0 || (copy && vp_red_pair_same(a, b)))
+        if (d < 0)
             continue;
         /* the latest earlier instance it repeats, if any (its distance is
            then exact: below the bound) */
