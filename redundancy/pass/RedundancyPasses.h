@@ -72,6 +72,8 @@ struct LoopSources {
   int LibScan = -1;
   /// The scan is a copy (LibScan::Copy): VP_REDF_COPY.
   bool Copy = false;
+  /// The call is a setup call (LibScan::Setup): VP_REDF_SETUP.
+  bool Setup = false;
   llvm::WeakTrackingVH Call; ///< null if the call was deleted meanwhile
   size_t Parent = 0;
   uint32_t ProbeIndex = ~0u;

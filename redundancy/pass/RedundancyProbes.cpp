@@ -1601,6 +1601,14 @@ struct LibScan {
   /// ("Copies made again" in docs/redundancy.md).  `Shown` names it.
   bool Copy = false;
   const char *Shown = nullptr;
+  /// A setup call (fopen, regcomp, ...): what it opens or compiles is named
+  /// by its strings (Ptr, up to their NUL, a null pointer read as "") and
+  /// its integer arguments; its pointer arguments' addresses are not part of
+  /// the signature (regcomp's regex_t, getaddrinfo's hints and result), nor
+  /// its result.  A unit of per-call signatures only (Prefix -1), sampled
+  /// densely (VP_RED_RTF_DENSE): "Setup calls made again" in
+  /// docs/redundancy.md.
+  bool Setup = false;
 };
 static const LibScan LibScans[] = {
     {"strlen", {0, -1}, {-1, -1}, true, 0, false},
@@ -1640,6 +1648,19 @@ static const LibScan LibScans[] = {
     {"memmove", {1, -1}, {2, -1}, false, 0, true, true, "memmove"},
     {"_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE10_M_replaceEmmPKcm",
      {3, -1}, {4, -1}, false, 0, true, true, "std::string::_M_replace"},
+    // Setup calls: a file, directory, library or conversion opened, a
+    // regex compiled, a host name resolved, again with the same strings.
+    {"fopen", {0, 1}, {-1, -1}, true, -1, true, false, nullptr, true},
+    {"fopen64", {0, 1}, {-1, -1}, true, -1, true, false, nullptr, true},
+    {"open", {0, -1}, {-1, -1}, true, -1, true, false, nullptr, true},
+    {"open64", {0, -1}, {-1, -1}, true, -1, true, false, nullptr, true},
+    {"openat", {1, -1}, {-1, -1}, true, -1, true, false, nullptr, true},
+    {"opendir", {0, -1}, {-1, -1}, true, -1, true, false, nullptr, true},
+    {"dlopen", {0, -1}, {-1, -1}, true, -1, true, false, nullptr, true},
+    {"iconv_open", {0, 1}, {-1, -1}, true, -1, true, false, nullptr, true},
+    {"regcomp", {1, -1}, {-1, -1}, true, -1, true, false, nullptr, true},
+    {"getaddrinfo", {0, 1}, {-1, -1}, true, -1, true, false, nullptr, true},
+    {"gethostbyname", {0, -1}, {-1, -1}, true, -1, true, false, nullptr, true},
 };
 
 /// The LibScans entry of a call of a declared C library function, or -1.
@@ -1721,6 +1742,7 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
       U.CallSite = true;
       U.LibScan = Lib;
       U.Copy = Lib >= 0 && LibScans[Lib].Copy;
+      U.Setup = Lib >= 0 && LibScans[Lib].Setup;
       U.Call = CI;
       uint64_t Key[2] = {LS.LoopId, 0x7670726663616c6cULL ^ Ordinal++};
       U.LoopId = xxHash64(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Key), sizeof Key));
@@ -1754,7 +1776,7 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
       }
       for (unsigned A = 0; A < CI->arg_size(); ++A) {
         Value *V = CI->getArgOperand(A);
-        if (isa<Constant>(V) || !canRecord(V))
+        if (isa<Constant>(V) || !canRecord(V) || (U.Setup && V->getType()->isPointerTy()))
           continue;
         SourceInfo S;
         S.V = V;
@@ -1797,6 +1819,8 @@ static void sendScannedBytes(ProbeModule &PM, IRBuilder<> &B, uint32_t Index,
     if (E.Ptr[J] < 0)
       continue;
     Value *P = B.CreatePointerCast(CB.getArgOperand(E.Ptr[J]), PM.I8Ptr);
+    if (E.Setup) // dlopen(NULL), getaddrinfo(NULL, port): no string, read as ""
+      P = B.CreateSelect(B.CreateIsNull(P), B.CreateGlobalStringPtr("", "vprof.red.empty"), P);
     Value *N = scannedLength(PM, B, E, CB, J, P);
     B.CreateCall(PM.BytesFn, {PM.desc(B), B.getInt32(Index), B.getInt32(64 + E.Ptr[J]), P,
                               B.CreateZExtOrTrunc(N, PM.I64), B.getInt32(VP_RED_MODE_CI)});
@@ -2052,7 +2076,8 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
                               ((!LS.CallSite && (LS.IVSource || !AnyCI))
                                    ? (uint32_t)VP_RED_RTF_NO_CI
                                    : 0u) |
-                                  (LS.Recursion ? (uint32_t)VP_RED_RTF_NO_ACTIVE : 0u)});
+                                  (LS.Recursion ? (uint32_t)VP_RED_RTF_NO_ACTIVE : 0u) |
+                                  (LS.Setup ? (uint32_t)VP_RED_RTF_DENSE : 0u)});
       }
       Probed.push_back(&T);
     }

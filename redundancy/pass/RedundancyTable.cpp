@@ -54,6 +54,8 @@ static uint16_t loopFlags(const LoopSources &LS) {
     F |= VP_REDF_CALLSITE;
   if (LS.Copy)
     F |= VP_REDF_COPY;
+  if (LS.Setup)
+    F |= VP_REDF_SETUP;
   return F;
 }
 
@@ -134,6 +136,8 @@ void printLoopSources(raw_ostream &OS, const LoopSources &LS) {
     OS << " over-copy-budget";
   if (LS.CallSite)
     OS << " repeated-call-unit";
+  if (LS.Setup)
+    OS << " setup-call";
   if (LS.FixedWriteLocations)
     OS << " fixed-write-locations";
   OS << "\n";

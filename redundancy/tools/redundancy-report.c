@@ -75,7 +75,8 @@ int main(int argc, char **argv)
         const struct vp_red_loop_result *l = &r->loops[k];
         if (l->callsite) { /* a repeated-call unit: its calls are its iterations */
             char name[192];
-            printf("calls of %s at line %u in loop %016llx id=%016llx sources=%u\n",
+            printf("%scalls of %s at line %u in loop %016llx id=%016llx sources=%u\n",
+                   (l->static_flags & VP_REDF_SETUP) ? "setup " : "",
                    vp_func_display(l->function, name, sizeof name), l->line, (unsigned long long)l->parent_id,
                    (unsigned long long)l->loop_id, l->source_count);
             printf("  repeated calls: %s rate=%.2f sampled=%llu distinct%c%llu\n",

@@ -423,6 +423,18 @@ static int vp_red_no_ci(uint32_t g)
     return !r->mod || (r->mod->loops[r->idx].flags & VP_RED_RTF_NO_CI);
 }
 
+/* Loop g's cross-iteration rate: the configured one, or for a unit of a
+   costly call (VP_RED_RTF_DENSE: an fopen, a regcomp) VP_RED_DENSE_RATE
+   when that is denser. */
+static int32_t vp_red_ci_rate(uint32_t g)
+{
+    const struct vp_red_loop_ref *r = &vp_red.loops[g];
+    if (r->mod && (r->mod->loops[r->idx].flags & VP_RED_RTF_DENSE) &&
+        vp_red.iter_rate > VP_RED_DENSE_RATE)
+        return VP_RED_DENSE_RATE;
+    return vp_red.iter_rate;
+}
+
 /* Whether the copy of loop g takes runs (iter_sample's answer 2). */
 static int vp_red_runs(const struct vp_red_rt_module *m, uint32_t g)
 {
@@ -566,7 +578,7 @@ static int32_t vp_red_iter_sample_in(const struct vp_red_rt_module *m,
         if (!no_ci && --ls->ci_countdown <= 0) {
             ci = ls->ci_past != VP_RED_CI_STOP;
             t->hash_dropped += (uint64_t)!ci;
-            ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
+            ls->ci_countdown = vp_red_gap(t, vp_red_ci_rate(g));
         }
         int32_t r = 1;
         slot->iter_countdown = 1;
@@ -591,14 +603,14 @@ static int32_t vp_red_iter_sample_in(const struct vp_red_rt_module *m,
         return 0;
     }
     if (ls->ci_countdown == 0) { /* first call on this thread: random phase */
-        int32_t k = vp_red_phase(vp_red_gap(t, vp_red.iter_rate), vp_red_gap(t, vp_red.iter_rate));
+        int32_t k = vp_red_phase(vp_red_gap(t, vp_red_ci_rate(g)), vp_red_gap(t, vp_red_ci_rate(g)));
         if (k > 1) {
             ls->ci_countdown = k - 1;
             slot->iter_countdown = k - 1;
             return 0;
         }
     }
-    ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
+    ls->ci_countdown = vp_red_gap(t, vp_red_ci_rate(g));
     slot->iter_countdown = ls->ci_countdown;
     if (ls->ci_past == VP_RED_CI_STOP) { /* verdict settled: not computed */
         t->hash_dropped++;
@@ -904,7 +916,7 @@ static void vp_red_instance_sample_in(const struct vp_red_rt_module *m,
             slot->iter_countdown != INT32_MAX)
             ls->ci_countdown = slot->iter_countdown;
         else if (ls->ci_countdown <= 0)
-            ls->ci_countdown = vp_red_gap(t, vp_red.iter_rate);
+            ls->ci_countdown = vp_red_gap(t, vp_red_ci_rate(g));
     }
     slot->instance_active = 1;
     slot->recording |= VP_RED_MODE_CL | VP_RED_MODE_SE;

@@ -729,6 +729,13 @@ enum vp_redund_loop_flags {
                                       pairs say a buffer that grew is copied
                                       again (docs/redundancy.md, "Copies made
                                       again")                                  */
+    VP_REDF_SETUP = 1u << 10,      /* VP_REDF_CALLSITE of a setup call (fopen,
+                                      open, regcomp, iconv_open, dlopen, ...):
+                                      its signature is its string and integer
+                                      arguments, so a repeat opens or compiles
+                                      again what an earlier call did
+                                      (docs/redundancy.md, "Setup calls made
+                                      again")                                  */
 };
 
 struct vp_redund_loop {
@@ -889,7 +896,14 @@ enum vp_red_rt_loop_flags {
                                    decide for themselves)                      */
     VP_RED_RTF_RUNS = 1u << 2,  /* its copy takes a run (iter_sample's 2) and
                                    ends its frames with iter_end_run           */
+    VP_RED_RTF_DENSE = 1u << 3, /* a unit of a costly call (VP_REDF_SETUP):
+                                   sampled 1 in VP_RED_DENSE_RATE calls when
+                                   the configured rate is sparser (a runtime
+                                   without it samples at the configured rate) */
 };
+/* The cross-iteration rate of a VP_RED_RTF_DENSE unit: its call (an open, a
+   regex compile) costs microseconds, hashing its strings nanoseconds. */
+#define VP_RED_DENSE_RATE 16
 
 struct vp_red_rt_loop {
     uint64_t loop_id;

@@ -1,0 +1,158 @@
+// Setup calls made again (docs/redundancy.md, "Setup calls made again"): a
+// loop that opens, compiles or loads again in every iteration what an
+// earlier iteration opened.  The unit's signature is the call's strings (up
+// to their NUL; a null pointer reads as "") and its integer arguments, not
+// its pointers' addresses, and it is sampled 1 call in 16.
+//   append_each():  fopen/fputs/fclose of the same file for every record:
+//                   redundant.
+//   probe_names():  fopen of a different name in every iteration (each
+//                   fails): the strings differ, not redundant.
+//   match_each():   regcomp of the same pattern for every line: redundant.
+//   compile_into(): regcomp of the same pattern into a different regex_t
+//                   in every iteration: still redundant (the address of the
+//                   regex_t is no part of what is compiled).
+//   compile_new():  regcomp of a new pattern in every iteration: not.
+//   self_handle():  dlopen(NULL): a null string, hashed as "", redundant,
+//                   and no crash.
+//   open_flags():   open() of the same path with flags that alternate
+//                   between two values: two distinct calls, redundant.
+// RUN: %vprof-cc -O2 %s -o %t
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=append_each,probe_names,match_each,compile_into,compile_new,self_handle,open_flags %t %t.missing | FileCheck %s --check-prefix=OUT
+// RUN: %redundancy-report %t %t.vprof | FileCheck %s
+// RUN: %vprof-cc -O2 -c %s -o %t.o -mllvm -vprof-print-sources 2>&1 | FileCheck %s --check-prefix=STATIC
+// Without the units nothing is said of the calls.
+// RUN: %vprof-cc -O2 %s -o %t.off -mllvm -vprof-repeated-calls=0
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t3.vprof VPROF_LOOP_FUNCTIONS=append_each,match_each %t.off %t.missing
+// RUN: %redundancy-report %t.off %t3.vprof | FileCheck %s --check-prefix=OFF
+// OFF-NOT: calls of
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+__attribute__((noinline)) int append_each(const char *path, int n) {
+  int ok = 0;
+  for (int i = 0; i < n; i++) {
+    FILE *f = fopen(path, "a");
+    if (!f)
+      continue;
+    ok += fprintf(f, "record %d\n", i) > 0;
+    fclose(f);
+  }
+  return ok;
+}
+// CHECK: setup calls of fopen at line [[@LINE-8]] in loop {{.*}} sources=0
+// CHECK-NEXT: repeated calls: yes
+// STATIC: vprof-sources: fopen setup-calls.c:[[@LINE-10]]:{{[0-9]+}} sources=0 {{.*}}repeated-call-unit setup-call
+
+__attribute__((noinline)) int probe_names(const char *base, int n) {
+  char name[256];
+  int found = 0;
+  for (int i = 0; i < n; i++) {
+    snprintf(name, sizeof name, "%s.%d", base, i);
+    FILE *f = fopen(name, "r");
+    if (f) {
+      found++;
+      fclose(f);
+    }
+  }
+  return found;
+}
+// CHECK: setup calls of fopen at line [[@LINE-8]] in loop
+// CHECK-NEXT: repeated calls: no rate=1.00
+
+static const char *lines[] = {"user1@host3.example.org", "admin@host2.example.org",
+                              "user77@host5.example.org", "guest@host1.example.org"};
+
+__attribute__((noinline)) int match_each(const char *pattern, int n) {
+  int hits = 0;
+  for (int i = 0; i < n; i++) {
+    regex_t re;
+    if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
+      continue;
+    hits += regexec(&re, lines[i & 3], 0, NULL, 0) == 0;
+    regfree(&re);
+  }
+  return hits;
+}
+// CHECK: setup calls of regcomp at line [[@LINE-7]] in loop {{.*}} sources=0
+// CHECK-NEXT: repeated calls: yes
+// STATIC: vprof-sources: regcomp setup-calls.c:[[@LINE-9]]:{{[0-9]+}} sources=0 {{.*}}setup-call
+
+__attribute__((noinline)) int compile_into(regex_t *res, int n) {
+  int ok = 0;
+  for (int i = 0; i < n; i++)
+    ok += regcomp(&res[i], "a+b", REG_NOSUB) == 0;
+  return ok;
+}
+// CHECK: setup calls of regcomp at line [[@LINE-3]] in loop
+// CHECK-NEXT: repeated calls: yes
+
+__attribute__((noinline)) int compile_new(int n) {
+  char pat[64];
+  int ok = 0;
+  for (int i = 0; i < n; i++) {
+    regex_t re;
+    snprintf(pat, sizeof pat, "^x%dy$", i);
+    if (regcomp(&re, pat, REG_NOSUB) == 0) {
+      ok++;
+      regfree(&re);
+    }
+  }
+  return ok;
+}
+// CHECK: setup calls of regcomp at line [[@LINE-7]] in loop
+// CHECK-NEXT: repeated calls: no rate=1.00
+
+__attribute__((noinline)) int self_handle(int n) {
+  int ok = 0;
+  for (int i = 0; i < n; i++) {
+    void *h = dlopen(NULL, RTLD_LAZY);
+    if (h) {
+      ok++;
+      dlclose(h);
+    }
+  }
+  return ok;
+}
+// CHECK: setup calls of dlopen at line [[@LINE-8]] in loop
+// CHECK-NEXT: repeated calls: yes
+
+__attribute__((noinline)) int open_flags(const char *path, int n) {
+  int ok = 0;
+  for (int i = 0; i < n; i++) {
+    int fd = open(path, (i & 1) ? O_RDONLY : O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      ok++;
+      close(fd);
+    }
+  }
+  return ok;
+}
+// CHECK: setup calls of open at line [[@LINE-8]] in loop {{.*}} sources=1
+// CHECK-NEXT: repeated calls: yes rate={{.*}} distinct={{[12]$}}
+// STATIC: vprof-sources: open setup-calls.c:[[@LINE-10]]:{{[0-9]+}} sources=1 {{.*}}setup-call
+
+int main(int argc, char **argv) {
+  const char *missing = argc > 1 ? argv[1] : "/nonexistent/setup-calls";
+  int n = 2000;
+  regex_t *res = malloc(n * sizeof *res);
+  if (!res)
+    return 1;
+  int a = append_each("/dev/null", n);
+  int b = probe_names(missing, n);
+  int c = match_each("^user[0-9]+@host(1|3|5)\\.", n);
+  int d = compile_into(res, n);
+  for (int i = 0; i < d; i++)
+    regfree(&res[i]);
+  free(res);
+  int e = compile_new(n);
+  int f = self_handle(n);
+  int g = open_flags("/dev/null", n);
+  printf("%d %d %d %d %d %d %d\n", a, b, c, d, e, f, g);
+  return 0;
+}
+// OUT: 2000 0 1000 2000 2000 2000 2000
