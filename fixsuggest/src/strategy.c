@@ -516,11 +516,54 @@ static void evidence_call_wait(const struct vp_fix_input *in, struct vp_fix_resu
         r->evidence[0] ? " " : "", callee, d->call_line, a, b, callee, d->call_wait_line);
 }
 
+/* What a setup call's repeats do, and how to keep its result instead
+   (VP_REDF_SETUP; the pass's LibScans list the callees). */
+static void setup_advice(const char *callee, const char **what, const char **fix)
+{
+    static const struct {
+        const char *name, *what, *fix;
+    } calls[] = {
+        {"regcomp", "compile again the pattern an earlier call compiled",
+         "compile it once before the loop and reuse the regex_t (regfree it after the loop)"},
+        {"dlopen", "load again the library an earlier call loaded",
+         "load it once before the loop and keep the handle and the symbols it gives"},
+        {"iconv_open", "open again the conversion an earlier call opened",
+         "open it once before the loop and reuse the descriptor (iconv with a null input "
+         "resets its state)"},
+        {"opendir", "open again the directory an earlier call opened",
+         "read it once before the loop and keep its entries"},
+        {"getaddrinfo", "resolve again the name an earlier call resolved",
+         "resolve it once before the loop and reuse the addresses"},
+        {"gethostbyname", "resolve again the name an earlier call resolved",
+         "resolve it once before the loop and reuse the addresses"},
+    };
+    for (size_t i = 0; callee && i < sizeof calls / sizeof *calls; i++)
+        if (strcmp(callee, calls[i].name) == 0) {
+            *what = calls[i].what;
+            *fix = calls[i].fix;
+            return;
+        }
+    /* fopen, fopen64, open, open64, openat */
+    *what = "open again the file an earlier call opened";
+    *fix = "open it once before the loop and keep the handle for every iteration (close it "
+           "after the loop; flush it where the output must reach the file)";
+}
+
 static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_result *r)
 {
     const struct vp_fix_redundancy *d = &in->red;
     char a[32], b[32], rep[32], pct[32];
-    if (!d->cross_iteration && call_work(d)) {
+    if (!d->cross_iteration && call_work(d) && d->call_setup) {
+        const char *what, *fix;
+        setup_advice(d->call_callee, &what, &fix);
+        vp_fix_commas(a, sizeof a, d->call_sampled);
+        vp_fix_commas(b, sizeof b, d->call_distinct);
+        cat(r->evidence, sizeof r->evidence,
+            "%sits calls of %s (line %u) %s, with the same arguments: %s sampled calls, %s "
+            "distinct (%.1fx redundancy); %s.",
+            r->evidence[0] ? " " : "", d->call_callee ? d->call_callee : "a function",
+            d->call_line, what, a, b, d->call_rate, fix);
+    } else if (!d->cross_iteration && call_work(d)) {
         vp_fix_commas(a, sizeof a, d->call_sampled);
         vp_fix_commas(b, sizeof b, d->call_distinct);
         cat(r->evidence, sizeof r->evidence,
@@ -987,7 +1030,8 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
             r->categories |= VP_FIX_CAT_CROSS_ITERATION;
             if (!in->wait_line)
                 add_fix(r, in->red.io_every_iteration ||
-                                   (!in->red.cross_iteration && in->red.call_io)
+                                   (!in->red.cross_iteration && in->red.call_io &&
+                                    !in->red.call_setup)
                                ? VP_FIX_BATCHING
                                : VP_FIX_MEMOIZATION);
         }

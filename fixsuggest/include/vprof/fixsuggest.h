@@ -109,6 +109,12 @@ struct vp_fix_redundancy {
                                    what the previous one moved, shifted (an
                                    element removed from or put in before
                                    the rest of an array)                    */
+    int call_setup;             /* the unit is a setup call (fopen, open,
+                                   regcomp, dlopen, ...; redundancy flag
+                                   VP_REDF_SETUP): a redundant one opens or
+                                   compiles again what an earlier call did,
+                                   fix memoization (keep the handle), not
+                                   batching though opening is I/O          */
     int call_io;                /* the call does I/O on every call and runs in
                                    every iteration (its site's
                                    VP_SITEF_IO_EVERY_ITER): batching, not

@@ -1,0 +1,58 @@
+#!/usr/bin/python3
+"""fixsuggest.setup: a loop that opens its log again for every event, and
+one that compiles the same regex again for every line, are cross-iteration
+with memoization (keep the handle, reuse the compiled regex), though whole
+iterations never repeat (an induction variable among their sources) and
+each is 1* by its side effects; the evidence names the setup call and
+says to hoist it.  A loop that compiles a new pattern for every line is
+not redundant (docs/redundancy.md, "Setup calls made again").
+
+usage: setup.py BINDIR TESTSRCDIR WORKDIR
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import build_case, finish, loop_json, ok  # noqa: E402
+
+
+def by_line(loops, line):
+    return next((l for l in loops if l["line"] == line), None)
+
+
+def main():
+    bindir, src, work, prog, line = build_case("setup", ("LOG-LOOP", "MATCH-LOOP",
+                                                         "IDS-LOOP"))
+    argv = [prog, os.path.join(work, "events.log"), "4000", "3000"]
+    r, loops = loop_json(bindir, work, "write_log,count_matches,count_ids", argv)
+    ok(r.returncode == 0, "vprof-loop diagnoses the program", r.stderr[-1500:])
+    log, match, ids = (by_line(loops, line[m]) for m in ("LOG-LOOP", "MATCH-LOOP", "IDS-LOOP"))
+    ok(log is not None and match is not None and ids is not None, "the three loops are reported",
+       str([(l["function"], l["line"]) for l in loops]))
+    if log is None or match is None or ids is None:
+        return finish()
+    for loop, callee, what, fix in ((log, "fopen", "open again the file an earlier call opened",
+                                     "open it once before the loop and keep the handle"),
+                                    (match, "regcomp", "compile again the pattern",
+                                     "compile it once before the loop and reuse the regex_t")):
+        call = loop["repeated_call"] or {}
+        ok(loop["root_cause"] == ["cross-iteration"] and loop["fix"] == ["memoization"],
+           "the %s loop is cross-iteration: memoization" % callee,
+           "%s %s" % (loop["root_cause"], loop["fix"]))
+        ok(call.get("callee") == callee and call.get("setup") is True
+           and call.get("redundant") is True and call.get("distinct_calls") == 1
+           and call.get("sampled_calls", 0) >= 50,
+           "its %s calls repeat: a setup call sampled 1 in 16, one distinct" % callee, str(call))
+        ev = loop["evidence"]
+        ok(what in ev and fix in ev, "the evidence says %s repeats and to hoist it" % callee, ev)
+    ic = ids["repeated_call"] or {}
+    ok("cross-iteration" not in ids["root_cause"] and ic.get("setup") is True
+       and ic.get("redundant") is False and ic.get("distinct_calls") == ic.get("sampled_calls")
+       and "compile again" not in ids["evidence"],
+       "a new pattern compiled for every line is no repeat",
+       "%s %s %s" % (ids["root_cause"], ic, ids["evidence"]))
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
