@@ -74,6 +74,13 @@ struct LoopSources {
   bool Copy = false;
   /// The call is a setup call (LibScan::Setup): VP_REDF_SETUP.
   bool Setup = false;
+  /// A setup call lifted from the callee `Via` (a function of the module
+  /// with no loop around it, run on every call): `Call` calls `Via`, and
+  /// the setup call's argument A is `Via`'s parameter LiftedArgs[A].first
+  /// (the value `Call` passes), or the constant .second when that is -1
+  /// ("Setup calls made again" in docs/redundancy.md).
+  std::string Via;
+  std::vector<std::pair<int, llvm::Constant *>> LiftedArgs;
   llvm::WeakTrackingVH Call; ///< null if the call was deleted meanwhile
   size_t Parent = 0;
   uint32_t ProbeIndex = ~0u;

@@ -1695,6 +1695,68 @@ static int libScanOf(const CallBase &CI, const Function &G) {
   return -1;
 }
 
+/// A setup call of \p G (LibScan::Setup) that can stand for every call of
+/// G: the first one outside G's loops whose block post-dominates G's entry
+/// (it runs on every call that returns: not an open made once and cached),
+/// each of whose arguments in the signature is a constant or one of G's
+/// parameters, so that the caller knows them.  \p Args gets, per argument,
+/// the parameter's index, or -1 and the constant (-1 and null: a pointer
+/// the signature leaves out).  Null when there is none.
+static CallInst *liftableSetupCall(Function &G, LoopInfo &GLI, PostDominatorTree &GPDT,
+                                   int &Lib, std::vector<std::pair<int, Constant *>> &Args) {
+  if (G.isDeclaration() || G.isVarArg() || G.hasFnAttribute(Attribute::ReturnsTwice))
+    return nullptr;
+  for (BasicBlock &BB : G) {
+    if (GLI.getLoopFor(&BB) || !GPDT.dominates(&BB, &G.getEntryBlock()))
+      continue;
+    for (Instruction &I : BB) {
+      auto *S = dyn_cast<CallInst>(&I);
+      Function *H = S ? S->getCalledFunction() : nullptr;
+      int K = H && !S->isMustTailCall() ? libScanOf(*S, *H) : -1;
+      if (K < 0 || !LibScans[K].Setup)
+        continue;
+      const LibScan &E = LibScans[K];
+      Args.assign(S->arg_size(), {-1, nullptr});
+      bool Known = true;
+      for (unsigned A = 0; A < S->arg_size() && Known; ++A) {
+        Value *V = S->getArgOperand(A);
+        bool Str = (int)A == E.Ptr[0] || (int)A == E.Ptr[1];
+        if (V->getType()->isPointerTy() && !Str)
+          continue; // not in the signature
+        if (Str)
+          V = V->stripPointerCasts();
+        if (auto *P = dyn_cast<Argument>(V))
+          Args[A] = {(int)P->getArgNo(), nullptr};
+        else if (auto *C = dyn_cast<Constant>(V))
+          Args[A] = {-1, C};
+        else
+          Known = false;
+      }
+      if (Known) {
+        Lib = K;
+        return S;
+      }
+      return nullptr; // the first setup call on every path decides
+    }
+  }
+  return nullptr;
+}
+
+/// Argument \p A of unit \p U's call as its signature sees it: the call's
+/// own, or for a setup call lifted from the callee (LoopSources::Via) the
+/// value \p CB passes for the callee's parameter, or a constant; null for
+/// none.
+static Value *unitArg(const LoopSources &U, CallBase &CB, unsigned A) {
+  if (U.Via.empty())
+    return A < CB.arg_size() ? CB.getArgOperand(A) : nullptr;
+  if (A >= U.LiftedArgs.size())
+    return nullptr;
+  auto [K, C] = U.LiftedArgs[A];
+  if (K < 0)
+    return C;
+  return (unsigned)K < CB.arg_size() ? CB.getArgOperand(K) : nullptr;
+}
+
 /// The repeated-call units of loop \p L: its own calls (not those of its
 /// subloops) to a function of the module that has a loop (\p Expensive;
 /// not recursion alone: the per-call decision costs as much as a small
@@ -1708,7 +1770,10 @@ static int libScanOf(const CallBase &CI, const Function &G) {
 /// sources.
 static std::vector<LoopSources>
 repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
-                  function_ref<bool(Function &)> Expensive) {
+                  function_ref<bool(Function &)> Expensive,
+                  function_ref<CallInst *(Function &, int &,
+                                          std::vector<std::pair<int, Constant *>> &)>
+                      SetupIn) {
   std::vector<LoopSources> Units;
   if (!EnableCallUnits)
     return Units;
@@ -1733,11 +1798,20 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
         continue;
       if (Lib >= 0 && LibScans[Lib].Copy && !EnablePrefixPairs)
         continue;
+      // A call of a helper of the module that makes a setup call on every
+      // call (log_event's fopen, not inlined): the setup call's unit, at
+      // this call ("Setup calls made again" in docs/redundancy.md).
+      CallInst *Lifted = nullptr;
+      std::vector<std::pair<int, Constant *>> LiftedArgs;
       if (Lib < 0 &&
           (!G || G == &F || G->isDeclaration() || G->isIntrinsic() || CI->isMustTailCall() ||
            G->hasFnAttribute(Attribute::ReturnsTwice) || !WithSources.count(G) ||
-           !Expensive(*G)))
-        continue;
+           !Expensive(*G))) {
+        if (!G || G == &F || G->isDeclaration() || G->isIntrinsic() || !isa<CallInst>(CI) ||
+            CI->isMustTailCall() || CI->arg_size() != G->arg_size() ||
+            !(Lifted = SetupIn(*G, Lib, LiftedArgs)))
+          continue;
+      }
       LoopSources U;
       U.CallSite = true;
       U.LibScan = Lib;
@@ -1748,6 +1822,12 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
       U.LoopId = xxHash64(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Key), sizeof Key));
       if (!U.LoopId)
         U.LoopId = 1;
+      if (Lifted) {
+        const DISubprogram *VSP = G->getSubprogram();
+        U.Via = VSP ? VSP->getName().str() : G->getName().str();
+        U.LiftedArgs = std::move(LiftedArgs);
+        G = Lifted->getCalledFunction();
+      }
       const DISubprogram *SP = G->getSubprogram();
       // The callee's linkage name when it has one (C++: reports show it
       // demangled and qualified, vp_func_display), else its name.
@@ -1774,9 +1854,11 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
         U.Line = DL->getLine();
         U.Column = DL->getColumn();
       }
-      for (unsigned A = 0; A < CI->arg_size(); ++A) {
-        Value *V = CI->getArgOperand(A);
-        if (isa<Constant>(V) || !canRecord(V) || (U.Setup && V->getType()->isPointerTy()))
+      unsigned NArgs = Lifted ? Lifted->arg_size() : CI->arg_size();
+      for (unsigned A = 0; A < NArgs; ++A) {
+        Value *V = unitArg(U, *CI, A);
+        if (!V || isa<Constant>(V) || !canRecord(V) ||
+            (U.Setup && V->getType()->isPointerTy()))
           continue;
         SourceInfo S;
         S.V = V;
@@ -1814,11 +1896,13 @@ static Value *scannedLength(ProbeModule &PM, IRBuilder<> &B, const LibScan &E, C
 /// 64 + the argument's index.  Emitted before the recorded call, which
 /// reads the same bytes (and writes only past them: strcat).
 static void sendScannedBytes(ProbeModule &PM, IRBuilder<> &B, uint32_t Index,
-                             const LibScan &E, CallInst &CB) {
+                             const LoopSources &U, CallInst &CB) {
+  const LibScan &E = LibScans[U.LibScan];
   for (int J = 0; J < 2; ++J) {
-    if (E.Ptr[J] < 0)
+    Value *Arg = E.Ptr[J] < 0 ? nullptr : unitArg(U, CB, E.Ptr[J]);
+    if (!Arg)
       continue;
-    Value *P = B.CreatePointerCast(CB.getArgOperand(E.Ptr[J]), PM.I8Ptr);
+    Value *P = B.CreatePointerCast(Arg, PM.I8Ptr);
     if (E.Setup) // dlopen(NULL), getaddrinfo(NULL, port): no string, read as ""
       P = B.CreateSelect(B.CreateIsNull(P), B.CreateGlobalStringPtr("", "vprof.red.empty"), P);
     Value *N = scannedLength(PM, B, E, CB, J, P);
@@ -1863,6 +1947,26 @@ static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources 
   if (U.LibScan >= 0 && LibScans[U.LibScan].Copy)
     return; // its pairs only
   MDNode *Unlikely = MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20);
+  if (U.Setup) {
+    // A setup call's signature is known before the call (its strings and
+    // integers): the frame ends there, and the call is left as it is, so
+    // nothing the call runs (a helper's callee probes, when the call is
+    // lifted) joins it.
+    IRBuilder<> B(&CB);
+    Value *Slot = PM.slot(B, Index);
+    B.SetInsertPoint(countDown(PM, B, Slot, &CB));
+    Value *Yes = B.CreateICmpNE(B.CreateCall(PM.IterFn, {PM.desc(B), B.getInt32(Index), Slot}),
+                                B.getInt32(0));
+    B.SetInsertPoint(SplitBlockAndInsertIfThen(Yes, &*B.GetInsertPoint(), false, Unlikely));
+    for (const SourceInfo &S : U.Sources) {
+      Value *V = unitArg(U, CB, S.Id);
+      if (V && !isa<Constant>(V) && canRecord(V))
+        sendCallValue(PM, B, Index, S, V);
+    }
+    sendScannedBytes(PM, B, Index, U, CB);
+    B.CreateCall(PM.IterEndFn, {PM.desc(B), B.getInt32(Index)});
+    return;
+  }
   BasicBlock *Head = CB.getParent();
   IRBuilder<> B(&CB);
   Value *Slot = PM.slot(B, Index);
@@ -1891,12 +1995,12 @@ static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources 
   // The arguments as the call has them now: the loops' recording copies,
   // made before, may have replaced the values the analysis saw.
   for (const SourceInfo &S : U.Sources) {
-    Value *V = S.Id < CB.arg_size() ? CB.getArgOperand(S.Id) : nullptr;
+    Value *V = unitArg(U, CB, S.Id);
     if (V && !isa<Constant>(V) && canRecord(V))
       sendCallValue(PM, B, Index, S, V);
   }
   if (U.LibScan >= 0)
-    sendScannedBytes(PM, B, Index, LibScans[U.LibScan], CB);
+    sendScannedBytes(PM, B, Index, U, CB);
   B.CreateStore(B.CreateAdd(B.CreateLoad(PM.I32, PM.Active), B.getInt32(1)), PM.Active);
   B.SetInsertPoint(Then);
   B.CreateStore(B.CreateSub(B.CreateLoad(PM.I32, PM.Active), B.getInt32(1)), PM.Active);
@@ -2023,9 +2127,13 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
       LS.Line = It->Src.Line;
       LS.Column = It->Src.Column;
       std::vector<LoopSources> Units =
-          repeatedCallUnits(*L, LS, *FA.LI, *F, [&](Function &G) {
-            return !FAM.getResult<LoopAnalysis>(G).empty();
-          });
+          repeatedCallUnits(
+              *L, LS, *FA.LI, *F,
+              [&](Function &G) { return !FAM.getResult<LoopAnalysis>(G).empty(); },
+              [&](Function &G, int &Lib, std::vector<std::pair<int, Constant *>> &Args) {
+                return liftableSetupCall(G, FAM.getResult<LoopAnalysis>(G), PDTOf(G), Lib,
+                                         Args);
+              });
       size_t Parent = Results.size();
       T.Loops.push_back(Parent);
       T.Headers.push_back(L->getHeader());

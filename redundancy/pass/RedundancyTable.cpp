@@ -138,6 +138,8 @@ void printLoopSources(raw_ostream &OS, const LoopSources &LS) {
     OS << " repeated-call-unit";
   if (LS.Setup)
     OS << " setup-call";
+  if (!LS.Via.empty())
+    OS << " via=" << LS.Via;
   if (LS.FixedWriteLocations)
     OS << " fixed-write-locations";
   OS << "\n";

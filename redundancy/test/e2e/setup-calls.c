@@ -16,10 +16,25 @@
 //                   and no crash.
 //   open_flags():   open() of the same path with flags that alternate
 //                   between two values: two distinct calls, redundant.
+// Setup calls in a helper that is not inlined, lifted to the loop's call
+// of it when they run on every call and their arguments are the helper's
+// parameters or constants:
+//   append_via():   calls write_record(path, i), whose fopen(path, "a")
+//                   runs on every call: a unit at the call, redundant.
+//   append_cached(): calls write_cached(path, i), which opens its file on
+//                   its first call only: no unit.
+//   append_named(): calls write_numbered(i), whose path it builds itself:
+//                   no unit (the caller cannot know it).
 // RUN: %vprof-cc -O2 %s -o %t
-// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=append_each,probe_names,match_each,compile_into,compile_new,self_handle,open_flags %t %t.missing | FileCheck %s --check-prefix=OUT
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=append_each,probe_names,match_each,compile_into,compile_new,self_handle,open_flags,append_via,append_cached,append_named %t %t.missing | FileCheck %s --check-prefix=OUT
 // RUN: %redundancy-report %t %t.vprof | FileCheck %s
 // RUN: %vprof-cc -O2 -c %s -o %t.o -mllvm -vprof-print-sources 2>&1 | FileCheck %s --check-prefix=STATIC
+// Eight setup-call units, one of them lifted (append_cached and append_named
+// have none).
+// RUN: %vprof-cc -O2 -c %s -o %t.o -mllvm -vprof-print-sources 2>&1 | grep -cE ' setup-call( |$)' | FileCheck %s --check-prefix=UNITS
+// UNITS: {{^8$}}
+// RUN: %vprof-cc -O2 -c %s -o %t.o -mllvm -vprof-print-sources 2>&1 | grep -c 'via=' | FileCheck %s --check-prefix=LIFTED
+// LIFTED: {{^1$}}
 // Without the units nothing is said of the calls.
 // RUN: %vprof-cc -O2 %s -o %t.off -mllvm -vprof-repeated-calls=0
 // RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t3.vprof VPROF_LOOP_FUNCTIONS=append_each,match_each %t.off %t.missing
@@ -45,7 +60,7 @@ __attribute__((noinline)) int append_each(const char *path, int n) {
   return ok;
 }
 // CHECK: setup calls of fopen at line [[@LINE-8]] in loop {{.*}} sources=0
-// CHECK-NEXT: repeated calls: yes
+// CHECK-NEXT: repeated calls: yes rate={{.*}} distinct=1{{$}}
 // STATIC: vprof-sources: fopen setup-calls.c:[[@LINE-10]]:{{[0-9]+}} sources=0 {{.*}}repeated-call-unit setup-call
 
 __attribute__((noinline)) int probe_names(const char *base, int n) {
@@ -79,7 +94,7 @@ __attribute__((noinline)) int match_each(const char *pattern, int n) {
   return hits;
 }
 // CHECK: setup calls of regcomp at line [[@LINE-7]] in loop {{.*}} sources=0
-// CHECK-NEXT: repeated calls: yes
+// CHECK-NEXT: repeated calls: yes rate={{.*}} distinct=1{{$}}
 // STATIC: vprof-sources: regcomp setup-calls.c:[[@LINE-9]]:{{[0-9]+}} sources=0 {{.*}}setup-call
 
 __attribute__((noinline)) int compile_into(regex_t *res, int n) {
@@ -89,7 +104,7 @@ __attribute__((noinline)) int compile_into(regex_t *res, int n) {
   return ok;
 }
 // CHECK: setup calls of regcomp at line [[@LINE-3]] in loop
-// CHECK-NEXT: repeated calls: yes
+// CHECK-NEXT: repeated calls: yes rate={{.*}} distinct=1{{$}}
 
 __attribute__((noinline)) int compile_new(int n) {
   char pat[64];
@@ -119,7 +134,7 @@ __attribute__((noinline)) int self_handle(int n) {
   return ok;
 }
 // CHECK: setup calls of dlopen at line [[@LINE-8]] in loop
-// CHECK-NEXT: repeated calls: yes
+// CHECK-NEXT: repeated calls: yes rate={{.*}} distinct=1{{$}}
 
 __attribute__((noinline)) int open_flags(const char *path, int n) {
   int ok = 0;
@@ -135,6 +150,56 @@ __attribute__((noinline)) int open_flags(const char *path, int n) {
 // CHECK: setup calls of open at line [[@LINE-8]] in loop {{.*}} sources=1
 // CHECK-NEXT: repeated calls: yes rate={{.*}} distinct={{[12]$}}
 // STATIC: vprof-sources: open setup-calls.c:[[@LINE-10]]:{{[0-9]+}} sources=1 {{.*}}setup-call
+
+__attribute__((noinline)) static int write_record(const char *path, int i) {
+  FILE *f = fopen(path, "a");
+  if (!f)
+    return 0;
+  int ok = fprintf(f, "record %d\n", i) > 0;
+  fclose(f);
+  return ok;
+}
+
+__attribute__((noinline)) int append_via(const char *path, int n) {
+  int ok = 0;
+  for (int i = 0; i < n; i++)
+    ok += write_record(path, i);
+  return ok;
+}
+// CHECK: setup calls of fopen at line [[@LINE-3]] in loop {{.*}} sources=0
+// CHECK-NEXT: repeated calls: yes rate={{.*}} distinct=1{{$}}
+// STATIC: vprof-sources: fopen setup-calls.c:[[@LINE-5]]:{{[0-9]+}} sources=0 {{.*}}setup-call via=write_record
+
+static FILE *cached;
+__attribute__((noinline)) static int write_cached(const char *path, int i) {
+  if (!cached)
+    cached = fopen(path, "a");
+  return cached && fprintf(cached, "record %d\n", i) > 0;
+}
+
+__attribute__((noinline)) int append_cached(const char *path, int n) {
+  int ok = 0;
+  for (int i = 0; i < n; i++)
+    ok += write_cached(path, i);
+  return ok;
+}
+
+__attribute__((noinline)) static int write_numbered(int i) {
+  char path[64];
+  snprintf(path, sizeof path, "/nonexistent/log.%d", i & 7);
+  FILE *f = fopen(path, "a");
+  if (!f)
+    return 0;
+  fclose(f);
+  return 1;
+}
+
+__attribute__((noinline)) int append_named(int n) {
+  int ok = 0;
+  for (int i = 0; i < n; i++)
+    ok += write_numbered(i);
+  return ok;
+}
 
 int main(int argc, char **argv) {
   const char *missing = argc > 1 ? argv[1] : "/nonexistent/setup-calls";
@@ -152,7 +217,10 @@ int main(int argc, char **argv) {
   int e = compile_new(n);
   int f = self_handle(n);
   int g = open_flags("/dev/null", n);
-  printf("%d %d %d %d %d %d %d\n", a, b, c, d, e, f, g);
+  int h = append_via("/dev/null", n);
+  int k = append_cached("/dev/null", n);
+  int l = append_named(n);
+  printf("%d %d %d %d %d %d %d %d %d %d\n", a, b, c, d, e, f, g, h, k, l);
   return 0;
 }
-// OUT: 2000 0 1000 2000 2000 2000 2000
+// OUT: 2000 0 1000 2000 2000 2000 2000 2000 2000 0
