@@ -207,9 +207,11 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
             if ((d->call_sampled || d->call_pairs) && d->call_copies) {
                 /* a copy's unit has its pairs only */
                 fprintf(out, ", calls of %s (line %u): %.0f%% of %llu pairs of consecutive "
-                             "calls copy the same bytes again%s",
+                             "calls %s again%s",
                         d->call_callee, d->call_line, d->call_rescan_rate * 100.0,
-                        (unsigned long long)d->call_pairs, d->call_shifted ? ", shifted" : "");
+                        (unsigned long long)d->call_pairs,
+                        d->call_sorts ? "sort the same elements" : "copy the same bytes",
+                        d->call_shifted && !d->call_sorts ? ", shifted" : "");
             } else if (d->call_sampled || d->call_pairs) {
                 fprintf(out, ", repeated %scalls of %s (line %u) %.2fx",
                         d->call_setup ? "setup " : "", d->call_callee ? d->call_callee : "?",

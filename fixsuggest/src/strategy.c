@@ -368,6 +368,17 @@ static void evidence_rescan(const struct vp_fix_input *in, struct vp_fix_result 
     vp_fix_commas(a, sizeof a, d->call_pairs);
     fmt_pct(pct, sizeof pct, d->call_rescan_rate);
     fmt_pct(rep, sizeof rep, d->call_rescan_repeated);
+    if (d->call_sorts) {
+        cat(r->evidence, sizeof r->evidence,
+            "%seach call of %s (line %u) sorts again the elements the previous call sorted "
+            "(%s of %s compared pairs of consecutive calls; on average %s of a call's input is "
+            "the previous call's): sorting the whole array again after a few elements changed "
+            "makes the loop's work grow faster than the square of its length -- keep the "
+            "array sorted as elements arrive (insert each where a binary search puts it), use "
+            "a heap or a balanced tree, or add them all and sort once after the loop.",
+            r->evidence[0] ? " " : "", callee, d->call_line, pct, a, rep);
+        return;
+    }
     if (d->call_shifted) {
         cat(r->evidence, sizeof r->evidence,
             "%seach call of %s (line %u) moves again the bytes the previous call moved, "
@@ -1023,8 +1034,9 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
             r->categories |= VP_FIX_CAT_CROSS_LOOP;
             /* shifted copies: the array is the wrong structure */
             if (!in->wait_line)
-                add_fix(r, in->red.call_shifted ? VP_FIX_CHANGE_DATA_STRUCTURE
-                                                : VP_FIX_MEMOIZATION);
+                add_fix(r, in->red.call_shifted || in->red.call_sorts
+                               ? VP_FIX_CHANGE_DATA_STRUCTURE
+                               : VP_FIX_MEMOIZATION);
         }
         if (in->red.cross_iteration || call_work(&in->red)) {
             r->categories |= VP_FIX_CAT_CROSS_ITERATION;

@@ -74,6 +74,8 @@ struct LoopSources {
   bool Copy = false;
   /// The call is a setup call (LibScan::Setup): VP_REDF_SETUP.
   bool Setup = false;
+  /// The copy is a sort (LibScan::Size): VP_REDF_SORT.
+  bool Sort = false;
   /// A setup call lifted from the callee `Via` (a function of the module
   /// with no loop around it, run on every call): `Call` calls `Via`, and
   /// the setup call's argument A is `Via`'s parameter LiftedArgs[A].first

@@ -1609,6 +1609,12 @@ struct LibScan {
   /// densely (VP_RED_RTF_DENSE): "Setup calls made again" in
   /// docs/redundancy.md.
   bool Setup = false;
+  /// A sort of its Ptr[0]'s Len[0] elements of Size bytes (qsort's base,
+  /// nmemb and size): a copy unit (its input's chunks cut from the start
+  /// and the end, in pairs) whose pairs of the same bytes are compared
+  /// too, as sorting unchanged data again is redundant ("Sorts made again"
+  /// in docs/redundancy.md).  -1: not a sort.
+  int8_t Size = -1;
 };
 static const LibScan LibScans[] = {
     {"strlen", {0, -1}, {-1, -1}, true, 0, false},
@@ -1661,6 +1667,9 @@ static const LibScan LibScans[] = {
     {"regcomp", {1, -1}, {-1, -1}, true, -1, true, false, nullptr, true},
     {"getaddrinfo", {0, 1}, {-1, -1}, true, -1, true, false, nullptr, true},
     {"gethostbyname", {0, -1}, {-1, -1}, true, -1, true, false, nullptr, true},
+    // Sorts: an array sorted again after each element is added.
+    {"qsort", {0, -1}, {1, -1}, false, 0, true, true, "qsort", false, 2},
+    {"qsort_r", {0, -1}, {1, -1}, false, 0, true, true, "qsort_r", false, 2},
 };
 
 /// The LibScans entry of a call of a declared C library function, or -1.
@@ -1678,6 +1687,9 @@ static int libScanOf(const CallBase &CI, const Function &G) {
     // a copy of a constant size (a struct) does not grow
     if (E.Copy && ((unsigned)E.Len[0] >= CI.arg_size() ||
                    isa<Constant>(CI.getArgOperand(E.Len[0]))))
+      return -1;
+    if (E.Size >= 0 && ((unsigned)E.Size >= CI.arg_size() ||
+                        !CI.getArgOperand(E.Size)->getType()->isIntegerTy()))
       return -1;
     if (!E.Writes && !G.onlyReadsMemory())
       return -1;
@@ -1817,6 +1829,7 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
       U.LibScan = Lib;
       U.Copy = Lib >= 0 && LibScans[Lib].Copy;
       U.Setup = Lib >= 0 && LibScans[Lib].Setup;
+      U.Sort = Lib >= 0 && LibScans[Lib].Size >= 0;
       U.Call = CI;
       uint64_t Key[2] = {LS.LoopId, 0x7670726663616c6cULL ^ Ordinal++};
       U.LoopId = xxHash64(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Key), sizeof Key));
@@ -1882,6 +1895,9 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
 static Value *scannedLength(ProbeModule &PM, IRBuilder<> &B, const LibScan &E, CallBase &CB,
                             int J, Value *P) {
   Type *SizeT = PM.M.getDataLayout().getIntPtrType(PM.Ctx);
+  if (E.Len[J] >= 0 && E.Size >= 0 && J == 0) // a sort's elements, in bytes
+    return B.CreateMul(B.CreateZExtOrTrunc(CB.getArgOperand(E.Len[J]), SizeT),
+                       B.CreateZExtOrTrunc(CB.getArgOperand(E.Size), SizeT));
   if (E.Len[J] >= 0 && !E.Nul)
     return CB.getArgOperand(E.Len[J]);
   if (E.Len[J] >= 0) {

@@ -56,6 +56,8 @@ static uint16_t loopFlags(const LoopSources &LS) {
     F |= VP_REDF_COPY;
   if (LS.Setup)
     F |= VP_REDF_SETUP;
+  if (LS.Sort)
+    F |= VP_REDF_SORT;
   return F;
 }
 
@@ -138,6 +140,8 @@ void printLoopSources(raw_ostream &OS, const LoopSources &LS) {
     OS << " repeated-call-unit";
   if (LS.Setup)
     OS << " setup-call";
+  if (LS.Sort)
+    OS << " sort";
   if (!LS.Via.empty())
     OS << " via=" << LS.Via;
   if (LS.FixedWriteLocations)

@@ -513,9 +513,10 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
             continue;
         /* a copy: the closer of its two cuts (start, end); the same bytes
            again are not compared (tested first: it is cheaper than the
-           distances it makes needless) */
+           distances it makes needless), except by a sort: sorting
+           unchanged data again is redundant */
         int copy = (l->static_flags & VP_REDF_COPY) != 0, shifted = 0;
-        if (copy && vp_red_pair_same(a, b))
+        if (copy && !(l->static_flags & VP_REDF_SORT) && vp_red_pair_same(a, b))
             continue;
         double d = copy ? vp_red_copy_distance(a, b, 0, &shifted) : vp_red_pair_distance(a, b);
         if (d < 0)

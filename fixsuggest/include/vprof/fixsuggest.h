@@ -109,6 +109,9 @@ struct vp_fix_redundancy {
                                    what the previous one moved, shifted (an
                                    element removed from or put in before
                                    the rest of an array)                    */
+    int call_sorts;             /* the copy unit is a sort (qsort; redundancy
+                                   flag VP_REDF_SORT): its rescans are inputs
+                                   sorted again, fix change-data-structure */
     int call_setup;             /* the unit is a setup call (fopen, open,
                                    regcomp, dlopen, ...; redundancy flag
                                    VP_REDF_SETUP): a redundant one opens or

@@ -736,6 +736,11 @@ enum vp_redund_loop_flags {
                                       again what an earlier call did
                                       (docs/redundancy.md, "Setup calls made
                                       again")                                  */
+    VP_REDF_SORT = 1u << 11,       /* VP_REDF_COPY of a sort (qsort): its pairs
+                                      are inputs sorted again; a pair of the
+                                      same bytes is compared, not skipped
+                                      (docs/redundancy.md, "Sorts made
+                                      again")                                  */
 };
 
 struct vp_redund_loop {

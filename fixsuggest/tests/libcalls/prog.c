@@ -1,9 +1,11 @@
-/* Setup work done again in every iteration (docs/redundancy.md, "Setup
- * calls made again"): a log writer that opens and closes its log for every
- * event, a matcher that compiles the same regex for every line, and one
- * that compiles a new pattern for every line (no repeat: the control).
- * The log writer's helper is not inlined, the matcher's is.
- * usage: prog LOGPATH EVENTS LINES */
+/* C library calls that redo work in every iteration.  Setup work
+ * (docs/redundancy.md, "Setup calls made again"): a log writer that opens
+ * and closes its log for every event, a matcher that compiles the same
+ * regex for every line, and one that compiles a new pattern for every line
+ * (no repeat: the control).  The log writer's helper is not inlined, the
+ * matcher's is.  A sort ("Sorts made again"): a leaderboard sorted again
+ * after each score is added.
+ * usage: prog LOGPATH EVENTS LINES SCORES */
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,14 +64,37 @@ __attribute__((noinline)) int count_ids(int n)
     return hits;
 }
 
+static int by_score(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x < y) - (x > y);
+}
+
+__attribute__((noinline)) long leaderboard(long *board, int n)
+{
+    unsigned s = 7;
+    long top = 0;
+    for (int i = 0; i < n; i++) { /* SORT-LOOP */
+        s = s * 1103515245u + 12345u;
+        board[i] = (long)(s >> 8) % 100000;
+        qsort(board, (size_t)i + 1, sizeof *board, by_score);
+        top += board[0];
+    }
+    return top;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 4)
+    if (argc < 5)
         return 2;
     remove(argv[1]);
     long acc = write_log(argv[1], atoi(argv[2]));
     int hits = count_matches(atoi(argv[3]));
     int ids = count_ids(atoi(argv[3]));
-    printf("%ld %d %d\n", acc, hits, ids);
+    int scores = atoi(argv[4]);
+    long *board = malloc(sizeof *board * (size_t)(scores > 0 ? scores : 1));
+    long top = board ? leaderboard(board, scores) : 0;
+    free(board);
+    printf("%ld %d %d %ld\n", acc, hits, ids, top);
     return 0;
 }

@@ -1,13 +1,16 @@
 #!/usr/bin/python3
-"""fixsuggest.setup: a loop that opens its log again for every event, and
+"""fixsuggest.libcalls: a loop that opens its log again for every event, and
 one that compiles the same regex again for every line, are cross-iteration
 with memoization (keep the handle, reuse the compiled regex), though whole
 iterations never repeat (an induction variable among their sources) and
 each is 1* by its side effects; the evidence names the setup call and
 says to hoist it.  A loop that compiles a new pattern for every line is
-not redundant (docs/redundancy.md, "Setup calls made again").
+not redundant (docs/redundancy.md, "Setup calls made again").  A loop that
+sorts its whole array again after each element it adds is cross-loop with
+change-data-structure, and the evidence says to keep the array sorted or
+sort once ("Sorts made again").
 
-usage: setup.py BINDIR TESTSRCDIR WORKDIR
+usage: libcalls.py BINDIR TESTSRCDIR WORKDIR
 """
 import os
 import sys
@@ -21,10 +24,10 @@ def by_line(loops, line):
 
 
 def main():
-    bindir, src, work, prog, line = build_case("setup", ("LOG-LOOP", "MATCH-LOOP",
-                                                         "IDS-LOOP"))
-    argv = [prog, os.path.join(work, "events.log"), "4000", "3000"]
-    r, loops = loop_json(bindir, work, "write_log,count_matches,count_ids", argv)
+    bindir, src, work, prog, line = build_case("libcalls", ("LOG-LOOP", "MATCH-LOOP",
+                                                            "IDS-LOOP", "SORT-LOOP"))
+    argv = [prog, os.path.join(work, "events.log"), "4000", "3000", "5000"]
+    r, loops = loop_json(bindir, work, "write_log,count_matches,count_ids,leaderboard", argv)
     ok(r.returncode == 0, "vprof-loop diagnoses the program", r.stderr[-1500:])
     log, match, ids = (by_line(loops, line[m]) for m in ("LOG-LOOP", "MATCH-LOOP", "IDS-LOOP"))
     ok(log is not None and match is not None and ids is not None, "the three loops are reported",
@@ -51,6 +54,19 @@ def main():
        and "compile again" not in ids["evidence"],
        "a new pattern compiled for every line is no repeat",
        "%s %s %s" % (ids["root_cause"], ic, ids["evidence"]))
+
+    sort = by_line(loops, line["SORT-LOOP"])
+    sc = (sort or {}).get("repeated_call") or {}
+    ok(sort is not None and sort["root_cause"] == ["cross-loop"]
+       and sort["fix"] == ["change-data-structure"] and sc.get("callee") == "qsort"
+       and sc.get("sorts") is True and sc.get("rescans") is True
+       and sc.get("compared_pairs", 0) >= 5,
+       "the re-sorting loop is cross-loop: change-data-structure",
+       str(sort and (sort["root_cause"], sort["fix"], sc)))
+    ok(sort is not None and "sorts again the elements the previous call sorted" in sort["evidence"]
+       and "keep the array sorted as elements arrive" in sort["evidence"],
+       "the evidence says qsort sorts again and what to do instead",
+       sort and sort["evidence"])
     return finish()
 
 
