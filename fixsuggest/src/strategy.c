@@ -368,28 +368,30 @@ static void evidence_rescan(const struct vp_fix_input *in, struct vp_fix_result 
     vp_fix_commas(a, sizeof a, d->call_pairs);
     fmt_pct(pct, sizeof pct, d->call_rescan_rate);
     fmt_pct(rep, sizeof rep, d->call_rescan_repeated);
+    /* a sort's inputs, or copies shifted: the array is the wrong structure */
+    const char *what = NULL, *part = NULL, *why = NULL;
     if (d->call_sorts) {
-        cat(r->evidence, sizeof r->evidence,
-            "%seach call of %s (line %u) sorts again the elements the previous call sorted "
-            "(%s of %s compared pairs of consecutive calls; on average %s of a call's input is "
-            "the previous call's): sorting the whole array again after a few elements changed "
-            "makes the loop's work grow faster than the square of its length -- keep the "
-            "array sorted as elements arrive (insert each where a binary search puts it), use "
-            "a heap or a balanced tree, or add them all and sort once after the loop.",
-            r->evidence[0] ? " " : "", callee, d->call_line, pct, a, rep);
-        return;
+        what = "sorts again the elements the previous call sorted";
+        part = "input";
+        why = "sorting the whole array again after a few elements changed makes the loop's "
+              "work grow faster than the square of its length -- keep the array sorted as "
+              "elements arrive (insert each where a binary search puts it), use a heap or a "
+              "balanced tree, or add them all and sort once after the loop";
+    } else if (d->call_shifted) {
+        what = "moves again the bytes the previous call moved, shifted";
+        part = "copy";
+        why = "removing an element from the front of an array, or putting one in before the "
+              "rest, moves everything after it, so the loop's work grows with the square of "
+              "the array's length -- use a structure that does not move the rest: a queue "
+              "(std::deque, a ring buffer, or an index of the first element) to take from the "
+              "front, a heap or a balanced tree to keep elements sorted, or collect them and "
+              "sort once";
     }
-    if (d->call_shifted) {
+    if (what) {
         cat(r->evidence, sizeof r->evidence,
-            "%seach call of %s (line %u) moves again the bytes the previous call moved, "
-            "shifted (%s of %s compared pairs of consecutive calls; on average %s of a "
-            "call's copy is the previous call's): removing an element from the front of an "
-            "array, or putting one in before the rest, moves everything after it, so the "
-            "loop's work grows with the square of the array's length -- use a structure "
-            "that does not move the rest: a queue (std::deque, a ring buffer, or an index "
-            "of the first element) to take from the front, a heap or a balanced tree to keep "
-            "elements sorted, or collect them and sort once.",
-            r->evidence[0] ? " " : "", callee, d->call_line, pct, a, rep);
+            "%seach call of %s (line %u) %s (%s of %s compared pairs of consecutive calls; on "
+            "average %s of a call's %s is the previous call's): %s.",
+            r->evidence[0] ? " " : "", callee, d->call_line, what, pct, a, rep, part, why);
         return;
     }
     if (d->call_copies) {

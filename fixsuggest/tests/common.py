@@ -54,6 +54,11 @@ def loop_json(bindir, work, functions, argv, env=None):
     return r, (json.load(open(out))["loops"] if os.path.exists(out) else [])
 
 
+def by_line(loops, line):
+    """The loop of a vprof-loop JSON report's `loops` at this line, or None."""
+    return next((l for l in loops if l["line"] == line), None)
+
+
 def record_rank(bindir, work, normal, slow, prefix=""):
     """vprof record of the argv lists `normal` and `slow` (PREFIXn.vprof,
     PREFIXb.vprof in work), then vprof rank --format json into

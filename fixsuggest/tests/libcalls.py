@@ -16,11 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build_case, finish, loop_json, ok  # noqa: E402
-
-
-def by_line(loops, line):
-    return next((l for l in loops if l["line"] == line), None)
+from common import build_case, by_line, finish, loop_json, ok  # noqa: E402
 
 
 def main():
