@@ -566,19 +566,19 @@ static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_res
 {
     const struct vp_fix_redundancy *d = &in->red;
     char a[32], b[32], rep[32], pct[32];
+    if (!d->cross_iteration && call_work(d)) {
+        vp_fix_commas(a, sizeof a, d->call_sampled);
+        vp_fix_commas(b, sizeof b, d->call_distinct);
+    }
     if (!d->cross_iteration && call_work(d) && d->call_setup) {
         const char *what, *fix;
         setup_advice(d->call_callee, &what, &fix);
-        vp_fix_commas(a, sizeof a, d->call_sampled);
-        vp_fix_commas(b, sizeof b, d->call_distinct);
         cat(r->evidence, sizeof r->evidence,
             "%sits calls of %s (line %u) %s, with the same arguments: %s sampled calls, %s "
             "distinct (%.1fx redundancy); %s.",
             r->evidence[0] ? " " : "", d->call_callee ? d->call_callee : "a function",
             d->call_line, what, a, b, d->call_rate, fix);
     } else if (!d->cross_iteration && call_work(d)) {
-        vp_fix_commas(a, sizeof a, d->call_sampled);
-        vp_fix_commas(b, sizeof b, d->call_distinct);
         cat(r->evidence, sizeof r->evidence,
             "%sits calls of %s (line %u) repeat earlier calls with the same inputs: %s sampled "
             "calls, %s distinct (%.1fx redundancy); %s redo work that earlier ones did%s.",
