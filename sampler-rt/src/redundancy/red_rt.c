@@ -602,15 +602,16 @@ static int32_t vp_red_iter_sample_in(const struct vp_red_rt_module *m,
         slot->iter_countdown = INT32_MAX;
         return 0;
     }
+    int32_t rate = vp_red_ci_rate(g);
     if (ls->ci_countdown == 0) { /* first call on this thread: random phase */
-        int32_t k = vp_red_phase(vp_red_gap(t, vp_red_ci_rate(g)), vp_red_gap(t, vp_red_ci_rate(g)));
+        int32_t k = vp_red_phase(vp_red_gap(t, rate), vp_red_gap(t, rate));
         if (k > 1) {
             ls->ci_countdown = k - 1;
             slot->iter_countdown = k - 1;
             return 0;
         }
     }
-    ls->ci_countdown = vp_red_gap(t, vp_red_ci_rate(g));
+    ls->ci_countdown = vp_red_gap(t, rate);
     slot->iter_countdown = ls->ci_countdown;
     if (ls->ci_past == VP_RED_CI_STOP) { /* verdict settled: not computed */
         t->hash_dropped++;
