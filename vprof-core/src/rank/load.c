@@ -181,6 +181,20 @@ static long func_of_pc(struct loader *L, uint64_t pc)
     return idx;
 }
 
+/* The first of the n return addresses ra[] into the program's own code (the
+   executable or a module of the PC index), past other libraries between: a
+   memmove that libstdc++'s string code calls is called at the program line
+   that used the string; ra[0] when none is the program's. */
+static uint64_t program_return(struct loader *L, const uint64_t *ra, size_t n)
+{
+    for (size_t d = 0; d < n && ra[d]; d++) {
+        const struct vp_prof_module *m = vp_profile_module_of(L->p, ra[d] - 1);
+        if (m && (m == &L->p->modules[0] || m->indexed))
+            return ra[d];
+    }
+    return ra[0];
+}
+
 /* The library function a sample in no candidate function ran under: the
    outermost caller on its stack that is a named (not internal) function of
    the same module before the stack leaves it, the entry point the program
@@ -213,7 +227,7 @@ static const struct vp_func *library_entry(struct loader *L, const struct vp_pc_
             if (!entry)
                 entry = inner;
             if (entry) /* where the program called the library */
-                *site = ra[d];
+                *site = program_return(L, ra + d, s->depth - d);
             return entry;
         }
         const struct vp_func *f = vp_resolve_func(L->res, ra[d] - 1);
@@ -233,6 +247,22 @@ static void count_site(struct lib_count *c, uint64_t ra, uint64_t w)
             c->site[i].samples += w;
             return;
         }
+}
+
+/* Whether PC sample s, in an exported function of a library the program was
+   not built with (not the executable, not a module of the PC index), was
+   called there by that library's own code: brk under malloc's sysmalloc,
+   _IO_default_xsputn under snprintf's vfprintf.  Such a function is the
+   library's internal step, not an API the program called, so the sample is
+   unattributed like the library's internal code (docs/rank.md, "Library
+   code").  Without a recorded caller the function stays a candidate. */
+static int library_self_call(const struct loader *L, const struct vp_pc_sample *s)
+{
+    const struct vp_prof_module *mod = vp_profile_module_of(L->p, s->pc);
+    if (!mod || mod == &L->p->modules[0] || mod->indexed || s->depth == 0)
+        return 0;
+    const uint64_t *ra = (const uint64_t *)(s + 1);
+    return ra[0] && vp_profile_module_of(L->p, ra[0] - 1) == mod;
 }
 
 /* Counts an unresolved sample for the library function it ran under;
@@ -682,6 +712,8 @@ static int load_samples(struct loader *L, int slow)
             return -1;
         if (f == -3)
             continue; /* in vprof's runtime */
+        if (f >= 0 && library_self_call(L, L->p->pc_samples[i]))
+            f = -1;
         L->run->pc_total += VP_PC_SAMPLE_WEIGHT(L->p->pc_samples[i]->flags);
         if (f >= 0)
             L->run->funcs[f].pc_samples += VP_PC_SAMPLE_WEIGHT(L->p->pc_samples[i]->flags);
