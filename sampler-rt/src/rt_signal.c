@@ -514,6 +514,17 @@ static void vp_rt_sample_range(const struct vp_index_range *rg, const struct vp_
     }
 }
 
+/* Signal path: whether absolute `pc` is in a module of the PC index (the
+   program's own code, built with vprof-cc) rather than in a library. */
+static int vp_rt_in_indexed(uint64_t pc)
+{
+    const struct vp_rt_index *ix = &vp_rt.index;
+    for (uint32_t m = 0; m < ix->imod_count; m++)
+        if (pc >= ix->imods[m].lo && pc < ix->imods[m].hi)
+            return 1;
+    return 0;
+}
+
 /* Signal path: the index range containing absolute `pc`, or NULL. */
 static const struct vp_index_range *vp_rt_lookup(uint64_t pc, uint64_t *bias)
 {
@@ -637,6 +648,11 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
                                    0, &cx);
 
     unsigned got = 0; /* callers recorded */
+    /* callers in the program's own code so far: --depth bounds these, not
+       the library frames between them (a sample in write(2) under fputs is
+       six frames below the loop that called fputs; docs/runtime.md,
+       "Library frames") */
+    unsigned own = 0;
     int exact = 1;    /* the interrupted PC is exact; a caller's is a return address */
     uint64_t bias = 0;
     const struct vp_index_range *rg = use_index ? vp_rt_lookup(fr.pc, &bias) : NULL;
@@ -659,8 +675,11 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
                 next.pc = next.regs[16];
                 next.cfa_ok = 0;
                 exact = next_exact;
-                if (use_index && d < vp_rt.depth)
-                    next_rg = vp_rt_lookup(exact ? next.pc : next.pc - 1, &next_bias);
+                uint64_t at = exact ? next.pc : next.pc - 1;
+                if (use_index && own < vp_rt.depth && vp_rt_in_indexed(at)) {
+                    own++;
+                    next_rg = vp_rt_lookup(at, &next_bias);
+                }
             } else if (s < 0) {
                 /* no table (code dlopened later, JIT), a malformed one, or an
                    unreadable saved register */
