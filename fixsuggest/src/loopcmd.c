@@ -911,6 +911,7 @@ static int in_vprof(const struct vp_profile *p, const struct pc_slot *s)
    module, or NULL). */
 struct walk_frame {
     int line;
+    const char *file;
     const char *key, *module;
     const char *concrete; /* the key of the function whose code holds the PC */
 };
@@ -972,6 +973,7 @@ static uint64_t walk_samples(const struct vp_profile *p, const struct sel_loop *
             for (int f = 0; f < nf; f++) {
                 struct walk_frame *w = &wf[base + f];
                 w->line = f < slot->nframes ? slot->fr[f].line : 0;
+                w->file = f < slot->nframes ? slot->fr[f].file : NULL;
                 w->key = f < slot->nframes && slot->fr[f].function
                              ? vp_func_key(slot->fr[f].function, slot->fr[f].linkage)
                              : slot->key;
@@ -1012,10 +1014,44 @@ struct line_cell {
     uint64_t w;
 };
 
+/* The program's line that called the system-header code holding a loop (a
+   C++ algorithm inlined from /usr/include), with its samples. */
+struct call_cell {
+    char *file;
+    uint32_t line;
+    uint64_t w;
+};
+
 struct line_acc {
     struct line_cell *v;
     size_t n, cap;
+    struct call_cell *calls;
+    size_t ncalls, capcalls;
 };
+
+/* Adds a sample of loop `k`, whose outermost frame in the loop is st->fr[g],
+   to the program line that called it, when the loop is in a system header:
+   the first frame outward in the program's own source. */
+static void count_call_site(struct line_acc *acc, const struct walk_stack *st, int g, uint64_t wgt)
+{
+    if (g < 0 || g >= st->n || !st->fr[g].file || !vp_system_source(st->fr[g].file))
+        return;
+    while (g < st->n && (!st->fr[g].file || vp_system_source(st->fr[g].file)))
+        g++;
+    if (g >= st->n || st->fr[g].line <= 0)
+        return;
+    const struct walk_frame *f = &st->fr[g];
+    for (size_t i = 0; i < acc->ncalls; i++)
+        if (acc->calls[i].line == (uint32_t)f->line && strcmp(acc->calls[i].file, f->file) == 0) {
+            acc->calls[i].w += wgt;
+            return;
+        }
+    if (acc->ncalls == acc->capcalls) {
+        acc->capcalls = acc->capcalls ? acc->capcalls * 2 : 4;
+        acc->calls = xrealloc(acc->calls, acc->capcalls * sizeof *acc->calls);
+    }
+    acc->calls[acc->ncalls++] = (struct call_cell){xstrdup(f->file), (uint32_t)f->line, wgt};
+}
 
 struct lines_arg {
     struct line_acc *acc; /* per selected loop */
@@ -1042,7 +1078,6 @@ static int same_str(const char *a, const char *b)
 static void lines_one(void *arg, uint64_t wgt, const int *inner, const int *outer,
                       const struct walk_stack *st)
 {
-    (void)outer;
     struct lines_arg *a = arg;
     char cb[256], lb[256];
     const char *leaf = frame_name(st->leaf_key, st->leaf_module, lb, sizeof lb);
@@ -1051,6 +1086,7 @@ static void lines_one(void *arg, uint64_t wgt, const int *inner, const int *oute
         if (g < 0)
             continue;
         a->count[k] += wgt;
+        count_call_site(&a->acc[k], st, outer[k], wgt);
         if (g >= st->n || st->fr[g].line <= 0)
             continue;
         const char *callee = NULL, *lf = NULL;
@@ -1090,6 +1126,23 @@ static void count_lines(const struct vp_profile *p, const struct sel_loop *sel, 
     walk_samples(p, sel, nsel, NULL, lines_one, &a);
 }
 
+/* The call site with the most samples, into L (docs/vprof-loop.md, "Loops
+   in system headers"); ties go to the first seen. */
+static void take_call_site(const struct line_acc *acc, struct vp_lr_loop *L)
+{
+    const struct call_cell *best = NULL;
+    for (size_t i = 0; i < acc->ncalls; i++)
+        if (!best || acc->calls[i].w > best->w)
+            best = &acc->calls[i];
+    if (!best)
+        return;
+    free(L->call_file);
+    free(L->call_text);
+    L->call_file = xstrdup(best->file);
+    L->call_line = best->line;
+    L->call_text = trimmed_line(best->file, best->line);
+}
+
 static void lines_free(struct line_acc *acc, size_t nsel)
 {
     for (size_t k = 0; acc && k < nsel; k++) {
@@ -1098,6 +1151,9 @@ static void lines_free(struct line_acc *acc, size_t nsel)
             free(acc[k].v[i].leaf);
         }
         free(acc[k].v);
+        for (size_t i = 0; i < acc[k].ncalls; i++)
+            free(acc[k].calls[i].file);
+        free(acc[k].calls);
     }
     free(acc);
 }
@@ -2537,6 +2593,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
                           (double)normal.p[0]->hdr.period_ns / 1e9,
                           in);
         }
+        take_call_site(&slow_lines[k], L);
         take_result_calls(sel[k].info, &slow_lines[k], in);
         take_syscalls(sel[k].info, &slow_lines[k], in);
         take_callees(&c, &shares, repsel, i, callee_order);

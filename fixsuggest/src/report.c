@@ -32,6 +32,8 @@ void vp_lr_free_loops(struct vp_lr_loop *loops, size_t n)
     for (size_t i = 0; i < n; i++) {
         free(loops[i].function);
         free(loops[i].inlined_into);
+        free(loops[i].call_file);
+        free(loops[i].call_text);
         free(loops[i].file);
         free((char *)loops[i].in.site_text);
         free((char *)loops[i].in.bucket_text);

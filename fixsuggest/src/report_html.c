@@ -207,9 +207,15 @@ static void loop_section(FILE *out, const struct vp_loop_report *r, size_t i)
     vp_lr_shown_path(r, l->file, rel, sizeof rel);
     vp_lr_categories(l->fix.categories, names, &nn);
     snprintf(id, sizeof id, "loop%zu", i + 1);
-    char fn[600];
-    snprintf(fn, sizeof fn, "%s%s%s%s", l->function, l->inlined_into ? " (inlined into " : "",
-             l->inlined_into ? l->inlined_into : "", l->inlined_into ? ")" : "");
+    char fn[600], at[PATH_MAX + 32] = "";
+    if (l->call_file) {
+        char crel[PATH_MAX];
+        vp_lr_shown_path(r, l->call_file, crel, sizeof crel);
+        snprintf(at, sizeof at, "%scalled at %s:%u", l->inlined_into ? ", " : "", crel, l->call_line);
+    }
+    snprintf(fn, sizeof fn, "%s%s%s%s%s", l->function,
+             l->inlined_into ? " (inlined into " : at[0] ? " (" : "",
+             l->inlined_into ? l->inlined_into : "", at, l->inlined_into || at[0] ? ")" : "");
     snprintf(heading, sizeof heading, "#%zu %s  %s:%u \xe2\x80\x94 %s%s", i + 1, fn, rel,
              l->line, nn ? names[0] : "no root cause", nn > 1 ? ", ..." : "");
     vp_html_section_begin(out, id, heading, i < 3);
@@ -307,6 +313,15 @@ static void loop_section(FILE *out, const struct vp_loop_report *r, size_t i)
                      "<td class=\"num\">%.3f</td></tr>\n", l->in.red.cross_loop_rate);
     fputs("</tbody></table>\n", out);
     vp_html_code(out, (const char *const *)l->source, l->nsource, (int)l->line, (int)l->line);
+    if (l->call_text) {
+        char crel[PATH_MAX];
+        vp_lr_shown_path(r, l->call_file, crel, sizeof crel);
+        fputs("<p>Called at ", out);
+        vp_html_escape(out, crel);
+        fprintf(out, ":%u:</p>\n", l->call_line);
+        vp_html_code(out, (const char *const *)&l->call_text, 1, (int)l->call_line,
+                     (int)l->call_line);
+    }
     vp_html_section_end(out);
 }
 

@@ -166,6 +166,16 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         vp_json_kv_str(j, "path", l->file);
         vp_json_kv_uint(j, "line", l->line);
         vp_json_kv_uint(j, "end_line", l->end_line);
+        vp_json_key(j, "called_at"); /* docs/vprof-loop.md, "Loops in system headers" */
+        if (l->call_file) {
+            vp_json_begin_object(j);
+            vp_lr_relpath(r, l->call_file, rel, sizeof rel);
+            vp_json_kv_str(j, "file", rel);
+            vp_json_kv_str(j, "path", l->call_file);
+            vp_json_kv_uint(j, "line", l->call_line);
+            vp_json_end_object(j);
+        } else
+            vp_json_null(j);
         vp_json_kv_str(j, "kind", vp_lr_kind_name(l->kind));
         snprintf(id, sizeof id, "%016llx", (unsigned long long)l->loop_id);
         vp_json_kv_str(j, "loop_id", id);

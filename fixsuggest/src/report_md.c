@@ -61,6 +61,32 @@ static void prose(FILE *out, const char *s)
     }
 }
 
+/* Quoted source lines first.. as a fenced block, the fence longer than
+   any backtick run in them; nothing when n is 0. */
+static void code_block(FILE *out, const char *const *lines, size_t n, uint32_t first)
+{
+    if (!n)
+        return;
+    size_t fence = 3;
+    for (size_t k = 0; k < n; k++) {
+        size_t run = 0;
+        for (const char *c = lines[k]; *c; c++) {
+            run = *c == '`' ? run + 1 : 0;
+            if (run >= fence)
+                fence = run + 1;
+        }
+    }
+    fprintf(out, "\n");
+    for (size_t k = 0; k < fence; k++)
+        fputc('`', out);
+    fprintf(out, "c\n");
+    for (size_t k = 0; k < n; k++)
+        fprintf(out, "%6u  %s\n", first + (unsigned)k, lines[k]);
+    for (size_t k = 0; k < fence; k++)
+        fputc('`', out);
+    fprintf(out, "\n");
+}
+
 /* `module`: for a function without source, the library it is in (a rank
    row), shown "[libc.so.6]"; NULL otherwise. */
 static void loc(FILE *out, const struct vp_loop_report *r, const char *file, unsigned line,
@@ -208,10 +234,21 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
         fprintf(out, "\n<details>\n<summary>#%zu <code>", i + 1);
         text(out, l->function);
         fprintf(out, "</code> ");
-        if (l->inlined_into) {
-            fprintf(out, "(inlined into <code>");
-            text(out, l->inlined_into);
-            fprintf(out, "</code>) ");
+        if (l->inlined_into || l->call_file) {
+            fputc('(', out);
+            if (l->inlined_into) {
+                fprintf(out, "inlined into <code>");
+                text(out, l->inlined_into);
+                fprintf(out, "</code>%s", l->call_file ? ", " : "");
+            }
+            if (l->call_file) {
+                char crel[PATH_MAX];
+                vp_lr_shown_path(r, l->call_file, crel, sizeof crel);
+                fprintf(out, "called at ");
+                text(out, crel);
+                fprintf(out, ":%u", l->call_line);
+            }
+            fprintf(out, ") ");
         }
         text(out, rel);
         fprintf(out, ":%u: ", l->line);
@@ -268,26 +305,14 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
             prose(out, vp_lr_copy_summary(sum, sizeof sum, &l->copies[k]));
             fprintf(out, "\n");
         }
-        if (l->nsource) {
-            /* A fence longer than any backtick run in the quoted lines. */
-            size_t fence = 3;
-            for (size_t k = 0; k < l->nsource; k++) {
-                size_t run = 0;
-                for (const char *c = l->source[k]; *c; c++) {
-                    run = *c == '`' ? run + 1 : 0;
-                    if (run >= fence)
-                        fence = run + 1;
-                }
-            }
-            fprintf(out, "\n");
-            for (size_t k = 0; k < fence; k++)
-                fputc('`', out);
-            fprintf(out, "c\n");
-            for (size_t k = 0; k < l->nsource; k++)
-                fprintf(out, "%6u  %s\n", l->line + (unsigned)k, l->source[k]);
-            for (size_t k = 0; k < fence; k++)
-                fputc('`', out);
-            fprintf(out, "\n");
+        code_block(out, (const char *const *)l->source, l->nsource, l->line);
+        if (l->call_text) {
+            char crel[PATH_MAX];
+            vp_lr_shown_path(r, l->call_file, crel, sizeof crel);
+            fprintf(out, "\nCalled at ");
+            text(out, crel);
+            fprintf(out, ":%u:\n", l->call_line);
+            code_block(out, (const char *const *)&l->call_text, 1, l->call_line);
         }
         fprintf(out, "\n</details>\n");
     }

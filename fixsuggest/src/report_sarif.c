@@ -66,6 +66,37 @@ static int root_of(const struct vp_loop_report *r, char *root, size_t n)
     return -1;
 }
 
+/* A "physicalLocation" member: `file` relative to %SRCROOT% when the report
+   has a source root holding it, else a file: URI; lines line..end_line
+   (end_line 0 or below line: one line). */
+static void physical_location(struct vp_json *j, const struct vp_loop_report *r,
+                              const char *file, uint32_t line, uint32_t end_line)
+{
+    char rel[PATH_MAX], uri[PATH_MAX * 3];
+    vp_json_key(j, "physicalLocation");
+    vp_json_begin_object(j);
+    vp_json_key(j, "artifactLocation");
+    vp_json_begin_object(j);
+    if (vp_lr_relpath(r, file, rel, sizeof rel)) {
+        uri_path(uri, sizeof uri, rel);
+        vp_json_kv_str(j, "uri", uri);
+        vp_json_kv_str(j, "uriBaseId", "%SRCROOT%");
+    } else {
+        char fileuri[PATH_MAX * 3 + 8];
+        uri_path(uri, sizeof uri, file);
+        snprintf(fileuri, sizeof fileuri, "file://%s", uri);
+        vp_json_kv_str(j, "uri", fileuri);
+    }
+    vp_json_end_object(j);
+    vp_json_key(j, "region");
+    vp_json_begin_object(j);
+    vp_json_kv_uint(j, "startLine", line ? line : 1);
+    if (end_line >= line && line)
+        vp_json_kv_uint(j, "endLine", end_line);
+    vp_json_end_object(j);
+    vp_json_end_object(j); /* physicalLocation */
+}
+
 int vp_lr_write_sarif(FILE *out, const struct vp_loop_report *r)
 {
     struct vp_json *j = vp_json_new(out, 1);
@@ -145,7 +176,7 @@ int vp_lr_write_sarif(FILE *out, const struct vp_loop_report *r)
     for (size_t i = 0; i < r->nloops; i++) {
         const struct vp_lr_loop *l = &r->loops[i];
         char rel[PATH_MAX];
-        int relative = vp_lr_relpath(r, l->file, rel, sizeof rel);
+        vp_lr_relpath(r, l->file, rel, sizeof rel); /* the fingerprint's path */
         for (int k = 0; k < VP_FIX_CAT_COUNT; k++) {
             unsigned c = vp_fix_category_order[k];
             if (!(l->fix.categories & c))
@@ -178,28 +209,12 @@ int vp_lr_write_sarif(FILE *out, const struct vp_loop_report *r)
             vp_json_key(j, "locations");
             vp_json_begin_array(j);
             vp_json_begin_object(j);
-            vp_json_key(j, "physicalLocation");
-            vp_json_begin_object(j);
-            vp_json_key(j, "artifactLocation");
-            vp_json_begin_object(j);
-            if (relative) {
-                uri_path(uri, sizeof uri, rel);
-                vp_json_kv_str(j, "uri", uri);
-                vp_json_kv_str(j, "uriBaseId", "%SRCROOT%");
-            } else {
-                char fileuri[PATH_MAX * 3 + 8];
-                uri_path(uri, sizeof uri, l->file);
-                snprintf(fileuri, sizeof fileuri, "file://%s", uri);
-                vp_json_kv_str(j, "uri", fileuri);
-            }
-            vp_json_end_object(j);
-            vp_json_key(j, "region");
-            vp_json_begin_object(j);
-            vp_json_kv_uint(j, "startLine", l->line ? l->line : 1);
-            if (l->end_line >= l->line && l->line)
-                vp_json_kv_uint(j, "endLine", l->end_line);
-            vp_json_end_object(j);
-            vp_json_end_object(j); /* physicalLocation */
+            /* a loop in a system header is shown where the program
+               called it, the header's loop as a related location */
+            if (l->call_file)
+                physical_location(j, r, l->call_file, l->call_line, 0);
+            else
+                physical_location(j, r, l->file, l->line, l->end_line);
             vp_json_key(j, "logicalLocations");
             vp_json_begin_array(j);
             vp_json_begin_object(j);
@@ -209,6 +224,16 @@ int vp_lr_write_sarif(FILE *out, const struct vp_loop_report *r)
             vp_json_end_array(j);
             vp_json_end_object(j);
             vp_json_end_array(j); /* locations */
+            if (l->call_file) {
+                vp_json_key(j, "relatedLocations");
+                vp_json_begin_array(j);
+                vp_json_begin_object(j);
+                vp_json_kv_int(j, "id", 0);
+                physical_location(j, r, l->file, l->line, l->end_line);
+                text_obj(j, "message", "the loop, in the system header the call inlined");
+                vp_json_end_object(j);
+                vp_json_end_array(j);
+            }
             vp_json_key(j, "partialFingerprints");
             vp_json_begin_object(j);
             vp_json_kv_str(j, "vprofLoop/v1", fp);

@@ -140,8 +140,17 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         char fit[256];
         fprintf(out, "\n%s#%zu %s%s", s->bold, i + 1,
                 vp_func_fit(l->function, 64, fit, sizeof fit), s->off);
+        char at[PATH_MAX + 32] = "";
+        if (l->call_file) {
+            char crel[PATH_MAX];
+            vp_lr_shown_path(r, l->call_file, crel, sizeof crel);
+            snprintf(at, sizeof at, "called at %s:%u", crel, l->call_line);
+        }
         if (l->inlined_into)
-            fprintf(out, " (inlined into %s)", vp_func_fit(l->inlined_into, 64, fit, sizeof fit));
+            fprintf(out, " (inlined into %s%s%s)", vp_func_fit(l->inlined_into, 64, fit, sizeof fit),
+                    at[0] ? ", " : "", at);
+        else if (at[0])
+            fprintf(out, " (%s)", at);
         char label[32];
         fprintf(out, "  %s:%u  %s", rel, l->line, vp_lr_loop_label(l, label, sizeof label));
         if (l->kind == VP_LOOP_NATURAL) {
@@ -263,6 +272,12 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         }
         for (size_t k = 0; k < l->nsource; k++)
             fprintf(out, "   %s%6u |%s %s\n", s->dim, l->line + (unsigned)k, s->off, l->source[k]);
+        if (l->call_text) {
+            char crel[PATH_MAX];
+            vp_lr_shown_path(r, l->call_file, crel, sizeof crel);
+            fprintf(out, "   called at %s:%u:\n   %s%6u |%s %s\n", crel, l->call_line, s->dim,
+                    l->call_line, s->off, l->call_text);
+        }
     }
     for (size_t i = 0; i < r->nidle; i++) {
         char rel[PATH_MAX];

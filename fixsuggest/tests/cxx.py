@@ -14,6 +14,7 @@ usage: cxx.py BINDIR TESTSRCDIR WORKDIR
 """
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -134,7 +135,47 @@ def main():
     repeated_call(bindir, src, work)
     router(bindir, src, work)
     bad_hash(bindir, src, work)
+    system_header_loop(bindir, src, work)
     return finish()
+
+
+def system_header_loop(bindir, src, work):
+    """A loop in a system header (std::find's, inlined into dedup) is
+    reported with the program's line that called it (docs/vprof-loop.md,
+    "Loops in system headers"): JSON called_at, the text heading and quote,
+    SARIF's primary location (the header's loop a related one)."""
+    cpp = os.path.join(src, "cxx", "dedup.cpp")
+    call = line_of(cpp, "// FIND-CALL")
+    prog = os.path.join(work, "dedup")
+    build(bindir, [cpp], prog, cc="vprof-c++")
+    args = ["--function", "dedup", "--", prog, "30000", "30000"]
+    r, loops = vprof_loop_json(bindir, work, "dedup.json", args)
+    lk = next((l for l in loops if l["path"].startswith("/usr/include/")), None)
+    at = (lk or {}).get("called_at") or {}
+    ok(r.returncode == 0 and lk and lk["inlined_into"] == "dedup" and
+       at.get("path") == cpp and at.get("line") == call and "0*1?" in lk["root_cause"],
+       "vprof-loop: std::find's loop is called at the program's line",
+       loop_detail(r, lk, ("function", "path", "line", "called_at", "root_cause")))
+    own = next((l for l in loops if l["path"] == cpp), None)
+    ok(own is not None and own["called_at"] is None,
+       "vprof-loop: a loop in the program's own source has no call site", str(own))
+    loop = os.path.join(bindir, "vprof-loop")
+    r = run([loop] + args[:2] + ["--no-color"] + args[2:], work)
+    ok(r.returncode == 0 and re.search(r"\(inlined into dedup, called at \S*dedup\.cpp:%d\)" % call,
+                                       r.stdout)
+       and ("%6d | if (std::find(out.begin(), out.end(), x) == out.end())" % call) in r.stdout,
+       "vprof-loop text: the heading and the quote give the call", r.stdout[:2500])
+    r = run([loop] + args[:2] + ["--format", "sarif", "-o", "dedup.sarif"] + args[2:], work)
+    res = json.load(open(os.path.join(work, "dedup.sarif")))["runs"][0]["results"] \
+        if r.returncode == 0 else []
+    hdr = [x for x in res if x.get("relatedLocations")]
+    ok(hdr and all(x["locations"][0]["physicalLocation"]["region"]["startLine"] == call and
+                   x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith(
+                       "dedup.cpp") and
+                   "/usr/include/" in x["relatedLocations"][0]["physicalLocation"]
+                   ["artifactLocation"]["uri"] for x in hdr),
+       "SARIF: the header loop's result is located at the call, the loop related",
+       json.dumps(res)[:2000])
 
 
 def same_name(bindir, src, work):

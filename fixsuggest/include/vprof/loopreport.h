@@ -39,6 +39,12 @@ struct vp_lr_loop {
                                 loop, inlined from `function`; NULL when
                                 `function` was selected itself               */
     uint32_t line, column, end_line, parent_line, parent_column;
+    char *call_file;         /* a loop in a system header (/usr/include): the
+                                program's line that called the code holding
+                                it, the one with most slow-run samples; NULL
+                                otherwise or when no sample shows it           */
+    uint32_t call_line;
+    char *call_text;         /* that line, trimmed; NULL when unreadable      */
     int kind;                /* enum vp_loop_kind                             */
     int depth;               /* nesting, 1 = outermost                        */
     int static_class;        /* enum vp_loop_class                            */

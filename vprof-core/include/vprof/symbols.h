@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "vprof/profile.h"
 
@@ -96,6 +97,13 @@ int vp_symtab_has_function(const struct vp_symtab *st, const char *want);
  * linkage name when that is an Itanium C++ mangled name ("_Z..."), else
  * its name.  Two C++ methods or overloads with one DW_AT_name in one file
  * are two functions (docs/rank.md, "Function identity"). */
+/* Whether source file `path` is a system header or library source
+   (/usr/include, /usr/lib): not the program's own code. */
+static inline int vp_system_source(const char *path)
+{
+    return strncmp(path, "/usr/include/", 13) == 0 || strncmp(path, "/usr/lib/", 9) == 0;
+}
+
 static inline const char *vp_func_key(const char *name, const char *linkage)
 {
     return linkage && linkage[0] == '_' && linkage[1] == 'Z' ? linkage : name;

@@ -739,7 +739,7 @@ static int load_samples(struct loader *L, int slow)
         /* the program's own line, not the system header inlined there
            (char_traits.h's copy under a std::string's substr) */
         size_t k = 0;
-        while (k + 1 < nfr && (!fr[k].file || fr[k].line <= 0 || vp_rank_system_file(fr[k].file)))
+        while (k + 1 < nfr && (!fr[k].file || fr[k].line <= 0 || vp_system_source(fr[k].file)))
             k++;
         if (vp_rank_run_add_lib(L->run, key ? key : "", mpath ? vp_rank_base_name(mpath) : "",
                                 c->samples, nfr && fr[k].line > 0 ? fr[k].file : NULL,

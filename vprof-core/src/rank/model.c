@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "vprof/format.h"
+#include "vprof/symbols.h"
 #include "util/grow.h"
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -284,7 +285,7 @@ static int cmp_str(const void *a, const void *b)
 
 int vp_rank_run_add_source(struct vp_rank_run *r, const char *path)
 {
-    if (!path || !path[0] || vp_rank_system_file(path))
+    if (!path || !path[0] || vp_system_source(path))
         return 0;
     const char *base = vp_rank_base_name(path);
     if (r->nsources && strcmp(r->sources[r->nsources - 1], base) == 0)

@@ -34,13 +34,6 @@ static inline const char *vp_rank_unattributed_note(const struct vp_rank_result 
     return buf;
 }
 
-/* Whether `path` is a system header or library source (/usr/include,
-   /usr/lib): not the program's own code. */
-static inline int vp_rank_system_file(const char *path)
-{
-    return strncmp(path, "/usr/include/", 13) == 0 || strncmp(path, "/usr/lib/", 9) == 0;
-}
-
 static inline const char *vp_rank_base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
