@@ -87,6 +87,17 @@ static void code_block(FILE *out, const char *const *lines, size_t n, uint32_t f
     fprintf(out, "\n");
 }
 
+/* A system-header loop's call site: `before`, file:line, `after`. */
+static void called_at(FILE *out, const struct vp_loop_report *r, const struct vp_lr_loop *l,
+                      const char *before, const char *after)
+{
+    char crel[PATH_MAX];
+    vp_lr_shown_path(r, l->call_file, crel, sizeof crel);
+    fputs(before, out);
+    text(out, crel);
+    fprintf(out, ":%u%s", l->call_line, after);
+}
+
 /* `module`: for a function without source, the library it is in (a rank
    row), shown "[libc.so.6]"; NULL otherwise. */
 static void loc(FILE *out, const struct vp_loop_report *r, const char *file, unsigned line,
@@ -241,13 +252,8 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
                 text(out, l->inlined_into);
                 fprintf(out, "</code>%s", l->call_file ? ", " : "");
             }
-            if (l->call_file) {
-                char crel[PATH_MAX];
-                vp_lr_shown_path(r, l->call_file, crel, sizeof crel);
-                fprintf(out, "called at ");
-                text(out, crel);
-                fprintf(out, ":%u", l->call_line);
-            }
+            if (l->call_file)
+                called_at(out, r, l, "called at ", "");
             fprintf(out, ") ");
         }
         text(out, rel);
@@ -307,11 +313,7 @@ int vp_lr_write_md(FILE *out, const struct vp_loop_report *r)
         }
         code_block(out, (const char *const *)l->source, l->nsource, l->line);
         if (l->call_text) {
-            char crel[PATH_MAX];
-            vp_lr_shown_path(r, l->call_file, crel, sizeof crel);
-            fprintf(out, "\nCalled at ");
-            text(out, crel);
-            fprintf(out, ":%u:\n", l->call_line);
+            called_at(out, r, l, "\nCalled at ", ":\n");
             code_block(out, (const char *const *)&l->call_text, 1, l->call_line);
         }
         fprintf(out, "\n</details>\n");
