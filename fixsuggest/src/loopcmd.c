@@ -1927,6 +1927,7 @@ static void take_redundancy(const struct vp_red_result *red, const struct vp_loo
         d->call_copies = (best->static_flags & VP_REDF_COPY) != 0;
         d->call_setup = (best->static_flags & VP_REDF_SETUP) != 0;
         d->call_sorts = (best->static_flags & VP_REDF_SORT) != 0;
+        d->call_pure = (best->static_flags & VP_REDF_PURE) != 0;
         d->call_shifted = d->call_copies && best->pairs_redundant_shifted * 2 > best->pairs_redundant;
         /* a call that does I/O on every call, in every iteration: its
            repetition is batched, not cached (docs/vprof-loop.md,

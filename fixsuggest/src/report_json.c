@@ -235,6 +235,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
             vp_json_kv_bool(j, "shifted", d->call_shifted); /* ... of shifted bytes */
             vp_json_kv_bool(j, "setup", d->call_setup); /* fopen, regcomp, ... */
             vp_json_kv_bool(j, "sorts", d->call_sorts); /* a copy unit of qsort */
+            vp_json_kv_bool(j, "math", d->call_pure);   /* pow, exp, sin, ... */
             vp_json_key(j, "callee_waits_line"); /* its loop waits in every iteration */
             d->call_wait_line ? vp_json_uint(j, d->call_wait_line) : vp_json_null(j);
             vp_json_end_object(j);

@@ -223,7 +223,10 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
                         d->call_shifted && !d->call_sorts ? ", shifted" : "");
             } else if (d->call_sampled || d->call_pairs) {
                 fprintf(out, ", repeated %scalls of %s (line %u) %.2fx",
-                        d->call_setup ? "setup " : "", d->call_callee ? d->call_callee : "?",
+                        d->call_setup  ? "setup "
+                        : d->call_pure ? "math "
+                                       : "",
+                        d->call_callee ? d->call_callee : "?",
                         d->call_line, d->call_rate);
                 if (d->call_rescan)
                     fprintf(out, " (%.0f%% of %llu pairs of consecutive calls scan the string "

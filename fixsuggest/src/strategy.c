@@ -578,6 +578,14 @@ static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_res
             "distinct (%.1fx redundancy); %s.",
             r->evidence[0] ? " " : "", d->call_callee ? d->call_callee : "a function",
             d->call_line, what, a, b, d->call_rate, fix);
+    } else if (!d->cross_iteration && call_work(d) && d->call_pure) {
+        cat(r->evidence, sizeof r->evidence,
+            "%sits calls of %s (line %u) compute again a value an earlier call computed, from "
+            "the same arguments: %s sampled calls, %s distinct (%.1fx redundancy); compute it "
+            "once where its arguments are set (before the loop, when they do not change in "
+            "it) or keep its results by argument.",
+            r->evidence[0] ? " " : "", d->call_callee ? d->call_callee : "a function",
+            d->call_line, a, b, d->call_rate);
     } else if (!d->cross_iteration && call_work(d)) {
         cat(r->evidence, sizeof r->evidence,
             "%sits calls of %s (line %u) repeat earlier calls with the same inputs: %s sampled "

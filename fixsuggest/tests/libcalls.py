@@ -8,7 +8,10 @@ says to hoist it.  A loop that compiles a new pattern for every line is
 not redundant (docs/redundancy.md, "Setup calls made again").  A loop that
 sorts its whole array again after each element it adds is cross-loop with
 change-data-structure, and the evidence says to keep the array sorted or
-sort once ("Sorts made again").
+sort once ("Sorts made again").  A loop that calls pow with the same
+arguments for every element of a channel is cross-iteration with
+memoization; one that calls log of a new sample every time is not ("Math
+calls made again").
 
 usage: libcalls.py BINDIR TESTSRCDIR WORKDIR
 """
@@ -21,9 +24,11 @@ from common import build_case, by_line, finish, loop_json, ok  # noqa: E402
 
 def main():
     bindir, src, work, prog, line = build_case("libcalls", ("LOG-LOOP", "MATCH-LOOP",
-                                                            "IDS-LOOP", "SORT-LOOP"))
-    argv = [prog, os.path.join(work, "events.log"), "4000", "3000", "5000"]
-    r, loops = loop_json(bindir, work, "write_log,count_matches,count_ids,leaderboard", argv)
+                                                            "IDS-LOOP", "SORT-LOOP",
+                                                            "GAIN-LOOP", "WAVE-LOOP"))
+    argv = [prog, os.path.join(work, "events.log"), "4000", "3000", "5000", "100000"]
+    r, loops = loop_json(bindir, work, "write_log,count_matches,count_ids,leaderboard,mix,"
+                         "waveform", argv)
     ok(r.returncode == 0, "vprof-loop diagnoses the program", r.stderr[-1500:])
     log, match, ids = (by_line(loops, line[m]) for m in ("LOG-LOOP", "MATCH-LOOP", "IDS-LOOP"))
     ok(log is not None and match is not None and ids is not None, "the three loops are reported",
@@ -63,6 +68,23 @@ def main():
        and "keep the array sorted as elements arrive" in sort["evidence"],
        "the evidence says qsort sorts again and what to do instead",
        sort and sort["evidence"])
+
+    gain, wave = by_line(loops, line["GAIN-LOOP"]), by_line(loops, line["WAVE-LOOP"])
+    gc = (gain or {}).get("repeated_call") or {}
+    ok(gain is not None and gain["root_cause"] == ["cross-iteration"]
+       and gain["fix"] == ["memoization"] and gc.get("callee") == "pow"
+       and gc.get("math") is True and gc.get("redundant") is True
+       and gc.get("distinct_calls", 99) <= 8 and gc.get("sampled_calls", 0) >= 50,
+       "the gain loop's pow repeats: cross-iteration, memoization",
+       str(gain and (gain["root_cause"], gain["fix"], gc)))
+    ok(gain is not None and "compute again a value an earlier call computed" in gain["evidence"]
+       and "compute it once where its arguments are set" in gain["evidence"],
+       "the evidence says pow computes again and to hoist it", gain and gain["evidence"])
+    wc = (wave or {}).get("repeated_call") or {}
+    ok(wave is not None and "cross-iteration" not in wave["root_cause"]
+       and wc.get("math") is True and wc.get("redundant") is False,
+       "log of a new sample every time is no repeat",
+       str(wave and (wave["root_cause"], wc)))
     return finish()
 
 

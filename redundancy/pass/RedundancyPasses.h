@@ -74,6 +74,8 @@ struct LoopSources {
   bool Copy = false;
   /// The call is a setup call (LibScan::Setup): VP_REDF_SETUP.
   bool Setup = false;
+  /// The call is a math call (LibScan::Pure): VP_REDF_PURE.
+  bool Pure = false;
   /// The copy is a sort (LibScan::Size): VP_REDF_SORT.
   bool Sort = false;
   /// A setup call lifted from the callee `Via` (a function of the module

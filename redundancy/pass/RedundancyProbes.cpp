@@ -27,6 +27,7 @@
 #include "llvm/Analysis/MemorySSA.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
@@ -63,6 +64,7 @@ STATISTIC(NumOwnClones, "Number of functions cloned by the redundancy pass");
 STATISTIC(NumCallUnits, "Number of repeated-call units");
 STATISTIC(NumOverBudget, "Number of loops left unprobed by the copy budget");
 STATISTIC(NumTailRecLoops, "Number of tail-recursion loops left to the per-call probes");
+STATISTIC(NumMonotonicMath, "Number of math calls left without a unit: an argument never repeats");
 
 static cl::opt<bool> PrintSources(
     "vprof-print-sources", cl::init(false), cl::Hidden,
@@ -1615,6 +1617,13 @@ struct LibScan {
   /// too, as sorting unchanged data again is redundant ("Sorts made again"
   /// in docs/redundancy.md).  -1: not a sort.
   int8_t Size = -1;
+  /// A math function (pow, exp, log, sin, ...): its result is a function of
+  /// its numeric arguments alone (it writes only errno, which is why LLVM
+  /// keeps the call in the loop when its arguments do not change).  A unit
+  /// of per-call signatures like a setup call's, its arguments' values the
+  /// signature, sampled at the usual rate ("Math calls made again" in
+  /// docs/redundancy.md).
+  bool Pure = false;
 };
 static const LibScan LibScans[] = {
     {"strlen", {0, -1}, {-1, -1}, true, 0, false},
@@ -1670,6 +1679,91 @@ static const LibScan LibScans[] = {
     // Sorts: an array sorted again after each element is added.
     {"qsort", {0, -1}, {1, -1}, false, 0, true, true, "qsort", false, 2},
     {"qsort_r", {0, -1}, {1, -1}, false, 0, true, true, "qsort_r", false, 2},
+    // Math functions (and their float and long double forms) with numeric
+    // arguments only: a value computed again from the same arguments.  Not
+    // sqrt: clang inlines its instruction and calls it only for a negative
+    // argument (to set errno), so a repeat costs one instruction.
+    {"pow", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"powf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"powl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"exp", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"expf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"expl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"exp2", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"exp2f", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"exp2l", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"expm1", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"expm1f", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"expm1l", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"log", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"logf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"logl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"log2", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"log2f", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"log2l", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"log10", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"log10f", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"log10l", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"log1p", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"log1pf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"log1pl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"sin", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"sinf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"sinl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"cos", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"cosf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"cosl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"tan", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"tanf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"tanl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"asin", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"asinf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"asinl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"acos", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"acosf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"acosl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"atan", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"atanf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"atanl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"atan2", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"atan2f", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"atan2l", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"sinh", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"sinhf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"sinhl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"cosh", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"coshf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"coshl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"tanh", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"tanhf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"tanhl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"asinh", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"asinhf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"asinhl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"acosh", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"acoshf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"acoshl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"atanh", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"atanhf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"atanhl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"cbrt", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"cbrtf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"cbrtl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"hypot", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"hypotf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"hypotl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"erf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"erff", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"erfl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"erfc", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"erfcf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"erfcl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"tgamma", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"tgammaf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"tgammal", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"fmod", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"fmodf", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
+    {"fmodl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
 };
 
 /// The LibScans entry of a call of a declared C library function, or -1.
@@ -1692,6 +1786,13 @@ static int libScanOf(const CallBase &CI, const Function &G) {
                         !CI.getArgOperand(E.Size)->getType()->isIntegerTy()))
       return -1;
     if (!E.Writes && !G.onlyReadsMemory())
+      return -1;
+    // a math function takes and gives numbers (a program's own `log` that
+    // takes a message is not one)
+    if (E.Pure && (!G.getReturnType()->isFloatingPointTy() ||
+                   any_of(G.args(), [](const Argument &A) {
+                     return !A.getType()->isFloatingPointTy();
+                   })))
       return -1;
     for (int J = 0; J < 2; ++J) {
       if (E.Ptr[J] < 0)
@@ -1769,6 +1870,73 @@ static Value *unitArg(const LoopSources &U, CallBase &CB, unsigned A) {
   return (unsigned)K < CB.arg_size() ? CB.getArgOperand(K) : nullptr;
 }
 
+/// Whether floating-point value \p V takes a new value in every iteration of
+/// \p L: an affine induction variable of \p L with a nonzero step, converted
+/// to floating point (`i * 0.001`), or a floating-point phi of its header
+/// stepped by a nonzero constant (`x += 0.5`), moved by loop-invariant
+/// additions and by multiplications and divisions by loop-invariant factors
+/// (not a zero constant; a factor that is zero at run time is taken not to
+/// be, our decision).  A
+/// math call with such an argument never repeats a call of the same
+/// instance ("Math calls made again" in docs/redundancy.md).
+static bool newEveryIteration(Value *V, Loop &L, ScalarEvolution &SE, unsigned Depth = 0) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !L.contains(I) || Depth > 8)
+    return false;
+  auto NonzeroFP = [](Value *C) {
+    auto *CF = dyn_cast<ConstantFP>(C);
+    return CF && !CF->isZero() && CF->getValueAPF().isFinite();
+  };
+  switch (I->getOpcode()) {
+  case Instruction::SIToFP:
+  case Instruction::UIToFP: {
+    if (!SE.isSCEVable(I->getOperand(0)->getType()))
+      return false;
+    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(I->getOperand(0)));
+    return AR && AR->getLoop() == &L && AR->isAffine() &&
+           isa<SCEVConstant>(AR->getStepRecurrence(SE)) && !AR->getStepRecurrence(SE)->isZero() &&
+           // it could repeat only after 2^32 iterations (a trunc of the
+           // 64-bit counter keeps no wrap flags)
+           (AR->hasNoSignedWrap() || AR->hasNoUnsignedWrap() ||
+            SE.getTypeSizeInBits(AR->getType()) >= 32);
+  }
+  case Instruction::FNeg:
+    return newEveryIteration(I->getOperand(0), L, SE, Depth + 1);
+  case Instruction::FAdd:
+  case Instruction::FSub:
+    for (unsigned K = 0; K < 2; ++K)
+      if (L.isLoopInvariant(I->getOperand(1 - K)) &&
+          newEveryIteration(I->getOperand(K), L, SE, Depth + 1))
+        return true;
+    return false;
+  case Instruction::FMul: // by a loop-invariant factor: zero only in a
+                          // degenerate program (our decision)
+    for (unsigned K = 0; K < 2; ++K)
+      if (L.isLoopInvariant(I->getOperand(1 - K)) &&
+          !(isa<ConstantFP>(I->getOperand(1 - K)) && !NonzeroFP(I->getOperand(1 - K))) &&
+          newEveryIteration(I->getOperand(K), L, SE, Depth + 1))
+        return true;
+    return false;
+  case Instruction::FDiv:
+    return L.isLoopInvariant(I->getOperand(1)) &&
+           !(isa<ConstantFP>(I->getOperand(1)) && !NonzeroFP(I->getOperand(1))) &&
+           newEveryIteration(I->getOperand(0), L, SE, Depth + 1);
+  case Instruction::PHI: {
+    auto *P = cast<PHINode>(I);
+    BasicBlock *Latch = L.getLoopLatch();
+    if (P->getParent() != L.getHeader() || !Latch || P->getNumIncomingValues() != 2)
+      return false;
+    auto *Step = dyn_cast<BinaryOperator>(P->getIncomingValueForBlock(Latch));
+    return Step && (Step->getOpcode() == Instruction::FAdd || Step->getOpcode() == Instruction::FSub) &&
+           ((Step->getOperand(0) == P && NonzeroFP(Step->getOperand(1))) ||
+            (Step->getOperand(1) == P && NonzeroFP(Step->getOperand(0)) &&
+             Step->getOpcode() == Instruction::FAdd));
+  }
+  default:
+    return false;
+  }
+}
+
 /// The repeated-call units of loop \p L: its own calls (not those of its
 /// subloops) to a function of the module that has a loop (\p Expensive;
 /// not recursion alone: the per-call decision costs as much as a small
@@ -1781,8 +1949,8 @@ static Value *unitArg(const LoopSources &U, CallBase &CB, unsigned A) {
 /// recursion, and its signature is the call's arguments and the callee's
 /// sources.
 static std::vector<LoopSources>
-repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
-                  function_ref<bool(Function &)> Expensive,
+repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, ScalarEvolution &SE,
+                  Function &F, function_ref<bool(Function &)> Expensive,
                   function_ref<CallInst *(Function &, int &,
                                           std::vector<std::pair<int, Constant *>> &)>
                       SetupIn) {
@@ -1810,6 +1978,12 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
         continue;
       if (Lib >= 0 && LibScans[Lib].Copy && !EnablePrefixPairs)
         continue;
+      // sin(i * step): a new argument in every iteration, no repeat to find
+      if (Lib >= 0 && LibScans[Lib].Pure &&
+          any_of(CI->args(), [&](Value *A) { return newEveryIteration(A, L, SE); })) {
+        ++NumMonotonicMath;
+        continue;
+      }
       // A call of a helper of the module that makes a setup call on every
       // call (log_event's fopen, not inlined): the setup call's unit, at
       // this call ("Setup calls made again" in docs/redundancy.md).
@@ -1830,6 +2004,7 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, Function &F,
       U.Copy = Lib >= 0 && LibScans[Lib].Copy;
       U.Setup = Lib >= 0 && LibScans[Lib].Setup;
       U.Sort = Lib >= 0 && LibScans[Lib].Size >= 0;
+      U.Pure = Lib >= 0 && LibScans[Lib].Pure;
       U.Call = CI;
       uint64_t Key[2] = {LS.LoopId, 0x7670726663616c6cULL ^ Ordinal++};
       U.LoopId = xxHash64(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Key), sizeof Key));
@@ -1963,11 +2138,11 @@ static void instrumentCallUnit(ProbeModule &PM, CallInst &CB, const LoopSources 
   if (U.LibScan >= 0 && LibScans[U.LibScan].Copy)
     return; // its pairs only
   MDNode *Unlikely = MDBuilder(PM.Ctx).createBranchWeights(1, 1u << 20);
-  if (U.Setup) {
+  if (U.Setup || U.Pure) {
     // A setup call's signature is known before the call (its strings and
-    // integers): the frame ends there, and the call is left as it is, so
-    // nothing the call runs (a helper's callee probes, when the call is
-    // lifted) joins it.
+    // integers), a math call's too (its numbers): the frame ends there, and
+    // the call is left as it is, so nothing the call runs (a helper's callee
+    // probes, when the call is lifted) joins it.
     IRBuilder<> B(&CB);
     Value *Slot = PM.slot(B, Index);
     B.SetInsertPoint(countDown(PM, B, Slot, &CB));
@@ -2144,7 +2319,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
       LS.Column = It->Src.Column;
       std::vector<LoopSources> Units =
           repeatedCallUnits(
-              *L, LS, *FA.LI, *F,
+              *L, LS, *FA.LI, *FA.SE, *F,
               [&](Function &G) { return !FAM.getResult<LoopAnalysis>(G).empty(); },
               [&](Function &G, int &Lib, std::vector<std::pair<int, Constant *>> &Args) {
                 return liftableSetupCall(G, FAM.getResult<LoopAnalysis>(G), PDTOf(G), Lib,

@@ -58,6 +58,8 @@ static uint16_t loopFlags(const LoopSources &LS) {
     F |= VP_REDF_SETUP;
   if (LS.Sort)
     F |= VP_REDF_SORT;
+  if (LS.Pure)
+    F |= VP_REDF_PURE;
   return F;
 }
 
@@ -142,6 +144,8 @@ void printLoopSources(raw_ostream &OS, const LoopSources &LS) {
     OS << " setup-call";
   if (LS.Sort)
     OS << " sort";
+  if (LS.Pure)
+    OS << " math-call";
   if (!LS.Via.empty())
     OS << " via=" << LS.Via;
   if (LS.FixedWriteLocations)

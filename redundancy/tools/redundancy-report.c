@@ -76,7 +76,9 @@ int main(int argc, char **argv)
         if (l->callsite) { /* a repeated-call unit: its calls are its iterations */
             char name[192];
             printf("%scalls of %s at line %u in loop %016llx id=%016llx sources=%u\n",
-                   (l->static_flags & VP_REDF_SETUP) ? "setup " : "",
+                   (l->static_flags & VP_REDF_SETUP)  ? "setup "
+                   : (l->static_flags & VP_REDF_PURE) ? "math "
+                                                      : "",
                    vp_func_display(l->function, name, sizeof name), l->line, (unsigned long long)l->parent_id,
                    (unsigned long long)l->loop_id, l->source_count);
             printf("  repeated calls: %s rate=%.2f sampled=%llu distinct%c%llu\n",

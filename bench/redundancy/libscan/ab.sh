@@ -12,6 +12,7 @@
 #              -mllvm -vprof-prefix-pairs=0 measures the string-rescan pairs)
 #   FUNCS      the functions selected (default escape,count,fixed_cmp,rolling_cmp)
 #   ARGS       the program's arguments (default none), split as a shell would
+#   LIBS       libraries to link (default none; -lm for math_bench.c)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "ab.sh: $*" >&2; exit 2; }
@@ -23,10 +24,11 @@ prog=${3:-$here/libscan_bench.c}
 [ -r "$prog" ] || die "cannot read $prog"
 read -r -a off_flags <<< "${OFF_FLAGS:--mllvm -vprof-repeated-calls=0}"
 funcs=${FUNCS:-escape,count,fixed_cmp,rolling_cmp}
+read -r -a libs <<< "${LIBS:-}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$build/bin/vprof-cc" -O2 -g "$prog" -o "$work/on"
-"$build/bin/vprof-cc" -O2 -g "$prog" -o "$work/off" "${off_flags[@]}"
+"$build/bin/vprof-cc" -O2 -g "$prog" -o "$work/on" ${libs[@]+"${libs[@]}"}
+"$build/bin/vprof-cc" -O2 -g "$prog" -o "$work/off" "${off_flags[@]}" ${libs[@]+"${libs[@]}"}
 python3 - "$build/lib/libvprof-rt.so" "$work" "$rounds" "$funcs" <<'PY'
 import os, resource, shlex, statistics, subprocess, sys
 rt, work, rounds, funcs = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]

@@ -118,6 +118,10 @@ struct vp_fix_redundancy {
                                    compiles again what an earlier call did,
                                    fix memoization (keep the handle), not
                                    batching though opening is I/O          */
+    int call_pure;              /* the unit is a math call (pow, exp, sin, ...;
+                                   redundancy flag VP_REDF_PURE): a redundant
+                                   one computes again a value from the same
+                                   arguments, fix memoization (hoist it)    */
     int call_io;                /* the call does I/O on every call and runs in
                                    every iteration (its site's
                                    VP_SITEF_IO_EVERY_ITER): batching, not

@@ -6,6 +6,7 @@
  * matcher's is.  A sort ("Sorts made again"): a leaderboard sorted again
  * after each score is added.
  * usage: prog LOGPATH EVENTS LINES SCORES */
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,33 @@ __attribute__((noinline)) long leaderboard(long *board, int n)
     return top;
 }
 
+/* A math call ("Math calls made again"): the gain of a channel, computed
+   again for every sample of it, and a level meter whose log has a new
+   argument (a new sample's) every time. */
+static double channel_gain(int ch, int nch)
+{
+    return pow(10.0, (double)ch / nch - 0.5);
+}
+
+__attribute__((noinline)) double mix(const double *sig, int len, int nch)
+{
+    double acc = 0;
+    for (int ch = 0; ch < nch; ch++)
+        for (int i = 0; i < len; i++) /* GAIN-LOOP */
+            acc += sig[i] * channel_gain(ch, nch);
+    return acc;
+}
+
+__attribute__((noinline)) double waveform(double *sig, int len)
+{
+    for (int i = 0; i < len; i++)
+        sig[i] = sin(i * 0.001);
+    double sum = 0;
+    for (int i = 0; i < len; i++) /* WAVE-LOOP */
+        sum += log(sig[i] + 2.0);
+    return sum;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 5)
@@ -95,6 +123,10 @@ int main(int argc, char **argv)
     long *board = malloc(sizeof *board * (size_t)(scores > 0 ? scores : 1));
     long top = board ? leaderboard(board, scores) : 0;
     free(board);
-    printf("%ld %d %d %ld\n", acc, hits, ids, top);
+    int len = argc > 5 ? atoi(argv[5]) : 0;
+    double *sig = malloc(sizeof *sig * (size_t)(len > 0 ? len : 1));
+    double wave = sig ? waveform(sig, len) : 0, mixed = sig ? mix(sig, len, 8) : 0;
+    free(sig);
+    printf("%ld %d %d %ld %d\n", acc, hits, ids, top, wave + mixed != 0);
     return 0;
 }

@@ -741,6 +741,12 @@ enum vp_redund_loop_flags {
                                       same bytes is compared, not skipped
                                       (docs/redundancy.md, "Sorts made
                                       again")                                  */
+    VP_REDF_PURE = 1u << 12,       /* VP_REDF_CALLSITE of a math call (pow,
+                                      exp, log, sin, ...): a function of its
+                                      numeric arguments alone, so a repeat
+                                      computes again a value an earlier call
+                                      computed (docs/redundancy.md, "Math
+                                      calls made again")                      */
 };
 
 struct vp_redund_loop {
