@@ -514,25 +514,20 @@ static void vp_rt_sample_range(const struct vp_index_range *rg, const struct vp_
     }
 }
 
-/* Signal path: whether absolute `pc` is in a module of the PC index (the
+/* Signal path: the index range containing absolute `pc`, or NULL; *own
+   (when given) says whether `pc` is in a module of the PC index at all (the
    program's own code, built with vprof-cc) rather than in a library. */
-static int vp_rt_in_indexed(uint64_t pc)
+static const struct vp_index_range *vp_rt_lookup(uint64_t pc, uint64_t *bias, int *own)
 {
     const struct vp_rt_index *ix = &vp_rt.index;
-    for (uint32_t m = 0; m < ix->imod_count; m++)
-        if (pc >= ix->imods[m].lo && pc < ix->imods[m].hi)
-            return 1;
-    return 0;
-}
-
-/* Signal path: the index range containing absolute `pc`, or NULL. */
-static const struct vp_index_range *vp_rt_lookup(uint64_t pc, uint64_t *bias)
-{
-    const struct vp_rt_index *ix = &vp_rt.index;
+    if (own)
+        *own = 0;
     for (uint32_t m = 0; m < ix->imod_count; m++) {
         const struct vp_rt_imod *im = &ix->imods[m];
         if (pc < im->lo || pc >= im->hi)
             continue;
+        if (own)
+            *own = 1;
         uint64_t rel = pc - im->bias;
         uint32_t lo = 0, hi = im->range_count;
         while (lo < hi) {
@@ -655,7 +650,7 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
     unsigned own = 0;
     int exact = 1;    /* the interrupted PC is exact; a caller's is a return address */
     uint64_t bias = 0;
-    const struct vp_index_range *rg = use_index ? vp_rt_lookup(fr.pc, &bias) : NULL;
+    const struct vp_index_range *rg = use_index ? vp_rt_lookup(fr.pc, &bias, NULL) : NULL;
     for (unsigned d = 0;; d++) {
         uint64_t next_bias = 0;
         const struct vp_index_range *next_rg = NULL;
@@ -675,10 +670,10 @@ static void vp_rt_record(ucontext_t *uc, uint64_t overrun)
                 next.pc = next.regs[16];
                 next.cfa_ok = 0;
                 exact = next_exact;
-                uint64_t at = exact ? next.pc : next.pc - 1;
-                if (use_index && own < vp_rt.depth && vp_rt_in_indexed(at)) {
-                    own++;
-                    next_rg = vp_rt_lookup(at, &next_bias);
+                if (use_index && own < vp_rt.depth) {
+                    int in_program;
+                    next_rg = vp_rt_lookup(exact ? next.pc : next.pc - 1, &next_bias, &in_program);
+                    own += (unsigned)in_program;
                 }
             } else if (s < 0) {
                 /* no table (code dlopened later, JIT), a malformed one, or an
