@@ -5,10 +5,11 @@
 #   frames: a loop that calls fputs on an unbuffered stream has its
 #   variables sampled while write(2) runs six frames below it, so its
 #   variable cost is its inclusive time and it ranks first;
-# - an exported library function the library itself called (__write under
-#   fputs) is no candidate, its time is named under the function the program
-#   called (fputs, at the program's line); the same function called by the
-#   program itself ("direct") stays a candidate;
+# - an exported library function that library code called (__write under
+#   fputs; malloc under libstdc++'s operator new) is no candidate, its time
+#   is named under the function the program called (fputs, at the
+#   program's line); the same function called by the program itself
+#   ("direct") stays a candidate;
 # - the call site of library time reached through another library (glibc's
 #   memmove under libstdc++'s string code) is the program's line.
 set -euo pipefail
@@ -17,6 +18,7 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 progs="$src/tests/e2e/progs"
 "$build/bin/vprof-cc" -O2 -g "$progs/unbuffered.c" -o "$work/unbuffered"
 "$build/bin/vprof-c++" -O2 -g "$progs/rejoin.cpp" -o "$work/rejoin"
+"$build/bin/vprof-c++" -O2 -g "$progs/churn.cpp" -o "$work/churn"
 rec() { out=$1; shift; "$build/bin/vprof" record -o "$work/$out" -- "$@" > /dev/null; }
 rec n.vprof "$work/unbuffered" 100000
 rec s.vprof "$work/unbuffered" 1500000
@@ -24,17 +26,21 @@ rec nd.vprof "$work/unbuffered" 100000 direct
 rec sd.vprof "$work/unbuffered" 1500000 direct
 rec nj.vprof "$work/rejoin" 15000
 rec sj.vprof "$work/rejoin" 60000
+rec nc.vprof "$work/churn" 2000000
+rec sc.vprof "$work/churn" 20000000
 rank() { "$build/bin/vprof" rank --normal "$work/$1" --buggy "$work/$2" --format json --top 100 \
   -o "$work/$3"; }
 rank n.vprof s.vprof stdio.json
 "$build/bin/vprof" report "$work/s.vprof" --format json > "$work/report.json"
 rank nd.vprof sd.vprof direct.json
 rank nj.vprof sj.vprof join.json
+rank nc.vprof sc.vprof churn.json
 stdio=$(grep -n 'STDIO-LINE' "$progs/unbuffered.c" | cut -d: -f1)
 join=$(grep -n 'JOIN-LINE' "$progs/rejoin.cpp" | cut -d: -f1)
-/usr/bin/python3 - "$work" "$stdio" "$join" <<'PY'
+new=$(grep -n 'NEW-LINE' "$progs/churn.cpp" | cut -d: -f1)
+/usr/bin/python3 - "$work" "$stdio" "$join" "$new" <<'PY'
 import json, os, sys
-work, stdio, join = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+work, stdio, join, new = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 def load(name):
     return json.load(open(os.path.join(work, name)))
 def fail(msg, d):
@@ -74,5 +80,11 @@ at = u.get("called_at") or {}
 if not (u.get("name", "").startswith("__mem") and at.get("file", "").endswith("rejoin.cpp")
         and at.get("line") == join):
     fail("the memmove under libstdc++ is not called at the join line", d)
+d = load("churn.json")
+mal = next((u for u in d["slow_unattributed_under"] if u["name"] == "malloc"), {})
+if any(f["name"] == "malloc" for f in d["functions"]) or \
+        (mal.get("called_at") or {}).get("line") != new:
+    fail("malloc, called by operator new, is ranked or not named at the new line", d)
+
 print("ok:", emit["value_ticks"], "of", slow_pcs, "ticks;", u["name"], at)
 PY

@@ -181,6 +181,13 @@ static long func_of_pc(struct loader *L, uint64_t pc)
     return idx;
 }
 
+/* Whether module m is the program's own code: the executable or a module of
+   the PC index (built with vprof-cc). */
+static int program_module(const struct loader *L, const struct vp_prof_module *m)
+{
+    return m == &L->p->modules[0] || m->indexed;
+}
+
 /* The first of the n return addresses ra[] into the program's own code (the
    executable or a module of the PC index), past other libraries between: a
    memmove that libstdc++'s string code calls is called at the program line
@@ -189,7 +196,7 @@ static uint64_t program_return(struct loader *L, const uint64_t *ra, size_t n)
 {
     for (size_t d = 0; d < n && ra[d]; d++) {
         const struct vp_prof_module *m = vp_profile_module_of(L->p, ra[d] - 1);
-        if (m && (m == &L->p->modules[0] || m->indexed))
+        if (m && program_module(L, m))
             return ra[d];
     }
     return ra[0];
@@ -250,19 +257,21 @@ static void count_site(struct lib_count *c, uint64_t ra, uint64_t w)
 }
 
 /* Whether PC sample s, in an exported function of a library the program was
-   not built with (not the executable, not a module of the PC index), was
-   called there by that library's own code: brk under malloc's sysmalloc,
-   _IO_default_xsputn under snprintf's vfprintf.  Such a function is the
-   library's internal step, not an API the program called, so the sample is
-   unattributed like the library's internal code (docs/rank.md, "Library
-   code").  Without a recorded caller the function stays a candidate. */
-static int library_self_call(const struct loader *L, const struct vp_pc_sample *s)
+   not built with, was called there by library code rather than by the
+   program: brk under malloc's sysmalloc, _IO_default_xsputn under
+   snprintf's vfprintf, the malloc that libstdc++'s operator new calls.
+   Such a function is a library's step, not an API the program called, so
+   the sample is unattributed like the library's internal code
+   (docs/rank.md, "Library code").  Without a recorded caller, or with one
+   in code no module holds, the function stays a candidate. */
+static int library_inner_call(const struct loader *L, const struct vp_pc_sample *s)
 {
     const struct vp_prof_module *mod = vp_profile_module_of(L->p, s->pc);
-    if (!mod || mod == &L->p->modules[0] || mod->indexed || s->depth == 0)
+    if (!mod || program_module(L, mod) || s->depth == 0)
         return 0;
     const uint64_t *ra = (const uint64_t *)(s + 1);
-    return ra[0] && vp_profile_module_of(L->p, ra[0] - 1) == mod;
+    const struct vp_prof_module *caller = ra[0] ? vp_profile_module_of(L->p, ra[0] - 1) : NULL;
+    return caller && !program_module(L, caller);
 }
 
 /* Counts an unresolved sample for the library function it ran under;
@@ -712,7 +721,7 @@ static int load_samples(struct loader *L, int slow)
             return -1;
         if (f == -3)
             continue; /* in vprof's runtime */
-        if (f >= 0 && library_self_call(L, L->p->pc_samples[i]))
+        if (f >= 0 && library_inner_call(L, L->p->pc_samples[i]))
             f = -1;
         L->run->pc_total += VP_PC_SAMPLE_WEIGHT(L->p->pc_samples[i]->flags);
         if (f >= 0)
