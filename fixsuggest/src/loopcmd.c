@@ -1964,6 +1964,8 @@ static void take_redundancy(const struct vp_red_result *red, const struct vp_loo
         d->pairs_compared = r->pairs_compared;
         d->pairs_by_earlier = r->pairs_redundant_earlier;
         d->ci_ruled_out = r->ci_impossible;
+        /* freed with the report */
+        d->constant_object = r->constant_object ? xstrdup(r->constant_object) : NULL;
         d->io_every_iteration = r->ci_fix == VP_RED_FIX_BATCHING;
         d->constant_writes = r->cl_fix != VP_RED_FIX_BATCHING;
         d->repeated_per_instance = r->mean_pair_distance >= 0 ? 1.0 - r->mean_pair_distance : 0;

@@ -84,6 +84,16 @@ int vp_loopmods_merge(struct vp_loopmods *m)
     return 0;
 }
 
+/* Copies `str` to *dst, moves *dst past it and returns the copy. */
+static const char *keep_string(char **dst, const char *str)
+{
+    size_t len = strlen(str) + 1;
+    char *at = *dst;
+    memcpy(at, str, len);
+    *dst += len;
+    return at;
+}
+
 int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile *const *profs,
                            size_t nprof, struct vp_red_result **out, char *err, size_t errlen)
 {
@@ -108,8 +118,12 @@ int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile 
         }
         ok++;
         nloops += part[i]->loop_count;
-        for (size_t j = 0; j < part[i]->loop_count; j++)
-            nchars += strlen(part[i]->loops[j].function) + 1;
+        for (size_t j = 0; j < part[i]->loop_count; j++) {
+            const struct vp_red_loop_result *l = &part[i]->loops[j];
+            nchars += strlen(l->function) + 1;
+            if (l->constant_object)
+                nchars += strlen(l->constant_object) + 1;
+        }
     }
     int rc = -1;
     struct vp_red_result *r = NULL;
@@ -117,7 +131,8 @@ int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile 
         snprintf(err, errlen, "%s", first[0] ? first : "no module with loops");
         goto done;
     }
-    /* One result owning its loops and their function names. */
+    /* One result owning its loops and their strings (function names, the
+       global of constant work). */
     r = calloc(1, sizeof *r);
     if (r) {
         r->loops = malloc((nloops ? nloops : 1) * sizeof *r->loops);
@@ -145,10 +160,9 @@ int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile 
         for (size_t j = 0; j < part[i]->loop_count; j++) {
             struct vp_red_loop_result *l = &r->loops[r->loop_count++];
             *l = part[i]->loops[j];
-            size_t len = strlen(l->function) + 1;
-            memcpy(s, l->function, len);
-            l->function = s;
-            s += len;
+            l->function = keep_string(&s, l->function);
+            if (l->constant_object)
+                l->constant_object = keep_string(&s, l->constant_object);
         }
     }
     *out = r;

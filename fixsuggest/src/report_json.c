@@ -212,6 +212,9 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
                                        : vp_json_null(j);
         vp_json_kv_bool(j, "redundancy_measured", l->in.red.measured);
         vp_json_kv_bool(j, "redundancy_over_budget", l->in.red.over_budget);
+        /* the global a loop that reads no input writes (docs/redundancy.md,
+           "Constant work done again") */
+        vp_json_kv_str(j, "constant_work", l->in.red.constant_object);
         vp_json_key(j, "repeated_call");
         if (l->in.red.call_sampled || l->in.red.call_pairs) {
             const struct vp_fix_redundancy *d = &l->in.red;

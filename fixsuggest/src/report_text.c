@@ -248,7 +248,8 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
                             d->cross_loop_rate * 100.0, (unsigned long long)d->pairs_compared,
                             d->pairs_compared == 1 ? "" : "s", VP_RED_CL_MIN_PAIRS);
                 else if (vp_fix_cl_measured(d))
-                    fprintf(out, ", cross-loop %.0f%%", d->cross_loop_rate * 100.0);
+                    fprintf(out, ", cross-loop %.0f%%%s", d->cross_loop_rate * 100.0,
+                            d->constant_object ? " (constant work: it reads no input)" : "");
                 else if (d->sampled_instances < 2)
                     fputs(", cross-loop not sampled (fewer than two instances recorded)", out);
                 else /* e.g. every source unsupported: no values to compare */

@@ -605,7 +605,18 @@ static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_res
             d->distinct_estimated ? "about " : "", b, d->cross_iteration_rate,
             d->io_every_iteration ? "; the repeated work is I/O done on every iteration" : "");
     }
-    if (d->cross_loop) {
+    if (d->cross_loop && d->constant_object) {
+        fmt_pct(pct, sizeof pct, d->cross_loop_rate);
+        vp_fix_commas(a, sizeof a, d->sampled_instances);
+        cat(r->evidence, sizeof r->evidence,
+            "%seach %s computes the same values again, from constants alone (it reads no "
+            "input), and writes them to %s, which no other code writes: every %s after the "
+            "first redoes work whose result is already there (%s of the compared pairs of %s "
+            "sampled %ss). Compute %s once -- a static initialiser, or a flag set by the first "
+            "run (pthread_once where threads share it) -- and keep it.",
+            r->evidence[0] ? " " : "", instance_word(in->kind), d->constant_object,
+            instance_word(in->kind), pct, a, instance_word(in->kind), d->constant_object);
+    } else if (d->cross_loop) {
         fmt_pct(pct, sizeof pct, d->cross_loop_rate);
         fmt_pct(rep, sizeof rep, d->repeated_per_instance);
         vp_fix_commas(a, sizeof a, d->sampled_instances);

@@ -58,6 +58,12 @@ struct LoopSources {
   /// Every in-body side effect writes one location fixed for the instance
   /// (VP_REDF_SE_FIXED).
   bool FixedWriteLocations = false;
+  /// Constant work (VP_REDF_CL_CONST): the cross-loop slice stops nowhere
+  /// (every value the loop writes comes from constants and its own
+  /// iteration count) and the loop writes only module-private globals that
+  /// no other source line writes: every instance writes again what the one
+  /// before it wrote.  The first such global's name, or "".
+  std::string ConstantObject;
   bool Probed = false;
   bool OverBudget = false;     ///< left unprobed by the copy budget
   bool Recursion = false;      ///< a recursive function, one call an iteration

@@ -60,6 +60,8 @@ static uint16_t loopFlags(const LoopSources &LS) {
     F |= VP_REDF_SORT;
   if (LS.Pure)
     F |= VP_REDF_PURE;
+  if (!LS.ConstantObject.empty())
+    F |= VP_REDF_CL_CONST;
   return F;
 }
 
@@ -82,6 +84,8 @@ static std::string buildBlob(const std::vector<LoopSources> &Loops) {
     E.iv_line = LS.IVLine;
     if (LS.CallSite)
       E.reserved = static_cast<uint32_t>(LS.Parent + 1);
+    else if (!LS.ConstantObject.empty())
+      E.reserved = Strings.add(LS.ConstantObject);
     appendRecord(Entries, E);
     for (const SourceInfo &S : LS.Sources) {
       vp_redund_source R;
@@ -150,6 +154,8 @@ void printLoopSources(raw_ostream &OS, const LoopSources &LS) {
     OS << " via=" << LS.Via;
   if (LS.FixedWriteLocations)
     OS << " fixed-write-locations";
+  if (!LS.ConstantObject.empty())
+    OS << " constant-work=" << LS.ConstantObject;
   OS << "\n";
   if (LS.IVSource)
     OS << "vprof-sources:   no cross-iteration redundancy: IV source at line "

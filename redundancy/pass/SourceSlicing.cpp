@@ -25,6 +25,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Support/CommandLine.h"
 
 #include <deque>
@@ -38,6 +39,7 @@ STATISTIC(NumSources, "Number of source instructions found");
 STATISTIC(NumPrunedInvariant, "Number of loads pruned as loop-invariant");
 STATISTIC(NumRanges, "Number of loads recorded as an address range");
 STATISTIC(NumIVLoops, "Number of loops with an induction-variable source");
+STATISTIC(NumConstantWork, "Number of loops whose work is constant (no input)");
 
 static cl::opt<unsigned>
     MaxCalleeDepth("vprof-redundancy-callee-depth", cl::init(2), cl::Hidden,
@@ -592,6 +594,100 @@ unsigned recordWords(Type *Ty) {
   return Words <= kMaxRecordWords ? (unsigned)Words : 0;
 }
 
+/// A store's source position (file, line, column), the same in every copy
+/// the optimiser makes of it (inlined, unrolled, cloned by a probe pass).
+using StorePlace = std::tuple<StringRef, unsigned, unsigned>;
+static Optional<StorePlace> placeOf(const Instruction &I) {
+  const DebugLoc &DL = I.getDebugLoc();
+  if (!DL || !DL.getLine())
+    return None;
+  auto *Scope = cast<DIScope>(DL.getScope());
+  return StorePlace{Scope->getFilename(), DL.getLine(), DL.getCol()};
+}
+
+/// True if every write of `GV` in the module is a store at one of
+/// `Places` (the loop's own stores, wherever the optimiser copied them),
+/// and its address goes nowhere a write could come from: it is only
+/// loaded from, stored to, compared, or offset (GEP, cast, phi, select).
+/// A call that takes it (memset, a function filling it), a store of the
+/// address itself or a cast to an integer ends the search: that code may
+/// write it.
+static bool writtenOnlyAt(GlobalVariable &GV,
+                          const SmallVectorImpl<StorePlace> &Places) {
+  SmallVector<const Value *, 16> Work{&GV};
+  SmallPtrSet<const Value *, 16> Seen{&GV};
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val();
+    for (const User *U : P->users()) {
+      if (isa<LoadInst>(U) || isa<ICmpInst>(U))
+        continue;
+      if (const auto *St = dyn_cast<StoreInst>(U)) {
+        if (St->getValueOperand() == P)
+          return false; // the address is stored: written elsewhere
+        Optional<StorePlace> At = placeOf(*St);
+        if (!At || !is_contained(Places, *At))
+          return false;
+        continue;
+      }
+      bool Offset = isa<GEPOperator>(U) || isa<BitCastOperator>(U) ||
+                    isa<PHINode>(U) || isa<SelectInst>(U) ||
+                    isa<AddrSpaceCastOperator>(U);
+      if (!Offset)
+        return false;
+      if (Seen.insert(U).second)
+        Work.push_back(U);
+    }
+  }
+  return true;
+}
+
+/// The first global of constant work (VP_REDF_CL_CONST), or null: every
+/// side effect of `L` is a store in the loop to a module-private global
+/// that nothing else writes, or a value the loop leaves behind (live-out
+/// or returned).  The caller has checked that the cross-loop slice found
+/// no source, so what the stores write, where, and the values left
+/// behind, come from constants and the iteration count alone: an instance
+/// writes again what the one before it wrote.
+static GlobalVariable *constantWorkObject(Loop &L, const LoopSideEffects &E) {
+  SmallVector<std::pair<StoreInst *, GlobalVariable *>, 4> Stores;
+  for (const SideEffectSite &S : E.Sites) {
+    if (S.Kind == SiteKind::LiveOut || S.Kind == SiteKind::Return)
+      continue;
+    auto *St = dyn_cast<StoreInst>(S.Inst);
+    if (S.Kind != SiteKind::Store || !St || !L.contains(St))
+      return nullptr;
+    auto *GV = dyn_cast<GlobalVariable>(
+        getUnderlyingObject(St->getPointerOperand(), 0));
+    if (!GV || !GV->hasLocalLinkage() || GV->isConstant())
+      return nullptr;
+    Stores.push_back({St, GV});
+  }
+  if (Stores.empty())
+    return nullptr;
+  SmallVector<StorePlace, 4> Places;
+  for (auto &[St, GV] : Stores) {
+    Optional<StorePlace> At = placeOf(*St);
+    if (!At)
+      return nullptr;
+    Places.push_back(*At);
+  }
+  for (auto &[St, GV] : Stores)
+    if (!writtenOnlyAt(*GV, Places))
+      return nullptr;
+  return Stores.front().second;
+}
+
+/// A global's name as its source spells it (a function's static keeps its
+/// own name, not the `fn.name` of the IR).
+static std::string sourceNameOf(GlobalVariable &GV) {
+  SmallVector<DIGlobalVariableExpression *, 1> GVEs;
+  GV.getDebugInfo(GVEs);
+  for (DIGlobalVariableExpression *GVE : GVEs)
+    if (DIGlobalVariable *Var = GVE->getVariable(); Var && !Var->getName().empty())
+      return Var->getName().str();
+  return GV.getName().str();
+}
+
 LoopSources
 findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
                 function_ref<PostDominatorTree &(Function &)> PDTOf,
@@ -698,6 +794,13 @@ findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
         }))
       SI.CL = VP_SRCD_NONE;
   }
+
+  // No source at all in the cross-loop slice: the loop reads no input.
+  if (none_of(S.Sources, [](const auto &KV) { return KV.second.In[CrossLoop]; }))
+    if (GlobalVariable *GV = constantWorkObject(L, E)) {
+      LS.ConstantObject = sourceNameOf(*GV);
+      ++NumConstantWork;
+    }
 
   if (LS.IVSource) {
     ++NumIVLoops;

@@ -54,7 +54,9 @@ static int vp_red_read_blob(const char *path, const uint8_t *blob, size_t avail,
         if (e.function >= h.strings_size ||
             (uint64_t)e.first_source + e.source_count > h.source_count ||
             ((e.flags & VP_REDF_CALLSITE) && (e.reserved == 0 || e.reserved > h.loop_count ||
-                                              e.reserved - 1 == i)))
+                                              e.reserved - 1 == i)) ||
+            ((e.flags & VP_REDF_CL_CONST) &&
+             ((e.flags & VP_REDF_CALLSITE) || e.reserved >= h.strings_size)))
             return vp_red_fail(err, errlen, "%s: .vprof.redund offset %zu: bad loop %u", path,
                                off, i);
         if (r->loop_count == *cap) {
@@ -65,17 +67,21 @@ static int vp_red_read_blob(const char *path, const uint8_t *blob, size_t avail,
             r->loops = p;
         }
         const char *fn = st + e.function;
-        size_t len = strlen(fn) + 1;
-        char *ns = realloc(*strs, *strs_used + len);
+        const char *obj = (e.flags & VP_REDF_CL_CONST) ? st + e.reserved : "";
+        size_t len = strlen(fn) + 1, olen = strlen(obj) + 1;
+        char *ns = realloc(*strs, *strs_used + len + olen);
         if (!ns)
             return vp_red_fail(err, errlen, "out of memory");
         *strs = ns;
         memcpy(ns + *strs_used, fn, len);
+        memcpy(ns + *strs_used + len, obj, olen);
         struct vp_red_loop_result *lr = &r->loops[r->loop_count++];
         memset(lr, 0, sizeof *lr);
         lr->loop_id = e.loop_id;
-        lr->function = (const char *)(uintptr_t)*strs_used; /* fixed up later */
-        *strs_used += len;
+        /* offsets, fixed up later */
+        lr->function = (const char *)(uintptr_t)*strs_used;
+        lr->constant_object = (const char *)(uintptr_t)(*strs_used + len);
+        *strs_used += len + olen;
         lr->line = e.line;
         lr->static_flags = e.flags;
         lr->side_effect_sites = e.side_effects;
@@ -121,8 +127,13 @@ static int vp_red_parse_section(const char *path, const uint8_t *p, size_t size,
    offsets while it grows) and hands the block to `r`. */
 static void vp_red_fix_strings(struct vp_red_result *r, char *strs)
 {
-    for (size_t i = 0; i < r->loop_count; i++)
-        r->loops[i].function = strs + (uintptr_t)r->loops[i].function;
+    for (size_t i = 0; i < r->loop_count; i++) {
+        struct vp_red_loop_result *l = &r->loops[i];
+        l->function = strs + (uintptr_t)l->function;
+        l->constant_object = (l->static_flags & VP_REDF_CL_CONST)
+                                 ? strs + (uintptr_t)l->constant_object
+                                 : NULL;
+    }
     r->strings_ = strs;
 }
 
@@ -519,6 +530,10 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
         if (copy && !(l->static_flags & VP_REDF_SORT) && vp_red_pair_same(a, b))
             continue;
         double d = copy ? vp_red_copy_distance(a, b, 0, &shifted) : vp_red_pair_distance(a, b);
+        /* constant work reads nothing, so there are no values to compare:
+           the pass proved the two instances write the same */
+        if (d < 0 && (l->static_flags & VP_REDF_CL_CONST))
+            d = 0;
         if (d < 0)
             continue;
         /* the latest earlier instance it repeats, if any (its distance is

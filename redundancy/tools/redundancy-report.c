@@ -95,8 +95,10 @@ int main(int argc, char **argv)
                        (unsigned long long)l->pairs_redundant_shifted);
             continue;
         }
-        printf("loop %s:%u id=%016llx sources=%u\n", l->function, l->line,
-               (unsigned long long)l->loop_id, l->source_count);
+        printf("loop %s:%u id=%016llx sources=%u%s%s\n", l->function, l->line,
+               (unsigned long long)l->loop_id, l->source_count,
+               l->constant_object ? " constant-work=" : "",
+               l->constant_object ? l->constant_object : "");
         if (l->ci_impossible)
             printf("  cross-iteration: no (IV source, static)\n");
         else

@@ -82,6 +82,11 @@ struct vp_fix_redundancy {
                                    recorded before it (docs/redundancy.md)  */
     int ci_ruled_out;           /* an induction variable among the sources:
                                    no cross-iteration redundancy, nothing recorded */
+    const char *constant_object;/* constant work (redundancy flag
+                                   VP_REDF_CL_CONST): the loop reads no input
+                                   and writes this global, which nothing else
+                                   writes, so every instance writes what the
+                                   one before it wrote; NULL otherwise      */
     /* The loop's most repeated call of a function with a loop
        (a repeated-call unit); call_sampled = 0 when none was sampled.  A
        redundant one (call_redundant) makes the loop cross-iteration

@@ -86,6 +86,11 @@ struct vp_red_loop_result {
        calls (docs/redundancy.md, "Repeated calls"). */
     int callsite;
     uint64_t parent_id;
+    /* Constant work (VP_REDF_CL_CONST): the global the loop writes, the same
+       values in every instance; NULL otherwise.  Its pairs have no values
+       to compare and count as repeats (docs/redundancy.md, "Constant work
+       done again"). */
+    const char *constant_object;
 
     /* cross-iteration */
     uint64_t sampled_iterations;

@@ -747,6 +747,15 @@ enum vp_redund_loop_flags {
                                       computes again a value an earlier call
                                       computed (docs/redundancy.md, "Math
                                       calls made again")                      */
+    VP_REDF_CL_CONST = 1u << 13,   /* constant work: the loop's cross-loop slice
+                                      has no source (what it writes comes from
+                                      constants and its iteration count) and it
+                                      writes only module-private globals no
+                                      other source line writes, so an instance
+                                      writes again what the one before it
+                                      wrote; `reserved` names (string) the
+                                      first such global (docs/redundancy.md,
+                                      "Constant work done again")             */
 };
 
 struct vp_redund_loop {
@@ -760,7 +769,8 @@ struct vp_redund_loop {
     uint16_t side_effects;   /* in-body side-effect instructions               */
     uint32_t iv_line;        /* VP_REDF_CI_IV: line of the induction source   */
     uint32_t reserved;       /* VP_REDF_CALLSITE: 1 + index, in this blob, of
-                                the loop holding the call; else 0             */
+                                the loop holding the call; VP_REDF_CL_CONST:
+                                string, the global it writes; else 0          */
 };
 
 enum vp_redund_source_kind {

@@ -1,0 +1,55 @@
+#!/usr/bin/python3
+"""fixsuggest.constwork: a CRC-32 that builds its 256-entry table again on
+every call (a function's static, written by nothing else) is slow on many
+small records.  `vprof diagnose` names the table loop cross-loop with
+memoization: it reads no input, so every instance writes what the one
+before it wrote, and the evidence names the table and says to build it
+once (docs/redundancy.md, "Constant work done again").  The checksum loop
+beside it reads new bytes in every call: not redundant.  Before the
+constant-work flag the table loop had no values to compare: "1*, fix
+none", cross-loop not measured.
+
+usage: constwork.py BINDIR TESTSRCDIR WORKDIR
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import build_case, by_line, finish, ok, run  # noqa: E402
+
+
+def main():
+    bindir, src, work, prog, line = build_case("constwork", ("TABLE-LOOP", "CRC-LOOP"))
+    out = os.path.join(work, "diag.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = run([os.path.join(bindir, "vprof"), "diagnose", "--normal", prog + " 300 40960",
+             "--buggy", prog + " 600000 16", "--format", "json", "-o", out], work)
+    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    ok(r.returncode == 0 and loops, "vprof diagnose reports loops",
+       "exit %d\n%s" % (r.returncode, r.stderr[-1500:]))
+    table, crc = by_line(loops, line["TABLE-LOOP"]), by_line(loops, line["CRC-LOOP"])
+    ok(table is not None and crc is not None, "the table and checksum loops are reported",
+       str([(l["function"], l["line"]) for l in loops]))
+    if table is None or crc is None:
+        return finish()
+    ok(table["root_cause"] == ["cross-loop"] and table["fix"] == ["memoization"]
+       and table.get("constant_work") == "table" and table["cross_loop_rate"] == 1.0,
+       "the table loop is constant work: cross-loop, memoization",
+       "%s %s %s %s" % (table["root_cause"], table["fix"], table.get("constant_work"),
+                        table["cross_loop_rate"]))
+    ev = table["evidence"]
+    ok("from constants alone (it reads no input), and writes them to table" in ev
+       and "Compute table once" in ev, "the evidence names the table and says to build it once",
+       ev)
+    ok("cross-loop" not in crc["root_cause"] and crc.get("constant_work") is None,
+       "the checksum loop reads new bytes: no cross-loop verdict",
+       "%s %s" % (crc["root_cause"], crc.get("constant_work")))
+    ok(loops[0]["line"] == line["TABLE-LOOP"], "the table loop comes first",
+       str([(l["function"], l["line"], l["share"]) for l in loops]))
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
