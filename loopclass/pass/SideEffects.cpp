@@ -409,6 +409,7 @@ private:
   SmallPtrSet<const Value *, 8> SteeringPhis;
   SmallPtrSet<const AllocaInst *, 8> SteeringAllocas;
   SmallPtrSet<const AllocaInst *, 8> CursorsReported;
+  SmallPtrSet<const DILocation *, 32> LoopLocs; // carriedToRemainder's
   SmallSetVector<BasicBlock *, 16> ExitRegion; // in discovery order: the
                                                // sites' order, so the tables,
                                                // must not depend on addresses
@@ -433,6 +434,7 @@ private:
   void visitWrite(Instruction &I, const Value *Ptr, bool InBody,
                   SiteKind Kind, StringRef Callee);
   void findLiveOuts();
+  bool carriedToRemainder(Instruction &I);
   void findExitChoices();
   bool derivedFromCursor(Value *V, PHINode *Chain, unsigned Depth = 0);
   bool choiceByBranch();
@@ -858,6 +860,68 @@ static bool reachesReturn(const Loop &L, const Value *V) {
 /// Sites point at the value itself, so that a client slicing the result
 /// (redundancy) starts from it, even in a clone whose exit blocks begin
 /// with another pass's probes.
+/// True if what `I` leaves the loop with is only carried on into the
+/// remainder that the unroller or the vectorizer made of the same source
+/// loop (docs/loopclass.md, "Values carried into the remainder"): every
+/// use of it outside the loop, through phis, is a copy of one of the
+/// loop's own instructions (the same DILocation), and nothing those copies
+/// compute from it reaches code that is not such a copy, or comes round to
+/// the loop again (an enclosing loop's code that merely shares the loop's
+/// statements, as an interpreter's tail-duplicated dispatch does, hands the
+/// value to the loop's next instance: a result).  The copies' stores and
+/// branches are the remainder's own work, except a store to an address
+/// fixed before the loop: that is LICM writing back a variable it kept in
+/// a register, with the location of the loop's own store.  In the source, that is a value
+/// one iteration hands to the next (bubble sort's `a[i + 1]`, kept in a
+/// register from one unrolled iteration to the next), not a result.  Any
+/// other use, an instruction without a location, or more than 256 values
+/// to follow, make it a result, as before.
+bool SideEffectFinder::carriedToRemainder(Instruction &I) {
+  if (LoopLocs.empty())
+    for (BasicBlock *B : L->blocks())
+      for (Instruction &J : *B)
+        if (const DILocation *Loc = J.getDebugLoc().get())
+          LoopLocs.insert(Loc);
+  SmallVector<Instruction *, 16> Work;
+  SmallPtrSet<Instruction *, 32> Seen;
+  bool Back = false; // a value that comes round to the loop again
+  auto Push = [&](Instruction &From, bool Outside) {
+    for (User *U : From.users())
+      if (auto *UI = dyn_cast<Instruction>(U); UI && !isProbeInstruction(*UI)) {
+        if (L->contains(UI->getParent()))
+          Back |= Outside;
+        else if (Seen.insert(UI).second)
+          Work.push_back(UI);
+      }
+  };
+  Push(I, false);
+  bool Any = false;
+  while (!Work.empty()) {
+    Instruction *U = Work.pop_back_val();
+    if (Back || Seen.size() > 256)
+      return false;
+    if (!isa<PHINode>(U)) {
+      const DILocation *Loc = U->getDebugLoc().get();
+      if (!Loc || !LoopLocs.count(Loc))
+        return false;
+      Any = true;
+      // A store to an address fixed before the loop is LICM's write-back
+      // of a promoted variable (the loop's last `len++`, with its
+      // location): the value is the loop's result.
+      if (auto *St = dyn_cast<StoreInst>(U)) {
+        Value *P = St->getPointerOperand()->stripPointerCasts();
+        auto *PI = dyn_cast<Instruction>(P);
+        if (!PI || DT->dominates(PI, L->getHeader()))
+          return false;
+      }
+      if (U->isTerminator() || isa<StoreInst>(U) || isa<CallBase>(U))
+        continue; // the remainder's own branch, store or call
+    }
+    Push(*U, true);
+  }
+  return Any && !Back;
+}
+
 void SideEffectFinder::findLiveOuts() {
   BasicBlock *Header = L->getHeader();
   // Map every in-loop value of a loop-carried chain to its header phi, and
@@ -959,7 +1023,7 @@ void SideEffectFinder::findLiveOuts() {
         auto *UI = dyn_cast<Instruction>(U);
         return UI && !L->contains(UI->getParent()) && !isProbeInstruction(*UI);
       });
-      if (!UsedOutside)
+      if (!UsedOutside || carriedToRemainder(I))
         continue;
       SiteKind Kind = reachesReturn(*L, &I) ? SiteKind::Return
                                             : SiteKind::LiveOut;
