@@ -1012,7 +1012,21 @@ struct line_cell {
     uint32_t line;
     char *callee, *leaf;
     uint64_t w;
+    uint64_t unwind; /* of w, samples under the C++ unwinder */
 };
+
+/* The entry points of C++ exception unwinding (libgcc_s, libstdc++): a
+   sample under one of them is the cost of a thrown exception. */
+static int unwinder(const char *key)
+{
+    static const char *const names[] = {"_Unwind_RaiseException", "_Unwind_Resume",
+                                        "_Unwind_Resume_or_Rethrow", "_Unwind_ForcedUnwind",
+                                        "__cxa_throw", "__cxa_rethrow"};
+    for (size_t i = 0; key && i < sizeof names / sizeof *names; i++)
+        if (strcmp(key, names[i]) == 0)
+            return 1;
+    return 0;
+}
 
 /* The program's line that called the system-header code holding a loop (a
    C++ algorithm inlined from /usr/include), with its samples. */
@@ -1111,8 +1125,14 @@ static void lines_one(void *arg, uint64_t wgt, const int *inner, const int *oute
             c->callee = callee ? xstrdup(callee) : NULL;
             c->leaf = lf ? xstrdup(lf) : NULL;
             c->w = 0;
+            c->unwind = 0;
         }
         c->w += wgt;
+        for (int f = 0; f < g; f++)
+            if (unwinder(st->fr[f].key)) {
+                c->unwind += wgt;
+                break;
+            }
     }
 }
 
@@ -1195,6 +1215,11 @@ static void hot_entry(const struct vp_loop_info *l, const struct line_acc *s,
         h->callee = top->callee[0] == '[' ? xstrdup(top->callee) : shown_dup(top->callee);
     if (leaf && leaf->leaf)
         h->leaf = leaf->leaf[0] == '[' ? xstrdup(leaf->leaf) : shown_dup(leaf->leaf);
+    uint64_t unwind = 0; /* the line's slow samples under the unwinder */
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i].line == line)
+            unwind += s->v[i].unwind;
+    h->unwinding = h->slow_samples && 2 * unwind > h->slow_samples;
 }
 
 /* in->hot for a loop from its line samples in the probed slow run (s) and

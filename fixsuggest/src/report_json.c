@@ -263,6 +263,7 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
                 vp_json_kv_uint(j, "normal_samples", h->normal_samples);
                 vp_json_kv_str(j, "callee", h->callee);
                 vp_json_kv_str(j, "leaf", h->leaf);
+                vp_json_kv_bool(j, "unwinding", h->unwinding); /* C++ exceptions */
                 vp_json_end_object(j);
             }
             vp_json_end_array(j);

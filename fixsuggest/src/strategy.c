@@ -898,6 +898,13 @@ static void hot_line(const struct vp_fix_input *in, double tn, double ts, struct
             cat(r->growth, sizeof r->growth, ", in calls of %.160s", h->callee);
         if (h->leaf && i == 0)
             cat(r->growth, sizeof r->growth, ", most of it in %.120s", h->leaf);
+        if (h->unwinding)
+            cat(r->growth, sizeof r->growth,
+                "%s unwinding C++ exceptions thrown there: a throw costs a microsecond or more "
+                "(the unwinder searches the call frames' tables), so the %s that throw are "
+                "slow -- test for the failure before the call (std::from_chars, strtol with "
+                "an end pointer, a find before an at()) rather than catch it",
+                h->leaf && i == 0 ? "," : ", most of it", unit(in->kind, 1));
         if (h->text)
             cat(r->growth, sizeof r->growth, ": `%.160s`", h->text);
         r->growth_line_share[i] = share[i];

@@ -136,6 +136,7 @@ def main():
     router(bindir, src, work)
     bad_hash(bindir, src, work)
     system_header_loop(bindir, src, work)
+    throws(bindir, src, work)
     return finish()
 
 
@@ -176,6 +177,27 @@ def system_header_loop(bindir, src, work):
                    ["artifactLocation"]["uri"] for x in hdr),
        "SARIF: the header loop's result is located at the call, the loop related",
        json.dumps(res)[:2000])
+
+
+def throws(bindir, src, work):
+    """A loop whose added time is std::stoi's thrown exceptions: the growth
+    sentence says the line's time is C++ exception unwinding and what to
+    do instead (docs/vprof-loop.md, "Thrown exceptions"); before, it ended
+    at "most of it in [libgcc_s.so.1]"."""
+    cpp = os.path.join(src, "cxx", "throws.cpp")
+    loop_line, stoi = line_of(cpp, "// TOKEN-LOOP"), line_of(cpp, "// STOI-LINE")
+    prog = os.path.join(work, "throws")
+    build(bindir, [cpp], prog, cc="vprof-c++")
+    r, loops = vprof_loop_json(bindir, work, "throws.json",
+                               ["--function", "sum_numbers", "--normal-run", prog + " 200000 0",
+                                "--", prog, "20000", "60"])
+    lk = next((l for l in loops if l["line"] == loop_line), None)
+    gl = ((lk or {}).get("growth_lines") or [{}])[0]
+    ok(r.returncode == 0 and lk and gl.get("line") == stoi and gl.get("unwinding") is True
+       and "unwinding C++ exceptions thrown there" in (lk.get("growth") or "")
+       and "test for the failure before the call" in lk["growth"],
+       "vprof-loop: the stoi line's time is exception unwinding",
+       loop_detail(r, lk, ("line", "growth", "growth_lines")))
 
 
 def same_name(bindir, src, work):

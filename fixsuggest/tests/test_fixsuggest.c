@@ -796,7 +796,7 @@ static void test_growth_line(void **state)
     in.slow.samples = 3000;
     in.slow.seconds = 3.0; /* 375 us per iteration */
     in.normal = (struct vp_fix_counts){1, 1, 1000, 1000, 1000, 1000.0, 40, 0.04}; /* 40 us */
-    in.hot[0] = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 2.8, 0.01, "pop", "[libc.so.6]"};
+    in.hot[0] = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 2.8, 0.01, "pop", "[libc.so.6]", 0};
     vp_fix_suggest(&in, &r);
     /* 350 us - 10 us added at the line, of 335 us: capped at 100% */
     assert_non_null(strstr(r.growth, "samples of the probed runs); line 64 holds 100% of the "
@@ -804,6 +804,16 @@ static void test_growth_line(void **state)
                                      "pop, most of it in [libc.so.6]: `pop(q);`."));
     assert_int_equal(r.growth_lines, 1);
     assert_true(r.growth_line_share[0] == 1.0);
+    assert_null(strstr(r.growth, "unwinding"));
+    /* most of the line's samples under the C++ unwinder: exceptions */
+    in.hot[0] = (struct vp_fix_hot_line){14, "sum += std::stoi(t);", 2800, 10, 2.8, 0.01,
+                                         "std::__cxx11::stoi", "[libgcc_s.so.1]", 1};
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.growth, "in calls of std::__cxx11::stoi, most of it in "
+                                     "[libgcc_s.so.1], unwinding C++ exceptions thrown there: "
+                                     "a throw costs a microsecond or more"));
+    assert_non_null(strstr(r.growth, "test for the failure before the call"));
+    in.hot[0] = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 2.8, 0.01, "pop", "[libc.so.6]", 0};
     /* the loop's own code: no callee, no leaf */
     in.hot[0].callee = in.hot[0].leaf = NULL;
     in.hot[0].slow_seconds = 1.5; /* 187.5 us - 10 us of 335 us: 53% */
@@ -823,10 +833,10 @@ static void test_growth_line(void **state)
     /* two lines that hold half of it together (two strcat calls), a third
        under 10% is not named */
     in.hot[0] = (struct vp_fix_hot_line){53, "strcat(a);", 1200, 5, 1.2, 0.005, "strcat",
-                                         "__strcat_evex"};       /* 145 us: 43% */
+                                         "__strcat_evex", 0};       /* 145 us: 43% */
     in.hot[1] = (struct vp_fix_hot_line){54, "strcat(b);", 1100, 5, 1.1, 0.005, "strcat",
-                                         "__strcat_evex"};       /* 132.5 us: 40% */
-    in.hot[2] = (struct vp_fix_hot_line){55, "n++;", 200, 0, 0.2, 0, NULL, NULL}; /* 7% */
+                                         "__strcat_evex", 0};       /* 132.5 us: 40% */
+    in.hot[2] = (struct vp_fix_hot_line){55, "n++;", 200, 0, 0.2, 0, NULL, NULL, 0}; /* 7% */
     vp_fix_suggest(&in, &r);
     assert_non_null(strstr(r.growth, "; line 53 holds 43% of the added time per iteration "
                                      "(145 us of 335 us), in calls of strcat, most of it in "
@@ -843,7 +853,7 @@ static void test_growth_line(void **state)
     assert_int_equal(r.growth_lines, 0);
     assert_null(strstr(r.growth, "line 53"));
     /* the time per iteration grew under 1.5x: nothing was added to place */
-    in.hot[0] = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 0.4, 0.01, NULL, NULL};
+    in.hot[0] = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 0.4, 0.01, NULL, NULL, 0};
     in.slow.seconds = 0.44; /* 55 us */
     vp_fix_suggest(&in, &r);
     assert_non_null(strstr(r.growth, "time per iteration"));

@@ -258,6 +258,9 @@ struct vp_fix_hot_line {
     const char *leaf;           /* the function running in most of those
                                    (as shown, or "[module]" without a symbol)
                                    when it is not the callee; NULL otherwise */
+    int unwinding;              /* most of its slow samples are under the C++
+                                   unwinder (_Unwind_RaiseException,
+                                   __cxa_throw, ...): exceptions thrown     */
 };
 
 struct vp_fix_input {
