@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""fixsuggest.sarif_schema: the SARIF written by fixsuggest.golden validates
+"""fixsuggest.sarif_schema, fixsuggest.sarif_schema_header: the SARIF written
+by fixsuggest.golden (and fixsuggest.cxx's system-header loop) validates
 against the SARIF 2.1.0 JSON schema (draft-04; provenance in
 sarif-schema-2.1.0.README), with Debian's python3-jsonschema.
 
