@@ -43,8 +43,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     vp_red_fix_strings(r, strs);
     volatile size_t sink = 0;
-    for (size_t i = 0; i < r->loop_count; i++)
+    for (size_t i = 0; i < r->loop_count; i++) {
         sink += strlen(r->loops[i].function);
+        if (r->loops[i].constant_object) /* VP_REDF_CL_CONST's global */
+            sink += strlen(r->loops[i].constant_object);
+    }
     struct vp_profile *p = NULL;
     if (!prof || vp_profile_parse("fuzz-profile", prof, prof_size, &p, err, sizeof err) != 0) {
         vp_red_result_free(r);
