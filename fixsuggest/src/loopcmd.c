@@ -1095,6 +1095,10 @@ static void lines_one(void *arg, uint64_t wgt, const int *inner, const int *oute
     struct lines_arg *a = arg;
     char cb[256], lb[256];
     const char *leaf = frame_name(st->leaf_key, st->leaf_module, lb, sizeof lb);
+    int unwound = st->n; /* the innermost frame of the C++ unwinder, once per sample */
+    for (int f = 0; f < st->n && unwound == st->n; f++)
+        if (unwinder(st->fr[f].key))
+            unwound = f;
     for (size_t k = 0; k < a->nsel; k++) {
         int g = inner[k];
         if (g < 0)
@@ -1128,11 +1132,8 @@ static void lines_one(void *arg, uint64_t wgt, const int *inner, const int *oute
             c->unwind = 0;
         }
         c->w += wgt;
-        for (int f = 0; f < g; f++)
-            if (unwinder(st->fr[f].key)) {
-                c->unwind += wgt;
-                break;
-            }
+        if (unwound < g) /* under the line's call */
+            c->unwind += wgt;
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include "RedundancyPasses.h"
 #include "llvm/IR/InstIterator.h"
+#include "vprof/DebugInfoUtils.h"
 #include "vprof/LoopProbes.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -678,14 +679,11 @@ static GlobalVariable *constantWorkObject(Loop &L, const LoopSideEffects &E) {
 }
 
 /// A global's name as its source spells it (a function's static keeps its
-/// own name, not the `fn.name` of the IR).
+/// own name, not the `fn.name` of the IR), never empty.
 static std::string sourceNameOf(GlobalVariable &GV) {
-  SmallVector<DIGlobalVariableExpression *, 1> GVEs;
-  GV.getDebugInfo(GVEs);
-  for (DIGlobalVariableExpression *GVE : GVEs)
-    if (DIGlobalVariable *Var = GVE->getVariable(); Var && !Var->getName().empty())
-      return Var->getName().str();
-  return GV.getName().str();
+  if (DIVariable *Var = findVariableOf(&GV); Var && !Var->getName().empty())
+    return Var->getName().str();
+  return GV.hasName() ? GV.getName().str() : "a static variable";
 }
 
 LoopSources

@@ -56,7 +56,8 @@ static int vp_red_read_blob(const char *path, const uint8_t *blob, size_t avail,
             ((e.flags & VP_REDF_CALLSITE) && (e.reserved == 0 || e.reserved > h.loop_count ||
                                               e.reserved - 1 == i)) ||
             ((e.flags & VP_REDF_CL_CONST) &&
-             ((e.flags & VP_REDF_CALLSITE) || e.reserved >= h.strings_size)))
+             ((e.flags & VP_REDF_CALLSITE) || e.reserved >= h.strings_size ||
+              st[e.reserved] == '\0')))
             return vp_red_fail(err, errlen, "%s: .vprof.redund offset %zu: bad loop %u", path,
                                off, i);
         if (r->loop_count == *cap) {

@@ -753,8 +753,8 @@ enum vp_redund_loop_flags {
                                       writes only module-private globals no
                                       other source line writes, so an instance
                                       writes again what the one before it
-                                      wrote; `reserved` names (string) the
-                                      first such global (docs/redundancy.md,
+                                      wrote; `reserved` names (string, not
+                                      empty) the first such global (docs/redundancy.md,
                                       "Constant work done again")             */
 };
 
