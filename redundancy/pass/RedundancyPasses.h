@@ -38,6 +38,9 @@ struct SourceInfo {
   uint32_t Id = 0;           ///< per loop; bit 31 for callee sources
   unsigned Line = 0, Column = 0;
   std::string Function;
+  /// VP_SRC_STRIDE with a constant step: the step in bytes (then nothing
+  /// is recorded); 0 for a step known only at run time.
+  int64_t ConstantStride = 0;
 };
 
 /// The static redundancy result of one loop.

@@ -585,7 +585,7 @@ void FunctionInstrumenter::insertProbes(ArrayRef<BasicBlock *> Copy,
       } else if (T.W == Tag::SideEffect) {
         Bld.CreateCall(PM.EffectFn, {PM.desc(Bld), Bld.getInt32(Index)});
       } else if (T.W == Tag::Range) {
-        Value *Ptr = cast<LoadInst>(I)->getPointerOperand();
+        Value *Ptr = getLoadStorePointerOperand(I); // a store: a stride's
         Bld.CreateCall(PM.RangeFn, {PM.desc(Bld), Bld.getInt32(Index),
                                     Bld.getInt32(T.Src), asI64(Bld, Ptr)});
       } else {
@@ -2347,7 +2347,7 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
       for (SourceInfo &S : LS.Sources) {
         if (S.CI != VP_SRCD_NONE && S.CI != VP_SRCD_UNSUPPORTED)
           S.CI = VP_SRCD_RECORD;
-        if (S.CL == VP_SRCD_RANGE)
+        if (S.CL == VP_SRCD_RANGE && S.Kind != VP_SRC_STRIDE)
           S.CL = VP_SRCD_RECORD;
       }
     }
@@ -2476,6 +2476,11 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
             if (S.Depth)
               continue;
             Value *V = Map(S.V);
+            if (S.Kind == VP_SRC_STRIDE) { // its addresses, of a load or a store
+              if (auto *I = dyn_cast<Instruction>(V); I && S.CL == VP_SRCD_RANGE)
+                FI.Tags[I].push_back({Tag::Range, Idx, S.Id, 0});
+              continue;
+            }
             uint32_t Mode = 0;
             if (S.CI == VP_SRCD_RECORD && CIOn)
               Mode |= VP_RED_MODE_CI;

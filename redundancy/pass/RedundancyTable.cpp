@@ -30,6 +30,8 @@ static uint16_t loopFlags(const LoopSources &LS) {
   uint16_t F = 0;
   bool AnyCI = false, AnyCL = false;
   for (const SourceInfo &S : LS.Sources) {
+    if (S.Kind == VP_SRC_STRIDE)
+      continue; // no input of the loop
     AnyCI |= S.CI == VP_SRCD_RECORD;
     AnyCL |= S.CL == VP_SRCD_RECORD || S.CL == VP_SRCD_RANGE ||
              S.CL == VP_SRCD_ONCE;
@@ -98,6 +100,11 @@ static std::string buildBlob(const std::vector<LoopSources> &Loops) {
       R.ci = S.CI;
       R.cl = S.CL;
       R.function = Strings.add(S.Function);
+      if (S.ConstantStride) { // |step| < 2^32 (addStrideSources)
+        R.reserved2 = static_cast<uint32_t>(S.ConstantStride < 0 ? -S.ConstantStride
+                                                                 : S.ConstantStride);
+        R.reserved = S.ConstantStride < 0 ? VP_SRC_STRIDE_BACKWARDS : 0;
+      }
       appendRecord(Sources, R);
       ++SourceCount;
     }
@@ -130,10 +137,15 @@ void emitRedundancySection(Module &M, const std::vector<LoopSources> &Loops) {
 }
 
 void printLoopSources(raw_ostream &OS, const LoopSources &LS) {
+  size_t Strides = count_if(LS.Sources, [](const SourceInfo &S) {
+    return S.Kind == VP_SRC_STRIDE;
+  });
   OS << "vprof-sources: " << LS.Function << " "
      << sys::path::filename(LS.File) << ":" << LS.Line << ":" << LS.Column
-     << " sources=" << LS.Sources.size()
+     << " sources=" << LS.Sources.size() - Strides
      << " side-effects=" << LS.SideEffects.size();
+  if (Strides)
+    OS << " strides=" << Strides;
   if (LS.IOEveryIteration)
     OS << " io-every-iteration";
   if (LS.SideEffectInInner)
@@ -163,6 +175,13 @@ void printLoopSources(raw_ostream &OS, const LoopSources &LS) {
   for (auto [Line, Col] : LS.SideEffectLocs)
     OS << "vprof-side-effect: " << Line << ":" << Col << "\n";
   for (const SourceInfo &S : LS.Sources) {
+    if (S.Kind == VP_SRC_STRIDE) {
+      OS << "vprof-stride: " << S.Line << ":" << S.Column;
+      if (S.ConstantStride)
+        OS << " bytes=" << S.ConstantStride;
+      OS << "\n";
+      continue;
+    }
     OS << "vprof-source: " << S.Line << ":" << S.Column << " "
        << sourceKindName(S.Kind);
     if (S.Depth)

@@ -37,6 +37,7 @@
 using namespace llvm;
 
 STATISTIC(NumSources, "Number of source instructions found");
+STATISTIC(NumStrides, "Number of strided accesses recorded as ranges");
 STATISTIC(NumPrunedInvariant, "Number of loads pruned as loop-invariant");
 STATISTIC(NumRanges, "Number of loads recorded as an address range");
 STATISTIC(NumIVLoops, "Number of loops with an induction-variable source");
@@ -686,6 +687,114 @@ static std::string sourceNameOf(GlobalVariable &GV) {
   return GV.hasName() ? GV.getName().str() : "a static variable";
 }
 
+/// The loop's strided accesses (docs/vprof-loop.md, "Strided walks"): the
+/// loads and stores of `L`'s own blocks whose address is an affine
+/// recurrence of `L` stepping by a loop-invariant amount that is not a
+/// constant below a cache line (or within the access itself), at most
+/// VP_RED_STRIDES_PER_LOOP, one per source position.  Each is a source of
+/// its own kind: a constant step is kept in the table; otherwise (for
+/// `a[i * n + j]` the step is known only at run time), if `Recorded` (the
+/// loop's instances are recorded for their values), a recorded instance
+/// keeps its addresses as a range, from which the report reads the step.
+static void addStrideSources(Loop &L, const FunctionAnalyses &FA, LoopSources &LS,
+                             bool Recorded) {
+  const DataLayout &Layout = L.getHeader()->getModule()->getDataLayout();
+  struct Access {
+    Instruction *I;
+    const SCEVAddRecExpr *AR;
+    uint64_t Size;
+  };
+  SmallVector<Access, 16> Walks; // the affine accesses of L's own blocks
+  for (BasicBlock *BB : L.blocks()) {
+    if (FA.LI->getLoopFor(BB) != &L)
+      continue;
+    for (Instruction &I : *BB) {
+      auto *LdI = dyn_cast<LoadInst>(&I);
+      auto *StI = dyn_cast<StoreInst>(&I);
+      if ((!LdI || !LdI->isSimple()) && (!StI || !StI->isSimple()))
+        continue;
+      if (isProbeInstruction(I))
+        continue;
+      Value *Ptr = getLoadStorePointerOperand(&I);
+      if (!FA.SE->isSCEVable(Ptr->getType()))
+        continue;
+      const auto *AR = dyn_cast<SCEVAddRecExpr>(FA.SE->getSCEV(Ptr));
+      TypeSize Size = Layout.getTypeStoreSize(getLoadStoreType(&I));
+      if (!AR || AR->getLoop() != &L || !AR->isAffine() || Size.isScalable())
+        continue;
+      const SCEV *Step = AR->getStepRecurrence(*FA.SE);
+      if (Step->isZero() || !FA.SE->isLoopInvariant(Step, &L))
+        continue;
+      Walks.push_back({&I, AR, Size.getFixedSize()});
+    }
+  }
+  // A constant step that the loop's accesses with the same step and base
+  // fill at least half of is a dense walk, unrolled or vectorized (four
+  // 16-byte vector loads at 0, 16, 32, 48 stepping 64 bytes): not strided.
+  auto Dense = [&](const Access &A, uint64_t Step) {
+    SmallVector<std::pair<uint64_t, uint64_t>, 8> Parts; // [from, to) in [0, Step)
+    for (const Access &B : Walks) {
+      if (B.AR->getStepRecurrence(*FA.SE) != A.AR->getStepRecurrence(*FA.SE) ||
+          B.AR->getStart()->getType() != A.AR->getStart()->getType())
+        continue;
+      const auto *D = dyn_cast<SCEVConstant>(
+          FA.SE->getMinusSCEV(B.AR->getStart(), A.AR->getStart()));
+      if (!D || D->getAPInt().getMinSignedBits() > 64)
+        continue;
+      int64_t Off = D->getAPInt().getSExtValue() % (int64_t)Step;
+      uint64_t From = Off < 0 ? (uint64_t)(Off + (int64_t)Step) : (uint64_t)Off;
+      Parts.push_back({From, std::min(From + B.Size, Step)});
+    }
+    llvm::sort(Parts);
+    uint64_t Covered = 0, End = 0;
+    for (auto [From, To] : Parts) {
+      From = std::max(From, End);
+      if (To > From) {
+        Covered += To - From;
+        End = To;
+      }
+    }
+    return 2 * Covered >= Step;
+  };
+  SmallVector<std::pair<unsigned, unsigned>, VP_RED_STRIDES_PER_LOOP> Seen;
+  for (const Access &A : Walks) {
+    if (Seen.size() == VP_RED_STRIDES_PER_LOOP)
+      return;
+    Instruction &I = *A.I;
+    const DebugLoc &DL = I.getDebugLoc();
+    if (!DL || !DL.getLine())
+      continue;
+    int64_t Constant = 0;
+    if (const auto *C = dyn_cast<SCEVConstant>(A.AR->getStepRecurrence(*FA.SE))) {
+      const APInt &V = C->getAPInt();
+      if (V.getMinSignedBits() > 33) // the table holds 32 bits of it
+        continue;
+      uint64_t Abs = V.abs().getZExtValue();
+      if (Abs < 64 || Abs <= A.Size || Dense(A, Abs))
+        continue;
+      Constant = V.getSExtValue();
+    }
+    if (!Constant && !Recorded)
+      continue;
+    std::pair<unsigned, unsigned> At{DL.getLine(), DL.getCol()};
+    if (is_contained(Seen, At))
+      continue;
+    SourceInfo SI;
+    SI.V = &I;
+    SI.Kind = VP_SRC_STRIDE;
+    SI.Line = At.first;
+    SI.Column = At.second;
+    SI.Function = functionNameOf(&I);
+    SI.Id = VP_RED_SRC_STRIDE_BIT | (uint32_t)Seen.size();
+    // a constant step is in the table: nothing to record
+    SI.ConstantStride = Constant;
+    SI.CL = Constant ? VP_SRCD_NONE : VP_SRCD_RANGE;
+    LS.Sources.push_back(std::move(SI));
+    Seen.push_back(At);
+    ++NumStrides;
+  }
+}
+
 LoopSources
 findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
                 function_ref<PostDominatorTree &(Function &)> PDTOf,
@@ -800,6 +909,13 @@ findLoopSources(Loop &L, const LoopSideEffects &E, const FunctionAnalyses &FA,
       ++NumConstantWork;
     }
 
+  // A step known only at run time only in a loop whose instances are
+  // recorded anyway: a stride alone would make recorded instances of loops
+  // that have no value to compare.
+  addStrideSources(L, FA, LS, any_of(LS.Sources, [](const SourceInfo &SI) {
+                     return SI.CL == VP_SRCD_RECORD || SI.CL == VP_SRCD_RANGE;
+                   }));
+
   if (LS.IVSource) {
     ++NumIVLoops;
     for (SourceInfo &SI : LS.Sources)
@@ -823,6 +939,8 @@ const char *sourceKindName(vp_redund_source_kind K) {
     return "call-result";
   case VP_SRC_CALLEE_LOAD:
     return "callee-load";
+  case VP_SRC_STRIDE:
+    return "stride";
   }
   return "?";
 }

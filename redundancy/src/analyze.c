@@ -91,6 +91,24 @@ static int vp_red_read_blob(const char *path, const uint8_t *blob, size_t avail,
         lr->mean_pair_distance = -1;
         lr->callsite = (e.flags & VP_REDF_CALLSITE) != 0;
         lr->parent_id = e.reserved; /* an index until the blob is read */
+        /* its strided accesses (the header's check above bounds the array) */
+        for (uint32_t k = 0; k < e.source_count; k++) {
+            struct vp_redund_source src;
+            memcpy(&src, blob + sizeof h + (size_t)h.loop_count * sizeof e +
+                             ((size_t)e.first_source + k) * sizeof src,
+                   sizeof src);
+            if (src.kind != VP_SRC_STRIDE)
+                continue;
+            if (!(src.id & VP_RED_SRC_STRIDE_BIT) || lr->nstrides == VP_RED_STRIDES_PER_LOOP)
+                return vp_red_fail(err, errlen, "%s: .vprof.redund offset %zu: bad loop %u",
+                                   path, off, i);
+            /* a constant step is the table's (negative backwards) */
+            int64_t step = (src.reserved & VP_SRC_STRIDE_BACKWARDS) ? -(int64_t)src.reserved2
+                                                                  : (int64_t)src.reserved2;
+            lr->strides[lr->nstrides++] = (struct vp_red_stride){
+                .id = src.id, .line = src.line, .column = src.column, .constant = step != 0,
+                .bytes = step};
+        }
     }
     /* Call units name their loop by index in the blob: turn it into the id. */
     for (size_t i = base; i < r->loop_count; i++)
@@ -439,6 +457,43 @@ static enum vp_red_writes vp_red_writes(const struct vp_red_inst *iv, size_t n,
     return cov / sqrt(vx * vy) >= 0.5 ? VP_RED_WRITES_GROWING : VP_RED_WRITES_CONSTANT;
 }
 
+static int vp_red_cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Each loop's strides (l->strides[].bytes): the median over its recorded
+   instances in iv[0..n), which are sorted by loop. */
+static int vp_red_take_strides(struct vp_red_result *r, const struct vp_red_inst *iv, size_t n)
+{
+    int64_t *buf = NULL;
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i; j < n && iv[j].in->loop_id == iv[i].in->loop_id; j++)
+            ;
+        struct vp_red_loop_result *l = vp_red_find(r, iv[i].in->loop_id);
+        if (!l || !l->nstrides)
+            continue;
+        free(buf);
+        if (!(buf = malloc((j - i) * sizeof *buf)))
+            return -1;
+        for (size_t k = 0; k < l->nstrides; k++) {
+            if (l->strides[k].constant)
+                continue; /* known from the table */
+            size_t m = 0;
+            for (size_t q = i; q < j; q++)
+                m += vp_red_instance_stride(iv[q].in, l->strides[k].id, &buf[m]);
+            if (!m)
+                continue;
+            qsort(buf, m, sizeof *buf, vp_red_cmp_i64);
+            l->strides[k].bytes = buf[m / 2];
+            l->strides[k].instances = (uint32_t)(m < UINT32_MAX ? m : UINT32_MAX);
+        }
+    }
+    free(buf);
+    return 0;
+}
+
 /* Orders instance records by loop, process, thread, then sequence number. */
 static int vp_red_cmp_instance(const void *x, const void *y)
 {
@@ -578,6 +633,11 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
         l->cl_fix = !l->cl_redundant ? VP_RED_FIX_NONE
                     : l->cl_writes == VP_RED_WRITES_GROWING ? VP_RED_FIX_BATCHING
                                                             : VP_RED_FIX_MEMOIZATION;
+    }
+    if (vp_red_take_strides(r, inst, ninst) != 0) {
+        free(inst);
+        vp_red_result_free(r);
+        return vp_red_fail(err, errlen, "out of memory");
     }
     free(inst);
     *out = r;

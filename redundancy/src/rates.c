@@ -195,8 +195,20 @@ uint64_t vp_red_instance_values(const struct vp_instance *in)
     uint64_t n = in->value_count;
     const struct vp_instance_range *r = vp_red_ranges(in);
     for (uint32_t i = 0; i < in->range_count; i++)
-        n += r[i].count;
+        if (!(r[i].src & VP_RED_SRC_STRIDE_BIT)) /* a stride is no input */
+            n += r[i].count;
     return n;
+}
+
+int vp_red_instance_stride(const struct vp_instance *in, uint32_t src, int64_t *bytes)
+{
+    const struct vp_instance_range *r = vp_red_ranges(in);
+    for (uint32_t i = 0; i < in->range_count; i++)
+        if (r[i].src == src && r[i].count > 1) {
+            *bytes = vp_red_stride(&r[i]);
+            return 1;
+        }
+    return 0;
 }
 
 int vp_red_pair_same(const struct vp_instance *a, const struct vp_instance *b)
@@ -288,6 +300,8 @@ static double vp_red_pooled(const struct vp_instance *a, const struct vp_instanc
     for (int k = 0; cut != VP_RED_CUT_END && k < 2; k++) {
         const struct vp_instance_range *r = vp_red_ranges(both[k]);
         for (uint32_t i = 0; i < both[k]->range_count; i++) {
+            if (r[i].src & VP_RED_SRC_STRIDE_BIT)
+                continue; /* where a strided access went, not what it read */
             if (k == 1 && vp_red_range_of(a, r[i].src))
                 continue; /* already compared from a's side */
             struct vp_red_change c =

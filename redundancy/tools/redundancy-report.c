@@ -118,6 +118,11 @@ int main(int argc, char **argv)
                (unsigned long long)l->side_effects_max, fix_name(l->cl_fix),
                (unsigned long long)l->instance_iterations,
                (unsigned long long)l->instance_side_effects);
+        for (size_t k = 0; k < l->nstrides; k++)
+            printf("  stride: %u:%u bytes=%lld %s%u\n", l->strides[k].line,
+                   l->strides[k].column, (long long)l->strides[k].bytes,
+                   l->strides[k].constant ? "constant instances=" : "instances=",
+                   l->strides[k].instances);
     }
     printf("loss: iterations-dropped=%llu iterations-truncated=%llu instances-dropped=%llu "
            "values-dropped=%llu\n",

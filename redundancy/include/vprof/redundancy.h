@@ -119,6 +119,21 @@ struct vp_red_loop_result {
     /* over the sampled instances: their iterations and side effects */
     uint64_t instance_iterations, instance_side_effects;
     enum vp_red_fix cl_fix;
+
+    /* Strided accesses (VP_SRC_STRIDE; docs/vprof-loop.md, "Strided
+       walks"): where each is in the source, and the step between
+       consecutive iterations of the loop as compiled (an unrolled body's),
+       in bytes: a constant step from the table (`constant`), else the
+       median over the recorded instances that made two accesses or more
+       (`instances`; 0 and bytes 0 when none did). */
+    struct vp_red_stride {
+        uint32_t id;
+        uint32_t line, column;
+        uint32_t instances;
+        int constant;
+        int64_t bytes;
+    } strides[VP_RED_STRIDES_PER_LOOP];
+    size_t nstrides;
 };
 
 struct vp_red_result {
@@ -211,6 +226,12 @@ double vp_red_copy_distance(const struct vp_instance *a, const struct vp_instanc
 /* The values an instance recorded: its values plus the elements of its
  * address ranges. */
 uint64_t vp_red_instance_values(const struct vp_instance *in);
+
+/* The step in bytes between consecutive addresses of source `src`'s range
+   in instance `in` ((last - first) / (count - 1)) into *bytes: 1, or 0
+   when the instance has no such range or it holds fewer than two
+   addresses. */
+int vp_red_instance_stride(const struct vp_instance *in, uint32_t src, int64_t *bytes);
 
 /* Whether instances a and b recorded the same values (and some).  A copy
    unit's pair (VP_REDF_COPY) that copied the same bytes is not compared:

@@ -170,6 +170,58 @@ static struct vp_instance *instance_of(uint32_t s0, const uint64_t *v0, uint32_t
     return in;
 }
 
+/* `base` with one address range appended (the runtime writes ranges after
+   the values). */
+static struct vp_instance *with_range(struct vp_instance *base, struct vp_instance_range r)
+{
+    size_t size = sizeof *base + base->value_count * sizeof(struct vp_instance_value);
+    struct vp_instance *in = realloc(base, size + sizeof r);
+    memcpy((char *)in + size, &r, sizeof r);
+    in->range_count = 1;
+    return in;
+}
+
+/* A strided access's range (VP_SRC_STRIDE) measures the step between
+   iterations and is left out of the pair distances and of the values an
+   instance counts; vp_red_instance_stride reads the step (docs/vprof-loop.md,
+   "Strided walks"). */
+static void stride_ranges(void **state)
+{
+    (void)state;
+    uint64_t t20[20];
+    for (int i = 0; i < 20; i++)
+        t20[i] = (uint64_t)i * 7;
+    const uint32_t S = VP_RED_SRC_STRIDE_BIT | 0;
+    /* the same values, the strided access over other addresses: repeated */
+    struct vp_instance *a = with_range(instance(t20, 20, NULL, 0),
+                                       (struct vp_instance_range){S, 20, 4096, 4096 + 19 * 32768});
+    struct vp_instance *b = with_range(instance(t20, 20, NULL, 0),
+                                       (struct vp_instance_range){S, 20, 8, 8 + 19 * 32768});
+    assert_true(vp_red_pair_distance(a, b) == 0.0);
+    assert_true(vp_red_pair_distance_below(a, b, 0.05) == 0.0);
+    assert_int_equal(vp_red_instance_values(a), 20);
+    int64_t step = 0;
+    assert_int_equal(vp_red_instance_stride(a, S, &step), 1);
+    assert_true(step == 32768);
+    assert_int_equal(vp_red_instance_stride(a, S | 1, &step), 0); /* no such range */
+    /* backwards */
+    struct vp_instance *c = with_range(instance(NULL, 0, NULL, 0),
+                                       (struct vp_instance_range){S, 3, 1000, 1000 - 2 * 256});
+    assert_int_equal(vp_red_instance_stride(c, S, &step), 1);
+    assert_true(step == -256);
+    /* only the stride recorded: nothing to compare */
+    assert_true(vp_red_pair_distance(c, c) == -1.0);
+    /* one access: no step */
+    struct vp_instance *d = with_range(instance(NULL, 0, NULL, 0),
+                                       (struct vp_instance_range){S, 1, 64, 64});
+    assert_int_equal(vp_red_instance_stride(d, S, &step), 0);
+    /* a range of an input (not a stride) still counts */
+    struct vp_instance *e = with_range(instance(t20, 20, NULL, 0),
+                                       (struct vp_instance_range){2, 20, 8, 8 + 19 * 8});
+    assert_int_equal(vp_red_instance_values(e), 40);
+    free(a), free(b), free(c), free(d), free(e);
+}
+
 /* A copy unit's pair: the closer of its cut from the start and its cut
    from the end (docs/redundancy.md, "Copies of shifted bytes"). */
 static void copy_distance(void **state)
@@ -349,6 +401,7 @@ int main(void)
         cmocka_unit_test(edit_distance_basics), cmocka_unit_test(normalised_distance),
         cmocka_unit_test(range_distance_matches_dp), cmocka_unit_test(ci_rate),
         cmocka_unit_test(pair_distance), cmocka_unit_test(copy_distance),
+        cmocka_unit_test(stride_ranges),
         cmocka_unit_test(hll_estimate),
         cmocka_unit_test(edit_distance_max_matches_dp), cmocka_unit_test(pair_distance_below),
     };

@@ -780,7 +780,19 @@ enum vp_redund_source_kind {
     VP_SRC_OUTSIDE = 3,      /* value defined before the loop (or an argument) */
     VP_SRC_CALL_RESULT = 4,  /* result of an external / unanalysed call        */
     VP_SRC_CALLEE_LOAD = 5,  /* memory read inside a called function           */
+    VP_SRC_STRIDE = 6,       /* a load or store whose address steps by a loop-
+                                invariant amount that is not a small constant:
+                                not a value of the slice, its addresses are
+                                recorded as a range (cl = VP_SRCD_RANGE, id
+                                with VP_RED_SRC_STRIDE_BIT) so that the step
+                                between iterations is known per instance
+                                (docs/vprof-loop.md, "Strided walks"); a
+                                constant step is in the table instead:
+                                `reserved2` its bytes, `reserved`
+                                VP_SRC_STRIDE_BACKWARDS when negative, cl
+                                VP_SRCD_NONE (nothing recorded)           */
 };
+#define VP_SRC_STRIDE_BACKWARDS 1u
 
 enum vp_redund_decision {
     VP_SRCD_NONE = 0,        /* not a source of this variant                   */
@@ -884,6 +896,11 @@ struct vp_redund_source {
    shifted bytes"); a runtime older than this records none, which only
    misses such pairs. */
 #define VP_RED_SRC_SUFFIX_END 128
+/* The id bit of a VP_SRC_STRIDE source (the loop's strided accesses,
+   numbered from 0): its range measures the step between iterations and is
+   no input of the loop, so the pair distances leave it out. */
+#define VP_RED_SRC_STRIDE_BIT 0x40000000u
+#define VP_RED_STRIDES_PER_LOOP 4
 #define VP_RED_RT_CALLEE "__vprof_red_callee_value" /* (u32 src, u64 v)      */
 #define VP_RED_RT_EFFECT "__vprof_red_side_effect"  /* (module *, u32 loop)  */
 /* (module *, u32 loop, callee): a side effect unless the callee is a
