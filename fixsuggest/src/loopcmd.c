@@ -1259,6 +1259,33 @@ static void take_hot_lines(const struct vp_loop_info *l, const struct line_acc *
         hot_entry(l, s, n, speriod, nperiod, line[q], &in->hot[q]);
 }
 
+/* The step of loop `l`'s strided access at `line` per source iteration,
+   in bytes, from `red` (0: none measured there). */
+static int64_t stride_at(const struct vp_red_result *red, const struct vp_loop_info *l,
+                         uint32_t line, unsigned unroll)
+{
+    for (size_t i = 0; red && i < red->loop_count; i++) {
+        const struct vp_red_loop_result *r = &red->loops[i];
+        if (r->loop_id != l->loop_id || r->callsite)
+            continue;
+        for (size_t k = 0; k < r->nstrides; k++)
+            if (r->strides[k].line == line && (r->strides[k].instances || r->strides[k].constant))
+                return unroll > 1 ? r->strides[k].bytes / (int64_t)unroll : r->strides[k].bytes;
+    }
+    return 0;
+}
+
+/* in->hot[].stride_bytes and normal_stride_bytes: a strided access on
+   each line that holds added time (docs/vprof-loop.md, "Strided walks"). */
+static void take_strides(const struct vp_red_result *red, const struct vp_red_result *nred,
+                         const struct vp_loop_info *l, struct vp_fix_input *in)
+{
+    for (size_t q = 0; q < VP_FIX_HOT_LINES && in->hot[q].line; q++) {
+        in->hot[q].stride_bytes = stride_at(red, l, in->hot[q].line, in->unroll_factor);
+        in->hot[q].normal_stride_bytes = stride_at(nred, l, in->hot[q].line, in->unroll_factor);
+    }
+}
+
 /* in->result_call_*: the loop's samples in the calls made at its in-body
    call sites, which loopclass counts as results when they run (a call that
    may write memory), from its line samples `s` in the probed slow run.  A
@@ -2453,6 +2480,11 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         }
     }
     c.rep.normal_counts = nres != NULL;
+    /* the normal run's strides (its verdicts are not reported) */
+    struct vp_red_result *nred = NULL;
+    if (normal.n &&
+        vp_loopmods_redundancy(&mods, tree_profiles(&normal), normal.n, &nred, err, sizeof err) != 0)
+        nred = NULL;
 
     mark_anomaly(&c, sel, nsel);
 
@@ -2535,6 +2567,8 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             }
         take_wait(l, in);
         in->unroll_factor = l->unroll_factor;
+        in->depth = L->depth;
+        in->parent_line = L->parent_line;
         if (l->bucket_line) {
             in->bucket_line = l->bucket_line;
             in->bucket_text = trimmed_line(l->file, l->bucket_line);
@@ -2622,6 +2656,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
                           (double)normal.p[0]->hdr.period_ns / 1e9,
                           in);
         }
+        take_strides(red, nred, sel[k].info, in);
         take_call_site(&slow_lines[k], L);
         take_result_calls(sel[k].info, &slow_lines[k], in);
         take_syscalls(sel[k].info, &slow_lines[k], in);
@@ -2658,6 +2693,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         status = VP_LOOPCMD_NOTHING;
 
     vp_red_result_free(red);
+    vp_red_result_free(nred);
 done:
     free(sres);
     free(nres);

@@ -264,6 +264,17 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
                 vp_json_kv_str(j, "callee", h->callee);
                 vp_json_kv_str(j, "leaf", h->leaf);
                 vp_json_kv_bool(j, "unwinding", h->unwinding); /* C++ exceptions */
+                /* a strided access at the line: bytes per iteration, or null */
+                vp_json_key(j, "stride_bytes");
+                if (h->stride_bytes)
+                    vp_json_int(j, h->stride_bytes);
+                else
+                    vp_json_null(j);
+                vp_json_key(j, "normal_stride_bytes");
+                if (h->normal_stride_bytes)
+                    vp_json_int(j, h->normal_stride_bytes);
+                else
+                    vp_json_null(j);
                 vp_json_end_object(j);
             }
             vp_json_end_array(j);

@@ -857,6 +857,60 @@ static void fmt_time(char *buf, size_t n, double s)
 #define GROWTH_HOT_MIN_SHARE 0.5
 #define GROWTH_HOT_LINE_SHARE 0.1
 
+/* A byte count as a person reads it: "192 bytes", "32 KiB", "1.5 MiB". */
+static void fmt_bytes(char *buf, size_t n, uint64_t b)
+{
+    if (b < 1024)
+        snprintf(buf, n, "%llu bytes", (unsigned long long)b);
+    else if (b < 1024 * 1024)
+        snprintf(buf, n, "%.3g KiB", (double)b / 1024);
+    else if (b < 1024ull * 1024 * 1024)
+        snprintf(buf, n, "%.3g MiB", (double)b / (1024 * 1024));
+    else
+        snprintf(buf, n, "%.3g GiB", (double)b / (1024.0 * 1024 * 1024));
+}
+
+/* ", where a memory access steps 32 KiB from one iteration to the next
+   (...): ... -- walk the memory in the order it is laid out: ...", for a
+   hot line whose strided access steps a cache line or more in the slow
+   run, in the loop's own code (not in a call), in iterations of at most
+   VP_FIX_STRIDE_MAX_ITER_SECONDS each (a memory access or a few: an
+   iteration that runs longer has more than one access to explain it);
+   docs/vprof-loop.md, "Strided walks".  ts: the slow run's time per
+   iteration as compiled. */
+#define VP_FIX_STRIDE_MAX_ITER_SECONDS 1e-6
+static void stride_advice(const struct vp_fix_input *in, const struct vp_fix_hot_line *h,
+                          double ts, struct vp_fix_result *r)
+{
+    uint64_t s = h->stride_bytes < 0 ? 0 - (uint64_t)h->stride_bytes : (uint64_t)h->stride_bytes;
+    uint64_t ns = h->normal_stride_bytes < 0 ? 0 - (uint64_t)h->normal_stride_bytes
+                                             : (uint64_t)h->normal_stride_bytes;
+    double per = in->unroll_factor > 1 ? ts / in->unroll_factor : ts;
+    if (s < VP_FIX_STRIDE_MIN_BYTES || h->callee || per > VP_FIX_STRIDE_MAX_ITER_SECONDS)
+        return;
+    char a[32], b[32], enclosing[64] = "";
+    fmt_bytes(a, sizeof a, s);
+    fmt_bytes(b, sizeof b, ns);
+    cat(r->growth, sizeof r->growth, ", where a memory access steps %s%s from one %s to the next",
+        a, h->stride_bytes < 0 ? " backwards" : "", unit(in->kind, 0));
+    if (ns && ns != s)
+        cat(r->growth, sizeof r->growth, " (%s in the normal run)", b);
+    if (in->parent_line)
+        snprintf(enclosing, sizeof enclosing, " at line %u", in->parent_line);
+    if (in->depth > 1)
+        cat(r->growth, sizeof r->growth,
+            ": every %s touches another cache line, and once the data outgrows the caches "
+            "each one waits for memory -- walk the memory in the order it is laid out: swap "
+            "this loop with the loop around it%s, or work in tiles",
+            unit(in->kind, 0), enclosing);
+    else
+        cat(r->growth, sizeof r->growth,
+            ": every %s touches another cache line, and once the data outgrows the caches "
+            "each one waits for memory -- keep what the loop reads next to each other (the "
+            "field it reads in an array of its own, say)",
+            unit(in->kind, 0));
+}
+
 /* "; line 64 holds 95% of the added time per iteration (14.1 us of 14.9
    us), in calls of X, most of it in Y: `text`", and for each further line
    ", and line 65 20%[, in calls of Z]: `text`", when in->hot says so. */
@@ -905,6 +959,7 @@ static void hot_line(const struct vp_fix_input *in, double tn, double ts, struct
                 "slow -- test for the failure before the call (std::from_chars, strtol with "
                 "an end pointer, a find before an at()) rather than catch it",
                 h->leaf && i == 0 ? "," : ", most of it", unit(in->kind, 1));
+        stride_advice(in, h, ts, r);
         if (h->text)
             cat(r->growth, sizeof r->growth, ": `%.160s`", h->text);
         r->growth_line_share[i] = share[i];

@@ -796,7 +796,7 @@ static void test_growth_line(void **state)
     in.slow.samples = 3000;
     in.slow.seconds = 3.0; /* 375 us per iteration */
     in.normal = (struct vp_fix_counts){1, 1, 1000, 1000, 1000, 1000.0, 40, 0.04}; /* 40 us */
-    in.hot[0] = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 2.8, 0.01, "pop", "[libc.so.6]", 0};
+    in.hot[0] = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 2.8, 0.01, "pop", "[libc.so.6]", 0, 0, 0};
     vp_fix_suggest(&in, &r);
     /* 350 us - 10 us added at the line, of 335 us: capped at 100% */
     assert_non_null(strstr(r.growth, "samples of the probed runs); line 64 holds 100% of the "
@@ -807,13 +807,53 @@ static void test_growth_line(void **state)
     assert_null(strstr(r.growth, "unwinding"));
     /* most of the line's samples under the C++ unwinder: exceptions */
     in.hot[0] = (struct vp_fix_hot_line){14, "sum += std::stoi(t);", 2800, 10, 2.8, 0.01,
-                                         "std::__cxx11::stoi", "[libgcc_s.so.1]", 1};
+                                         "std::__cxx11::stoi", "[libgcc_s.so.1]", 1, 0, 0};
     vp_fix_suggest(&in, &r);
     assert_non_null(strstr(r.growth, "in calls of std::__cxx11::stoi, most of it in "
                                      "[libgcc_s.so.1], unwinding C++ exceptions thrown there: "
                                      "a throw costs a microsecond or more"));
     assert_non_null(strstr(r.growth, "test for the failure before the call"));
-    in.hot[0] = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 2.8, 0.01, "pop", "[libc.so.6]", 0};
+    /* a strided access at the line: a cache line or more per iteration in
+       iterations of a memory access's time (here 375 us: none) */
+    in.hot[0] = (struct vp_fix_hot_line){10, "s += m[i * n + j];", 2800, 10, 2.8, 0.01, NULL,
+                                         NULL, 0, 32768, 2048};
+    vp_fix_suggest(&in, &r);
+    assert_null(strstr(r.growth, "memory access steps"));
+    struct vp_fix_input fast = in;
+    fast.slow.iterations = 80000000; /* 37.5 ns per iteration, 4 ns normal */
+    fast.slow.avg_iterations = 80000000;
+    fast.normal.iterations = 10000000;
+    fast.normal.avg_iterations = 10000000;
+    fast.depth = 2;
+    fast.parent_line = 7;
+    fast.hot[0].slow_seconds = 2.8 * 0.75;
+    vp_fix_suggest(&fast, &r);
+    assert_non_null(strstr(r.growth, ", where a memory access steps 32 KiB from one iteration to "
+                                     "the next (2 KiB in the normal run): every iteration touches "
+                                     "another cache line, and once the data outgrows the caches "
+                                     "each one waits for memory -- walk the memory in the order "
+                                     "it is laid out: swap this loop with the loop around it at "
+                                     "line 7, or work in tiles: `s += m[i * n + j];`."));
+    fast.depth = 1; /* an outermost loop: the layout, not the loop order */
+    fast.parent_line = 0;
+    fast.hot[0].stride_bytes = -192;
+    fast.hot[0].normal_stride_bytes = -192;
+    vp_fix_suggest(&fast, &r);
+    assert_non_null(strstr(r.growth, "steps 192 bytes backwards from one iteration to the next: "
+                                     "every iteration touches another cache line"));
+    assert_non_null(strstr(r.growth, "keep what the loop reads next to each other"));
+    fast.hot[0].stride_bytes = 48; /* under a cache line */
+    vp_fix_suggest(&fast, &r);
+    assert_null(strstr(r.growth, "memory access steps"));
+    fast.hot[0].stride_bytes = 32768; /* the time in a call made there */
+    fast.hot[0].callee = "lookup";
+    vp_fix_suggest(&fast, &r);
+    assert_null(strstr(r.growth, "memory access steps"));
+    fast.hot[0].callee = NULL; /* unrolled x4: 9.4 ns per source iteration */
+    fast.unroll_factor = 4;
+    vp_fix_suggest(&fast, &r);
+    assert_non_null(strstr(r.growth, "memory access steps 32 KiB"));
+    in.hot[0] = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 2.8, 0.01, "pop", "[libc.so.6]", 0, 0, 0};
     /* the loop's own code: no callee, no leaf */
     in.hot[0].callee = in.hot[0].leaf = NULL;
     in.hot[0].slow_seconds = 1.5; /* 187.5 us - 10 us of 335 us: 53% */
@@ -833,10 +873,10 @@ static void test_growth_line(void **state)
     /* two lines that hold half of it together (two strcat calls), a third
        under 10% is not named */
     in.hot[0] = (struct vp_fix_hot_line){53, "strcat(a);", 1200, 5, 1.2, 0.005, "strcat",
-                                         "__strcat_evex", 0};       /* 145 us: 43% */
+                                         "__strcat_evex", 0, 0, 0};       /* 145 us: 43% */
     in.hot[1] = (struct vp_fix_hot_line){54, "strcat(b);", 1100, 5, 1.1, 0.005, "strcat",
-                                         "__strcat_evex", 0};       /* 132.5 us: 40% */
-    in.hot[2] = (struct vp_fix_hot_line){55, "n++;", 200, 0, 0.2, 0, NULL, NULL, 0}; /* 7% */
+                                         "__strcat_evex", 0, 0, 0};       /* 132.5 us: 40% */
+    in.hot[2] = (struct vp_fix_hot_line){55, "n++;", 200, 0, 0.2, 0, NULL, NULL, 0, 0, 0}; /* 7% */
     vp_fix_suggest(&in, &r);
     assert_non_null(strstr(r.growth, "; line 53 holds 43% of the added time per iteration "
                                      "(145 us of 335 us), in calls of strcat, most of it in "
@@ -853,7 +893,7 @@ static void test_growth_line(void **state)
     assert_int_equal(r.growth_lines, 0);
     assert_null(strstr(r.growth, "line 53"));
     /* the time per iteration grew under 1.5x: nothing was added to place */
-    in.hot[0] = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 0.4, 0.01, NULL, NULL, 0};
+    in.hot[0] = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 0.4, 0.01, NULL, NULL, 0, 0, 0};
     in.slow.seconds = 0.44; /* 55 us */
     vp_fix_suggest(&in, &r);
     assert_non_null(strstr(r.growth, "time per iteration"));

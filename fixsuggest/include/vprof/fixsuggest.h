@@ -261,7 +261,14 @@ struct vp_fix_hot_line {
     int unwinding;              /* most of its slow samples are under the C++
                                    unwinder (_Unwind_RaiseException,
                                    __cxa_throw, ...): exceptions thrown     */
+    /* A strided access at the line (redundancy's VP_SRC_STRIDE): the step
+       between source iterations in bytes, median over the recorded
+       instances of the slow and of the normal run; 0 unknown.  At least
+       VP_FIX_STRIDE_MIN_BYTES in the slow run, each iteration touches
+       another cache line (docs/vprof-loop.md, "Strided walks"). */
+    int64_t stride_bytes, normal_stride_bytes;
 };
+#define VP_FIX_STRIDE_MIN_BYTES 64
 
 struct vp_fix_input {
     const char *function;
@@ -317,6 +324,8 @@ struct vp_fix_input {
        VP_SITEF_WAIT_EVERY_ITER); 0 when none. */
     uint32_t wait_line;
     const char *wait_callee;
+    unsigned depth;             /* loop nesting depth (1 outermost); 0 unknown */
+    uint32_t parent_line;       /* the enclosing loop's line; 0 none/unknown  */
     unsigned unroll_factor;     /* VP_LOOPF_UNROLLED: source iterations per
                                    iteration; 0 or 1 otherwise               */
     /* VP_LOOPF_BUCKET_CHAIN: the loop walks one hash bucket's chain, whose
