@@ -2455,7 +2455,8 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     }
     /* redundancy verdicts of the same run (the probes share the gate) */
     struct vp_red_result *red = NULL;
-    if (vp_loopmods_redundancy(&mods, tree_profiles(&slow), slow.n, &red, err, sizeof err) != 0) {
+    if (vp_loopmods_redundancy(&mods, tree_profiles(&slow), slow.n, NULL, &red, err, sizeof err) !=
+        0) {
         msg(&c, "redundancy not measured: %s", err);
         red = NULL;
     }
@@ -2480,10 +2481,14 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
         }
     }
     c.rep.normal_counts = nres != NULL;
-    /* the normal run's strides (its verdicts are not reported) */
+    /* the normal run's strides; its verdicts are not reported, so no pair
+       is compared */
     struct vp_red_result *nred = NULL;
-    if (normal.n &&
-        vp_loopmods_redundancy(&mods, tree_profiles(&normal), normal.n, &nred, err, sizeof err) != 0)
+    struct vp_red_params strides_only;
+    vp_red_params_default(&strides_only);
+    strides_only.strides_only = 1;
+    if (normal.n && vp_loopmods_redundancy(&mods, tree_profiles(&normal), normal.n, &strides_only,
+                                           &nred, err, sizeof err) != 0)
         nred = NULL;
 
     mark_anomaly(&c, sel, nsel);

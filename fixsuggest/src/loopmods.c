@@ -95,10 +95,9 @@ static const char *keep_string(char **dst, const char *str)
 }
 
 int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile *const *profs,
-                           size_t nprof, struct vp_red_result **out, char *err, size_t errlen)
+                           size_t nprof, const struct vp_red_params *prm,
+                           struct vp_red_result **out, char *err, size_t errlen)
 {
-    struct vp_red_params prm;
-    vp_red_params_default(&prm);
     struct vp_red_result **part = calloc(m->n ? m->n : 1, sizeof *part);
     if (!part) {
         snprintf(err, errlen, "out of memory");
@@ -110,7 +109,7 @@ int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile 
         char e[1024];
         if (!m->mod[i].table)
             continue; /* unreadable, reported when met */
-        if (vp_red_analyze_many(m->mod[i].path, profs, nprof, &prm, &part[i], e, sizeof e) != 0) {
+        if (vp_red_analyze_many(m->mod[i].path, profs, nprof, prm, &part[i], e, sizeof e) != 0) {
             part[i] = NULL;
             if (!first[0])
                 snprintf(first, sizeof first, "%s", e);

@@ -44,11 +44,13 @@ size_t vp_loopmods_add_needed(struct vp_loopmods *m, const char *exe,
 int vp_loopmods_merge(struct vp_loopmods *m);
 
 /* Redundancy verdicts of every kept module against the `nprof` profiles of
- * one recording's processes (vp_red_analyze_many), in one result (loss
- * counts from the profiles, once).  Returns 0, or -1 with `err` set
+ * one recording's processes (vp_red_analyze_many, with `prm`, NULL for
+ * the defaults), in one result (loss counts from the profiles, once).
+ * Returns 0, or -1 with `err` set
  * from the first module that failed when none succeeded. */
 int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile *const *profs,
-                           size_t nprof, struct vp_red_result **out, char *err, size_t errlen);
+                           size_t nprof, const struct vp_red_params *prm,
+                           struct vp_red_result **out, char *err, size_t errlen);
 
 void vp_loopmods_free(struct vp_loopmods *m);
 

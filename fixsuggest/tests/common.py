@@ -39,19 +39,31 @@ def run(cmd, cwd, env=None):
                           env=dict(os.environ, **env) if env else None)
 
 
-def loop_json(bindir, work, functions, argv, env=None):
-    """vprof-loop --function FUNCTIONS (a name, or a list of them) --format
-    json -o WORK/loop.json -- ARGV (a stale report removed first), env:
-    variables to add: (its CompletedProcess, the report's loops, [] when it
-    wrote none)."""
-    out = os.path.join(work, "loop.json")
+def json_report(cmd, work, name, env=None, tail=()):
+    """Runs CMD --format json -o WORK/NAME TAIL (a vprof command line; a
+    stale report removed first) in WORK, env: variables to add: (its
+    CompletedProcess, the report's loops, [] when it wrote none)."""
+    out = os.path.join(work, name)
     if os.path.exists(out):
         os.unlink(out)
+    r = run(list(cmd) + ["--format", "json", "-o", out] + list(tail), work, env)
+    return r, (json.load(open(out))["loops"] if os.path.exists(out) else [])
+
+
+def loop_json(bindir, work, functions, argv, env=None, options=()):
+    """vprof-loop --function FUNCTIONS (a name, or a list of them) [OPTIONS]
+    --format json -o WORK/loop.json -- ARGV: json_report's answer."""
     names = [functions] if isinstance(functions, str) else list(functions)
     chosen = [a for f in names for a in ("--function", f)]
-    r = run([os.path.join(bindir, "vprof-loop")] + chosen + ["--format", "json",
-             "-o", out, "--"] + list(argv), work, env)
-    return r, (json.load(open(out))["loops"] if os.path.exists(out) else [])
+    return json_report([os.path.join(bindir, "vprof-loop")] + chosen + list(options), work,
+                       "loop.json", env, ["--"] + list(argv))
+
+
+def diagnose_json(bindir, work, normal, buggy, name="diag.json"):
+    """vprof diagnose --normal NORMAL --buggy BUGGY (command strings) into
+    WORK/NAME: json_report's answer."""
+    return json_report([os.path.join(bindir, "vprof"), "diagnose", "--normal", normal,
+                        "--buggy", buggy], work, name)
 
 
 def by_line(loops, line):

@@ -11,22 +11,16 @@ none", cross-loop not measured.
 
 usage: constwork.py BINDIR TESTSRCDIR WORKDIR
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build_case, by_line, finish, ok, run  # noqa: E402
+from common import build_case, by_line, diagnose_json, finish, ok  # noqa: E402
 
 
 def main():
     bindir, src, work, prog, line = build_case("constwork", ("TABLE-LOOP", "CRC-LOOP"))
-    out = os.path.join(work, "diag.json")
-    if os.path.exists(out):
-        os.unlink(out)
-    r = run([os.path.join(bindir, "vprof"), "diagnose", "--normal", prog + " 300 40960",
-             "--buggy", prog + " 600000 16", "--format", "json", "-o", out], work)
-    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    r, loops = diagnose_json(bindir, work, prog + " 300 40960", prog + " 600000 16")
     ok(r.returncode == 0 and loops, "vprof diagnose reports loops",
        "exit %d\n%s" % (r.returncode, r.stderr[-1500:]))
     table, crc = by_line(loops, line["TABLE-LOOP"]), by_line(loops, line["CRC-LOOP"])

@@ -18,7 +18,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build, finish, ok, record_rank, run  # noqa: E402
+from common import build, diagnose_json, finish, json_report, ok, record_rank, run  # noqa: E402
 
 
 def line_of(path, marker):
@@ -30,12 +30,9 @@ def line_of(path, marker):
 def vprof_loop_json(bindir, work, name, args):
     """Runs vprof-loop ARGS --format json -o WORK/NAME; returns (the run,
     its loops, or [] when it wrote no report)."""
-    out = os.path.join(work, name)
-    if os.path.exists(out):
-        os.unlink(out)
-    r = run([os.path.join(bindir, "vprof-loop")] + args[:args.index("--")] +
-            ["--format", "json", "-o", out] + args[args.index("--"):], work)
-    return r, (json.load(open(out))["loops"] if os.path.exists(out) else [])
+    cut = args.index("--")
+    return json_report([os.path.join(bindir, "vprof-loop")] + args[:cut], work, name,
+                       tail=args[cut:])
 
 
 def probe_loop(bindir, src, work, name, marker, args):
@@ -348,12 +345,7 @@ def bad_hash(bindir, src, work):
     cpp = os.path.join(src, "cxx", "badhash.cpp")
     prog = os.path.join(work, "badhash")
     build(bindir, [cpp], prog, cc="vprof-c++")
-    out = os.path.join(work, "badhash.json")
-    if os.path.exists(out):
-        os.unlink(out)
-    r = run([os.path.join(bindir, "vprof"), "diagnose", "--normal", prog + " 4000",
-             "--buggy", prog + " 16000", "--format", "json", "-o", out], work)
-    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    r, loops = diagnose_json(bindir, work, prog + " 4000", prog + " 16000", "badhash.json")
     lk = next((l for l in loops if l["function"].endswith("::_M_find_before_node")), None)
     ok(r.returncode == 0 and lk and lk.get("bucket_line") and lk["file"].endswith("hashtable.h")
        and "is the chain of one hash-table bucket (line %d: `" % lk["bucket_line"]

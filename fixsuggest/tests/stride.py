@@ -11,24 +11,18 @@ growth sentence ended at the line, with no cause and no fix.
 
 usage: stride.py BINDIR TESTSRCDIR WORKDIR
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build_case, by_line, finish, ok, run  # noqa: E402
+from common import build_case, by_line, finish, loop_json, ok  # noqa: E402
 
 
 def main():
     bindir, src, work, prog, line = build_case(
         "stride", ("COLUMNS", "COLUMN-LOOP", "COLUMN-READ", "ROW-LOOP"))
-    out = os.path.join(work, "loop.json")
-    if os.path.exists(out):
-        os.unlink(out)
-    r = run([os.path.join(bindir, "vprof-loop"), "--function", "col_sums", "--function",
-             "row_sums", "--normal-run", prog + " 256 800", "--format", "json", "-o", out,
-             "--", prog, "4096", "3"], work)
-    loops = json.load(open(out))["loops"] if os.path.exists(out) else []
+    r, loops = loop_json(bindir, work, ["col_sums", "row_sums"], [prog, "4096", "3"],
+                         options=["--normal-run", prog + " 256 800"])
     ok(r.returncode == 0 and loops, "vprof-loop reports loops",
        "exit %d\n%s" % (r.returncode, r.stderr[-1500:]))
     col, row = by_line(loops, line["COLUMN-LOOP"]), by_line(loops, line["ROW-LOOP"])

@@ -571,7 +571,7 @@ static int vp_red_analyze_loops(struct vp_red_result *r, const struct vp_profile
         if (!l)
             continue;
         l->sampled_instances++;
-        if (inst[i].in->seq & 1)
+        if ((inst[i].in->seq & 1) || prm->strides_only)
             continue;
         const struct vp_instance *a = inst[i].in;
         const struct vp_instance *b =

@@ -14,6 +14,7 @@ void vp_red_params_default(struct vp_red_params *p)
     p->ci_threshold = 2.0;
     p->cl_threshold = 0.5;
     p->pair_bound = 0.05;
+    p->strides_only = 0;
 }
 
 size_t vp_red_edit_distance_max(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,

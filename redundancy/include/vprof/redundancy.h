@@ -34,6 +34,8 @@ struct vp_red_params {
     double pair_bound;   /* a pair is redundant when its pooled normalised
                             distance is < this (0.05): at most 1 in 20 of its
                             comparable values is new (docs/redundancy.md)     */
+    int strides_only;    /* compare no pair: only the strided accesses' steps
+                            are wanted (vprof-loop's normal run) (0)         */
 };
 
 /* Fills the defaults above.  Can't fail. */
