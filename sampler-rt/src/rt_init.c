@@ -181,6 +181,7 @@ static void vp_rt_fork_child(void)
     vp_rt.exec_seq = 0;
     vp_rt.exit_status = -1;
     vp_rt.start_ns = vp_rt_now_ns(CLOCK_REALTIME);
+    vp_rt_tls_jitter_state = 0; /* not the parent's sequence of periods */
     madvise(vp_rt.pc_buf, vp_rt.max_samples * vp_rt.pc_slot_size, MADV_DONTNEED);
     madvise(vp_rt.val_buf, vp_rt.max_values * sizeof(struct vp_rt_value), MADV_DONTNEED);
     madvise(vp_rt.vframes, vp_rt.max_vframes * sizeof(struct vp_rt_vframe), MADV_DONTNEED);
@@ -377,6 +378,9 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
     /* VPROF_VALUES=0: PC samples and callers only, the index is loaded (and
        written) but never evaluated: the cost floor of a sample. */
     vp_rt.no_values = vp_rt_env_u64("VPROF_VALUES", 1, 0, 1) == 0;
+    /* VPROF_JITTER=0: a fixed perf period (docs/runtime.md, "Jittered
+       periods") */
+    vp_rt.jitter = vp_rt_env_u64("VPROF_JITTER", 1, 0, 1) != 0;
     vp_rt.root_pid = (pid_t)vp_rt_env_u64("VPROF_ROOT_PID", 0, 0, INT_MAX);
     if (vp_rt.root_pid == 0) { /* preloaded by hand: we are the root */
         char buf[16];

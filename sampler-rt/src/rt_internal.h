@@ -191,6 +191,8 @@ struct vp_rt_state {
     int perf_no_ring;              /* VPROF_PERF_RING=0: refresh mode only */
     int perf_sigtrap;              /* perf events signal with a synchronous
                                       SIGTRAP (attr.sigtrap), not fasync   */
+    int jitter;                    /* VPROF_JITTER (1): each perf period is
+                                      drawn from [P/2, 3P/2) (rt_signal.c) */
     _Atomic uint64_t perf_ring_threads, perf_refresh_threads, perf_trap_threads; /* atomic */
     int read_mode;                 /* enum vp_rt_read_mode                 */
     int pipe_fds[2];               /* for VP_RT_READ_PIPE, >= fd_floor     */
@@ -287,6 +289,8 @@ extern VP_RT_TLS int vp_rt_tls_perf_fd;      /* rt_timer.c: see there */
 extern VP_RT_TLS int vp_rt_tls_perf_retired;
 extern VP_RT_TLS struct perf_event_mmap_page *vp_rt_tls_perf_ring;
 extern VP_RT_TLS uint64_t vp_rt_tls_perf_head;
+extern VP_RT_TLS uint64_t vp_rt_tls_perf_id;
+extern VP_RT_TLS uint64_t vp_rt_tls_jitter_state; /* rt_signal.c: 0 = unseeded */
 
 /* rt_signal.c */
 void vp_rt_signal_handler(int sig, siginfo_t *si, void *ucv);

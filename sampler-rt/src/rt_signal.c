@@ -738,18 +738,63 @@ static int vp_rt_is_ours(int sig, const siginfo_t *si)
     }
 }
 
-/* Signal path: re-arms a refresh-mode perf event and returns how many extra
-   sampling periods elapsed since the previous sample of this thread. */
+VP_RT_TLS uint64_t vp_rt_tls_jitter_state;
+static VP_RT_TLS uint32_t vp_rt_tls_jitter_count;
+#define VP_RT_JITTER_EVERY 4
+
+/* Signal path: at every VP_RT_JITTER_EVERY-th sample of the calling
+   thread, draws its next perf period, uniform in [P/2, 3P/2) for the
+   nominal period P, and gives it to its event `fd` (docs/runtime.md,
+   "Jittered periods").  A fixed period samples a program
+   that repeats itself with a period near a multiple of P at the same phase
+   every time: the samples of a loop counter then bunch at a few values.
+   PERF_EVENT_IOC_PERIOD restarts the event's hrtimer with the new period
+   (the overflow that signalled is consumed).  The generator is splitmix64
+   on a per-thread state seeded from the thread id and the clock.  With
+   `check` (fasync), the fd must still name our event first: a ring mapping
+   keeps the event, and its signals naming the old number, alive after the
+   target closed the fd, and the number may now be one of the target's. */
+static void vp_rt_timer_jitter(int fd, int check)
+{
+    uint64_t id = 0;
+    /* not at every sample: the ioctl costs ~4 us here; a draw moves the
+       phase by up to 4 P, so no phase lasts all the same */
+    if (!vp_rt.jitter || fd < 0 || vp_rt_tls_jitter_count++ % VP_RT_JITTER_EVERY != 0 ||
+        (check && (ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0 || id != vp_rt_tls_perf_id)))
+        return;
+    uint64_t p = 1000000000ull / vp_rt.freq_hz;
+    if (p < 2)
+        return;
+    uint64_t z = vp_rt_tls_jitter_state;
+    if (z == 0)
+        z = ((uint64_t)vp_rt_tls_tid << 32) ^ vp_rt_now_ns(CLOCK_MONOTONIC) ^ 0x6a09e667f3bcc909ull;
+    z += 0x9e3779b97f4a7c15ull;
+    vp_rt_tls_jitter_state = z ? z : 1;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    uint64_t next = p / 2 + z % p;
+    ioctl(fd, PERF_EVENT_IOC_PERIOD, &next);
+}
+
+/* Signal path: re-arms a refresh-mode perf event, draws the next period of
+   a perf event, and returns how many extra sampling periods elapsed since
+   the previous sample of this thread. */
 static uint64_t vp_rt_timer_overrun(int sig, const siginfo_t *si)
 {
-    if (sig == SIGTRAP) /* TRAP_PERF is 6 = POLL_HUP: not a fasync siginfo */
-        return 0;       /* one signal per overflow; none coalesce here */
+    if (sig == SIGTRAP) { /* TRAP_PERF is 6 = POLL_HUP: not a fasync siginfo */
+        vp_rt_timer_jitter(vp_rt_tls_perf_fd, 0); /* closing it ends the event */
+        return 0; /* one signal per overflow; none coalesce here */
+    }
     if (si->si_code == SI_TIMER)
         return si->si_overrun > 0 ? (uint64_t)si->si_overrun : 0;
     if (si->si_code == POLL_HUP && si->si_fd == vp_rt_tls_perf_fd) {
+        vp_rt_timer_jitter(si->si_fd, 1);            /* while disabled */
         ioctl(si->si_fd, PERF_EVENT_IOC_REFRESH, 1); /* disabled until re-armed */
         return 0;
     }
+    if (si->si_code == POLL_IN && si->si_fd == vp_rt_tls_perf_fd)
+        vp_rt_timer_jitter(si->si_fd, 1);
     const struct perf_event_mmap_page *ring = vp_rt_tls_perf_ring;
     if (si->si_code != POLL_IN || !ring || si->si_fd != vp_rt_tls_perf_fd)
         return 0;

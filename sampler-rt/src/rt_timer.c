@@ -73,7 +73,7 @@ VP_RT_TLS struct perf_event_mmap_page *vp_rt_tls_perf_ring; /* NULL: refresh */
 VP_RT_TLS uint64_t vp_rt_tls_perf_head;    /* data_head at the last signal     */
 static VP_RT_TLS timer_t vp_rt_tls_timer;
 static VP_RT_TLS int vp_rt_tls_armed;      /* 0, VP_RT_TIMER_PERF or _THREAD   */
-static VP_RT_TLS uint64_t vp_rt_tls_perf_id;
+VP_RT_TLS uint64_t vp_rt_tls_perf_id;         /* PERF_EVENT_IOC_ID of the event */
 
 static long vp_rt_page_size;
 #define VP_RT_RING_PAGES 2 /* user page + one data page (a power of two) */

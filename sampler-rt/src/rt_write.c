@@ -213,7 +213,8 @@ static void vp_rt_write_sections(struct vp_rt_out *o)
     h.pid = (uint32_t)vp_rt.pid;
     h.ppid = (uint32_t)vp_rt.ppid;
     h.exit_status = vp_rt.exit_status;
-    h.flags = vp_rt.flags | (vp_rt.modules_stale ? VP_PROFF_MODULES_STALE : 0);
+    h.flags = vp_rt.flags | (vp_rt.modules_stale ? VP_PROFF_MODULES_STALE : 0) |
+              (vp_rt.jitter && vp_rt.timer_mode == VP_RT_TIMER_PERF ? VP_PROFF_JITTERED : 0);
     h.root_pid = (uint32_t)vp_rt.root_pid;
     vp_rt_out_put(o, &h, sizeof h);
 

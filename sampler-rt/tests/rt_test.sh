@@ -10,6 +10,9 @@ fail() { echo "FAIL($case_name): $*" >&2; exit 1; }
 dump() { "$RT_BIN/rt_dump" "$1" > "$1.txt" || fail "invalid profile $1"; cat "$1.txt" >&2; }
 field() { # field FILE LINE_PREFIX KEY -> value of KEY= on the first matching line
   grep -m1 "^$2" "$1.txt" | tr ' ' '\n' | sed -n "s/^$3=//p"; }
+# pflags FILE -> the header's flags but VP_PROFF_JITTERED (16), which says
+# only that the timer was perf (docs/runtime.md, "Jittered periods")
+pflags() { echo $(( $(field "$1" header flags) & ~16 )); }
 run() { env LD_PRELOAD="$RT_LIB" VPROF_OUTPUT="$W/p.out" "$@"; }
 ENV=(env LD_PRELOAD="$RT_LIB" VPROF_OUTPUT="$W/p.out")  # for background jobs: $! must be the target
 
@@ -89,6 +92,18 @@ rate_retry() {
 sigtrap_kernel() {
   local v; v=$(uname -r); local maj=${v%%.*} rest=${v#*.}; local min=${rest%%[!0-9]*}
   [ "$maj" -gt 5 ] || { [ "$maj" = 5 ] && [ "$min" -ge 13 ]; }
+}
+
+# short_share PROFILE: per mille of the intervals between consecutive samples
+# (wall time) shorter than 0.9 of the nominal period.  A fixed CPU-time
+# period gives none (a wall interval is never shorter than the CPU time in
+# it, and a loaded host only lengthens it); periods drawn from [P/2, 3P/2)
+# give about 400.
+short_share() {
+  "$VPROF" dump "$1" | awk '/^header/ { for (i = 1; i <= NF; i++) if ($i ~ /^period_ns=/) { split($i, a, "="); p = a[2] } }
+    /^pc seq=/ { for (i = 1; i <= NF; i++) if ($i ~ /^time_ns=/) { split($i, a, "="); t = a[2] }
+                 if (n++) { m++; if (t - prev < 0.9 * p) s++ } prev = t }
+    END { print m ? int(1000 * s / m) : -1 }'
 }
 
 check_values() { # check_values PROFILE
@@ -174,7 +189,16 @@ pc_only)
       grep -q "${v#*:}" "$W/err.txt" || fail "${setting:-default}: expected ${v#*:}"
       rate_retry 300 "$W/p.out" spin_debug || fail "${setting:-default}: too few samples, 3 runs"
       grep -q " foreign_signals=0 " "$W/err.txt" || fail "${setting:-default}: our signals taken as foreign"
+      # jittered periods (docs/runtime.md): ~40 % of the intervals are short
+      "$VPROF" dump "$W/p.out" | grep -q '^header .* jittered$' || fail "${setting:-default}: not marked jittered"
+      sh=$(short_share "$W/p.out"); echo "${setting:-default}: short intervals ${sh}/1000" >&2
+      [ "$sh" -ge 200 ] || fail "${setting:-default}: ${sh}/1000 intervals under 0.9 P: periods not jittered"
     done
+    # VPROF_JITTER=0: the fixed period of before, and the check can fail
+    run VPROF_JITTER=0 "$RT_BIN/t_cpu" spin 400; [ $? = 3 ] || fail "exit (VPROF_JITTER=0)"
+    "$VPROF" dump "$W/p.out" | grep -q '^header .* jittered$' && fail "VPROF_JITTER=0: marked jittered"
+    sh=$(short_share "$W/p.out"); echo "VPROF_JITTER=0: short intervals ${sh}/1000" >&2
+    [ "$sh" -le 50 ] || fail "VPROF_JITTER=0: ${sh}/1000 intervals under 0.9 P"
   fi
   # no VPROF_OUTPUT: vprof.out in the cwd; a planted symlink is replaced, not followed
   mkdir "$W/cwd" && echo victim > "$W/victim" && ln -s "$W/victim" "$W/cwd/vprof.out"
@@ -213,7 +237,7 @@ traps)  # sigtrap mode: the target's own SIGTRAPs (raise, int3) reach its handle
   run "$RT_BIN/t_cpu" traps die > "$W/out.txt"; rc=$?
   [ $rc = 133 ] || fail "SIG_DFL SIGTRAP: status $rc, expected 133 (killed by SIGTRAP)"
   dump "$W/p.out"
-  [ "$(field "$W/p.out" header flags)" = 2 ] || fail "not flagged SIGNALLED"
+  [ "$(pflags "$W/p.out")" = 2 ] || fail "not flagged SIGNALLED"
   [ "$(field "$W/p.out" header exit_status)" = 133 ] || fail "exit_status"
   ;;
 traced)  # under ptrace perf events signal through fasync: a tracer sees no SIGTRAP
@@ -297,8 +321,8 @@ fork)
   parent=$(field "$W/p.out" header pid)
   [ "$(field "$W/p.out.$child" header ppid)" = "$parent" ] || fail "child ppid"
   [ "$(field "$W/p.out.$child" header pid)" = "$child" ] || fail "child pid"
-  [ "$(field "$W/p.out.$child" header flags)" = 1 ] || fail "child not flagged FORKED"
-  [ "$(field "$W/p.out" header flags)" = 0 ] || fail "parent flags"
+  [ "$(pflags "$W/p.out.$child")" = 1 ] || fail "child not flagged FORKED"
+  [ "$(pflags "$W/p.out")" = 0 ] || fail "parent flags"
   cs=$(field "$W/p.out.$child" "pc " samples); ps=$(field "$W/p.out" "pc " samples)
   [ "$cs" -ge 30 ] && [ "$ps" -ge 30 ] || fail "samples parent=$ps child=$cs"
   # child's buffers were reset: its ~300 ms must not include the parent's first 200 ms
@@ -454,7 +478,7 @@ sigterm)
   sleep 0.4; kill -TERM $pid; wait $pid; rc=$?
   [ $rc = 143 ] || fail "exit status $rc, expected 143 (killed by SIGTERM)"
   dump "$W/p.out"
-  [ "$(field "$W/p.out" header flags)" = 2 ] || fail "not flagged SIGNALLED"
+  [ "$(pflags "$W/p.out")" = 2 ] || fail "not flagged SIGNALLED"
   [ "$(field "$W/p.out" header exit_status)" = 143 ] || fail "exit_status"
   [ "$(field "$W/p.out" "pc " samples)" -ge 1 ] || fail "samples"  # CPU share of a loaded host varies
   rm -f "$W/p.out"
@@ -480,7 +504,7 @@ exec)
   run "$RT_BIN/t_cpu" exec "$RT_BIN/t_cpu"; rc=$?
   [ $rc = 3 ] || fail "exit status $rc"
   dump "$W/p.out.exec0"; dump "$W/p.out"
-  [ "$(field "$W/p.out" header flags)" = 4 ] || fail "new image not flagged EXECED"
+  [ "$(pflags "$W/p.out")" = 4 ] || fail "new image not flagged EXECED"
   [ "$(field "$W/p.out.exec0" header pid)" = "$(field "$W/p.out" header pid)" ] || fail "pid"
   [ "$(field "$W/p.out.exec0" "pc " samples)" -ge 20 ] || fail "pre-exec samples lost"
   [ "$(field "$W/p.out" "pc " samples)" -ge 20 ] || fail "post-exec samples"
@@ -492,7 +516,7 @@ fatal)
   run "$RT_BIN/t_cpu" abort; rc=$?
   [ $rc = 134 ] || fail "abort: status $rc, expected 134"
   dump "$W/p.out"
-  [ "$(field "$W/p.out" header flags)" = 2 ] || fail "abort: not flagged SIGNALLED"
+  [ "$(pflags "$W/p.out")" = 2 ] || fail "abort: not flagged SIGNALLED"
   [ "$(field "$W/p.out" header exit_status)" = 134 ] || fail "abort: exit_status"
   [ "$(field "$W/p.out" "pc " samples)" -ge 1 ] || fail "abort: samples"
   rm -f "$W/p.out"

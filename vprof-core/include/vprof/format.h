@@ -429,6 +429,8 @@ enum vp_profile_flags {
     VP_PROFF_EXECED = 1u << 2,   /* process image came from exec of a traced one */
     VP_PROFF_MODULES_STALE = 1u << 3, /* a fork child's module table may lack
                                     modules its parent loaded before forking  */
+    VP_PROFF_JITTERED = 1u << 4, /* perf periods drawn from [P/2, 3P/2):
+                                    period_ns is their mean                   */
 };
 
 enum vp_section_type {

@@ -33,13 +33,14 @@ static void dump_header(FILE *out, const struct vp_profile *p)
     fprintf(out,
             "header version=%u header_size=%u word_size=%u clock=%u max_depth=%u "
             "period_ns=%" PRIu64 " start_ns=%" PRIu64 " end_ns=%" PRIu64
-            " pid=%u ppid=%u root_pid=%u exit_status=%d flags=0x%x%s%s%s%s\n",
+            " pid=%u ppid=%u root_pid=%u exit_status=%d flags=0x%x%s%s%s%s%s\n",
             h->version, h->header_size, h->word_size, h->clock, h->max_depth, h->period_ns,
             h->start_ns, h->end_ns, h->pid, h->ppid, h->root_pid, h->exit_status, h->flags,
             h->flags & VP_PROFF_FORKED ? " forked" : "",
             h->flags & VP_PROFF_SIGNALLED ? " signalled" : "",
             h->flags & VP_PROFF_EXECED ? " execed" : "",
-            h->flags & VP_PROFF_MODULES_STALE ? " modules-stale" : "");
+            h->flags & VP_PROFF_MODULES_STALE ? " modules-stale" : "",
+            h->flags & VP_PROFF_JITTERED ? " jittered" : "");
 }
 
 static void dump_profile(FILE *out, const struct vp_profile *p)
