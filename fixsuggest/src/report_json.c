@@ -251,6 +251,8 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
         vp_json_kv_str(j, "evidence", l->fix.evidence);
         vp_json_kv_str(j, "condition", l->fix.condition[0] ? l->fix.condition : NULL);
         vp_json_kv_str(j, "growth", l->fix.growth[0] ? l->fix.growth : NULL);
+        vp_json_key(j, "growth_exponent"); /* instance time ~ iterations^e, or null */
+        l->fix.growth_exponent > 0 ? vp_json_double(j, l->fix.growth_exponent) : vp_json_null(j);
         vp_json_key(j, "growth_lines"); /* the lines the added time is at */
         if (l->fix.growth_lines) {
             vp_json_begin_array(j);

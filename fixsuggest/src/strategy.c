@@ -911,6 +911,47 @@ static void stride_advice(const struct vp_fix_input *in, const struct vp_fix_hot
             unit(in->kind, 0));
 }
 
+/* "; the time per iteration grew with the iterations per instance (652x
+   for 1,000x): as if one iteration's work were proportional to how long
+   its loop runs, which makes an instance's time grow about as the square
+   of its length", when both grew at least GROWTH_SCALE_MIN_RATIO times and
+   the time per iteration as at least the GROWTH_SCALE_MIN_POWER-th power
+   of the iterations per instance (docs/vprof-loop.md, "Work per iteration
+   that grows").  A cache that the data outgrew makes an iteration a few
+   times slower, not as much as the loop grew; a memmove of the rest of an
+   array, a rescan of the string so far, or a walk of a list to its end
+   makes it as much.  Two runs give two points: the exponent is theirs. */
+#define GROWTH_SCALE_MIN_RATIO 8.0
+#define GROWTH_SCALE_MIN_POWER 0.5
+static void scaling(const struct vp_fix_input *in, double tn, double ts, struct vp_fix_result *r)
+{
+    const struct vp_fix_counts *s = &in->slow, *n = &in->normal;
+    if (!(n->avg_iterations > 0) || !(tn > 0))
+        return;
+    double g = s->avg_iterations / n->avg_iterations, t = ts / tn;
+    if (!(g >= GROWTH_SCALE_MIN_RATIO) || !(t >= GROWTH_SCALE_MIN_RATIO))
+        return;
+    double e = log(t) / log(g);
+    if (!(e >= GROWTH_SCALE_MIN_POWER))
+        return;
+    r->growth_exponent = 1 + e;
+    char a[32], b[32], power[48];
+    fmt_ratio(a, sizeof a, t);
+    fmt_ratio(b, sizeof b, g);
+    if (fabs(r->growth_exponent - 2) <= 0.25)
+        snprintf(power, sizeof power, "about as the square");
+    else if (fabs(r->growth_exponent - 3) <= 0.25)
+        snprintf(power, sizeof power, "about as the cube");
+    else
+        snprintf(power, sizeof power, "as the %.1f-th power", r->growth_exponent);
+    cat(r->growth, sizeof r->growth,
+        "; the time per %s grew with the %s per %s (%s for %s): as if one %s's work were "
+        "proportional to how long its %s runs, which makes an %s's time grow %s of its "
+        "length",
+        unit(in->kind, 0), unit(in->kind, 1), instance_word(in->kind), a, b, unit(in->kind, 0),
+        in->kind == VP_LOOP_RECURSION ? "recursion" : "loop", instance_word(in->kind), power);
+}
+
 /* "; line 64 holds 95% of the added time per iteration (14.1 us of 14.9
    us), in calls of X, most of it in Y: `text`", and for each further line
    ", and line 65 20%[, in calls of Z]: `text`", when in->hot says so. */
@@ -1006,6 +1047,7 @@ static void growth(const struct vp_fix_input *in, struct vp_fix_result *r)
             "samples of the probed runs)",
             unit(in->kind, 0), a, b, x, t, in->kind == VP_LOOP_RECURSION ? "recursion" : "loop",
             ns, ss);
+        scaling(in, tn, ts, r);
         hot_line(in, tn, ts, r);
     }
     cat(r->growth, sizeof r->growth, ".");

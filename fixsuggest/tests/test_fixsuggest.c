@@ -766,7 +766,8 @@ static void test_growth_time(void **state)
     assert_non_null(strstr(r.growth, "8x the iterations per instance"));
     assert_non_null(strstr(r.growth, "; time per iteration: 40 us normal, 375 us slow (9.4x), so "
                                      "75x the time in the loop (40 and 3,000 samples of the "
-                                     "probed runs)."));
+                                     "probed runs); the time per iteration grew with the "
+                                     "iterations per instance (9.4x for 8x)"));
     /* a recursion's time is the recursion's, not a loop's */
     in.kind = VP_LOOP_RECURSION;
     vp_fix_suggest(&in, &r);
@@ -788,6 +789,66 @@ static void test_growth_time(void **state)
 
 /* The lines holding the added time per iteration (in->hot), and when
    they are not named. */
+/* The time per iteration against the iterations per instance
+   (docs/vprof-loop.md, "Work per iteration that grows"). */
+static void test_growth_scaling(void **state)
+{
+    (void)state;
+    struct vp_fix_result r;
+    /* a queue popped with a memmove of the rest: 100 -> 100,000 per
+       instance, 18.7 ns -> 10.3 us per iteration */
+    struct vp_fix_input in = ran(VP_CLASS_ONE_STAR, 1, 100000, 100000, 0);
+    in.slow.samples = 1030;
+    in.slow.seconds = 1.03;
+    in.normal = (struct vp_fix_counts){1, 100000, 10000000, 10000000, 100, 100.0, 186, 0.187};
+    vp_fix_suggest(&in, &r);
+    assert_non_null(strstr(r.growth, "; the time per iteration grew with the iterations per "
+                                     "instance (551x for 1,000x): as if one iteration's work "
+                                     "were proportional to how long its loop runs, which makes "
+                                     "an instance's time grow about as the square of its "
+                                     "length."));
+    assert_true(r.growth_exponent > 1.9 && r.growth_exponent < 2.0);
+    /* a strlen rescan against short strings: 404x the length, 44x the time */
+    struct vp_fix_input sq = in;
+    sq.slow.avg_iterations = 40400;
+    sq.slow.seconds = 1.03 * 44 / 551;
+    vp_fix_suggest(&sq, &r);
+    assert_non_null(strstr(r.growth, "(44x for 404x): as if one iteration's work were "
+                                     "proportional to how long its loop runs, which makes an "
+                                     "instance's time grow as the 1.6-th power of its length."));
+    /* an outer loop whose iteration runs an inner loop over the same n:
+       10x the length, 100x the time per iteration */
+    sq.slow.avg_iterations = 1000;
+    sq.slow.seconds = 0.187 / 1e7 * 100 * 100000;
+    vp_fix_suggest(&sq, &r);
+    assert_non_null(strstr(r.growth, "grow about as the cube of its length."));
+    /* caches outgrown: 16x the length, 3.9x the time per iteration (under
+       8x); 1,000x the length, 20x the time (the 0.43th power): not said */
+    sq.slow.avg_iterations = 1600;
+    sq.slow.seconds = 0.187 / 1e7 * 3.9 * 100000;
+    vp_fix_suggest(&sq, &r);
+    assert_null(strstr(r.growth, "as if one iteration's work"));
+    assert_true(r.growth_exponent == 0);
+    sq.slow.avg_iterations = 100000;
+    sq.slow.seconds = 0.187 / 1e7 * 20 * 100000;
+    vp_fix_suggest(&sq, &r);
+    assert_null(strstr(r.growth, "as if one iteration's work"));
+    /* the same work per iteration in more instances: no growth in length */
+    sq.slow.instances = 1000;
+    sq.slow.avg_iterations = 100;
+    sq.slow.seconds = 1.03;
+    vp_fix_suggest(&sq, &r);
+    assert_null(strstr(r.growth, "as if one iteration's work"));
+    /* a recursion: its own words */
+    struct vp_fix_input rec = in;
+    rec.kind = VP_LOOP_RECURSION;
+    vp_fix_suggest(&rec, &r);
+    assert_non_null(strstr(r.growth, "the time per recursive call grew with the recursive calls "
+                                     "per outermost call (551x for 1,000x): as if one recursive "
+                                     "call's work were proportional to how long its recursion "
+                                     "runs, which makes an outermost call's time grow"));
+}
+
 static void test_growth_line(void **state)
 {
     (void)state;
@@ -798,10 +859,11 @@ static void test_growth_line(void **state)
     in.normal = (struct vp_fix_counts){1, 1, 1000, 1000, 1000, 1000.0, 40, 0.04}; /* 40 us */
     in.hot[0] = (struct vp_fix_hot_line){64, "pop(q);", 2800, 10, 2.8, 0.01, "pop", "[libc.so.6]", 0, 0, 0};
     vp_fix_suggest(&in, &r);
-    /* 350 us - 10 us added at the line, of 335 us: capped at 100% */
-    assert_non_null(strstr(r.growth, "samples of the probed runs); line 64 holds 100% of the "
-                                     "added time per iteration (335 us of 335 us), in calls of "
-                                     "pop, most of it in [libc.so.6]: `pop(q);`."));
+    /* 350 us - 10 us added at the line, of 335 us: capped at 100% (after
+       the scaling clause: 9.4x the time per iteration for 8x the length) */
+    assert_non_null(strstr(r.growth, "grow about as the square of its length; line 64 holds "
+                                     "100% of the added time per iteration (335 us of 335 us), "
+                                     "in calls of pop, most of it in [libc.so.6]: `pop(q);`."));
     assert_int_equal(r.growth_lines, 1);
     assert_true(r.growth_line_share[0] == 1.0);
     assert_null(strstr(r.growth, "unwinding"));
@@ -1031,6 +1093,7 @@ int main(void)
         cmocka_unit_test(test_spin),
         cmocka_unit_test(test_growth_ratio),
         cmocka_unit_test(test_growth_time),
+        cmocka_unit_test(test_growth_scaling),
         cmocka_unit_test(test_growth_line),
         cmocka_unit_test(test_redundancy),
         cmocka_unit_test(test_missing_constraint),

@@ -349,10 +349,15 @@ struct vp_fix_result {
     size_t nfixes;
     char evidence[768];         /* one or two sentences from the numbers       */
     char condition[384];        /* skip-loop: the condition to test, or ""     */
-    char growth[768];           /* normal vs slow counts and times, or ""    */
+    char growth[1536];          /* normal vs slow counts and times, or ""    */
     size_t growth_lines;        /* how many of in->hot the growth names (0-3) */
     double growth_line_share[VP_FIX_HOT_LINES]; /* their shares of the added
                                    time per iteration                        */
+    double growth_exponent;     /* an instance's time as a power of its
+                                   iterations, from the two runs, when the
+                                   time per iteration grew with them (> 1.5);
+                                   0 when not said (docs/vprof-loop.md,
+                                   "Work per iteration that grows")          */
 };
 
 /* The slow run's iterations of the source loop: an unrolled body's

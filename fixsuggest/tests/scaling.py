@@ -1,0 +1,53 @@
+#!/usr/bin/python3
+"""fixsuggest.scaling: a queue kept in an array and dequeued by a helper
+that moves the rest of the array down (prog.c).  Draining 60,000 jobs at
+once against 100 jobs 60,000 times: 600x the iterations per instance, and
+each iteration ~300-600x slower.  vprof-loop's growth sentence for the
+drain loop says that the time per iteration grew with the loop's length,
+as if an iteration's work were proportional to it, so an instance takes
+time about as the square of its length (JSON growth_exponent ~2), and
+names the line and the memmove under it.  The fill loop's iterations cost
+the same in both runs: no such sentence, growth_exponent null.  Before,
+the drain loop's report was "1*, fix none" with the hot line only
+(docs/vprof-loop.md, "Work per iteration that grows").
+
+usage: scaling.py BINDIR TESTSRCDIR WORKDIR
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import build_case, by_line, finish, loop_json, ok  # noqa: E402
+
+
+def main():
+    bindir, src, work, prog, line = build_case("scaling", ("FILL-LOOP", "DRAIN-LOOP", "POP"))
+    r, loops = loop_json(bindir, work, ["fill", "drain"], [prog, "60000", "1"],
+                         options=["--normal-run", prog + " 100 60000"])
+    ok(r.returncode == 0 and loops, "vprof-loop reports loops",
+       "exit %d\n%s" % (r.returncode, r.stderr[-1500:]))
+    drain, fill = by_line(loops, line["DRAIN-LOOP"]), by_line(loops, line["FILL-LOOP"])
+    ok(drain is not None and fill is not None, "the drain and fill loops are reported",
+       str([(l["function"], l["line"]) for l in loops]))
+    if drain is None or fill is None:
+        return finish()
+    g = drain["growth"] or ""
+    e = drain.get("growth_exponent")
+    ok(e is not None and 1.75 <= e <= 2.25, "draining takes time about as the square of the "
+       "queue's length (two-point exponent)", "growth_exponent %r" % (e,))
+    ok("the time per iteration grew with the iterations per instance (" in g
+       and "as if one iteration's work were proportional to how long its loop runs, which "
+       "makes an instance's time grow about as the square of its length" in g,
+       "the growth sentence says so", g)
+    hot = (drain["growth_lines"] or [{}])[0]
+    ok(hot.get("line") == line["POP"] and hot.get("callee") == "pop"
+       and "memmove" in (hot.get("leaf") or ""),
+       "and names the pop and the memmove under it", str(drain["growth_lines"]))
+    ok(fill.get("growth_exponent") is None
+       and "as if one iteration's work" not in (fill["growth"] or ""),
+       "the fill loop's iterations cost the same: not said", fill["growth"] or "")
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
