@@ -39,6 +39,7 @@ struct rank_anom {
                                   pattern variable is the localised one    */
         int missing, values_anomalous;
         uint64_t normal_run, slow_run;
+        uint64_t slow_runs;    /* observations of the slow median run      */
         double discount;       /* its processing-cost discount             */
     } pat;
 };
@@ -251,6 +252,9 @@ static void json_constraint(const struct vp_jr *f, const char *loc_var, double d
                                              outside);
         pat->normal_run = (uint64_t)vp_jr_int(d, "normal_median_run", 0, LLONG_MAX, 0);
         pat->slow_run = (uint64_t)vp_jr_int(d, "slow_median_run", 0, LLONG_MAX, 0);
+        /* a ranking without the count (older) is taken as it was before */
+        pat->slow_runs = vp_jr_get(d, "slow_n") ? (uint64_t)vp_jr_int(d, "slow_n", 0, LLONG_MAX, 0)
+                                                : UINT64_MAX;
         pat->discount = vp_jr_num(d, "discount", 1);
         return;
     }
@@ -416,6 +420,7 @@ static void take_rank_result(struct ctx *c, const struct vp_rank_result *res)
                 if (d->available) {
                     pat.normal_run = d->normal_median;
                     pat.slow_run = d->slow_median;
+                    pat.slow_runs = d->n_slow;
                     pat.discount = d->discount;
                 }
             }
@@ -2588,6 +2593,7 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
             in->constraint.values_anomalous = top->pat.values_anomalous;
             in->constraint.normal_run = top->pat.normal_run;
             in->constraint.slow_run = top->pat.slow_run;
+            in->constraint.slow_runs = top->pat.slow_runs;
             in->constraint.discount = top->pat.discount;
             in->constraint.line = top->top_line > 0 ? (uint32_t)top->top_line : 0;
             in->constraint.text = in->constraint.line ? trimmed_line(l->file, in->constraint.line)

@@ -781,13 +781,15 @@ static void evidence_io(const struct vp_fix_input *in, struct vp_fix_result *r, 
    take several in the slow run: cheap iterations that became expensive,
    not a driver loop whose long iterations grew longer.  And the runs'
    run lengths differ more than they agree (a Hellinger distance of at
-   least 1 - VP_FIX_CONSTRAINT_MAX_DISCOUNT): a weak rule-1 anomaly names
-   the pattern of a function, but is no ground to tell a developer to skip
-   the work of a loop. */
+   least 1 - VP_FIX_CONSTRAINT_MAX_DISCOUNT), from at least
+   VP_FIX_CONSTRAINT_MIN_RUNS runs in the slow run: a weak rule-1 anomaly
+   names the pattern of a function, but is no ground to tell a developer
+   to skip the work of a loop. */
 static int constraint_holds(const struct vp_fix_constraint *k)
 {
     return k->missing && !k->values_anomalous && k->normal_run == 1 && k->slow_run >= 2 &&
-           k->discount <= VP_FIX_CONSTRAINT_MAX_DISCOUNT;
+           k->discount <= VP_FIX_CONSTRAINT_MAX_DISCOUNT &&
+           k->slow_runs >= VP_FIX_CONSTRAINT_MIN_RUNS;
 }
 
 static void missing_constraint(const struct vp_fix_input *in, struct vp_fix_result *r)

@@ -212,6 +212,11 @@ struct vp_fix_syscall {
    run's range from which its told-apart values are a scalability sign
    (vp_fix_constraint.values_anomalous). */
 #define VP_FIX_CONSTRAINT_MIN_OUTSIDE 0.05
+/* The fewest runs of the variable's value (processing-cost observations)
+   in the slow run for the constraint to give skip-loop: one run of 2
+   sample intervals against six of 1 is rejected by the A-D test (p 0.001)
+   and is no evidence at all (vp_fix_constraint.slow_runs). */
+#define VP_FIX_CONSTRAINT_MIN_RUNS 5
 
 /* The constraint `vprof rank` finds missing in this loop (docs/vprof-loop.md,
    "A constraint the loop is missing"): the ranking calls the loop's function
@@ -232,6 +237,10 @@ struct vp_fix_constraint {
                                    normal run, a scalability sign            */
     uint64_t normal_run, slow_run; /* the median sample's run length, in sample
                                    intervals, in each run; 0 unknown          */
+    uint64_t slow_runs;         /* how many runs the slow run's median is of
+                                   (the dimension's slow observations); the
+                                   rule needs VP_FIX_CONSTRAINT_MIN_RUNS.
+                                   UINT64_MAX unknown (an older ranking)      */
     uint32_t line;              /* the anomalous line with most of its samples;
                                    0 unknown                                  */
     const char *text;           /* that line, trimmed; NULL unknown           */
