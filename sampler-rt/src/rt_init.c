@@ -356,6 +356,7 @@ __attribute__((constructor(101))) static void vp_rt_init(void)
     if (ix && *ix)
         snprintf(vp_rt.index_path, sizeof vp_rt.index_path, "%s", ix);
     vp_rt.freq_hz = (uint32_t)vp_rt_env_u64("VPROF_FREQ", VP_RT_DEFAULT_FREQ, 1, 100000);
+    vp_rt.period_ns = 1000000000ull / vp_rt.freq_hz;
     vp_rt.depth = (uint32_t)vp_rt_env_u64("VPROF_DEPTH", VP_RT_DEFAULT_DEPTH, 0, VP_RT_MAX_DEPTH);
     /* the stacks go deeper than the variables read: a loop's share of the
        run (vprof-loop) and a flame graph need the callers beyond the

@@ -177,6 +177,7 @@ struct vp_rt_state {
     char output[VP_RT_PATH_MAX];   /* VPROF_OUTPUT, made absolute          */
     char index_path[VP_RT_PATH_MAX];
     uint32_t freq_hz;
+    uint64_t period_ns;            /* 1e9 / freq_hz: the nominal period    */
     uint32_t depth;        /* VPROF_DEPTH: frames whose variables are read     */
     uint32_t stack_depth;  /* callers recorded: VPROF_STACK_DEPTH, >= depth    */
     uint64_t max_samples;

@@ -762,7 +762,7 @@ static void vp_rt_timer_jitter(int fd, int check)
     if (!vp_rt.jitter || fd < 0 || vp_rt_tls_jitter_count++ % VP_RT_JITTER_EVERY != 0 ||
         (check && (ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0 || id != vp_rt_tls_perf_id)))
         return;
-    uint64_t p = 1000000000ull / vp_rt.freq_hz;
+    uint64_t p = vp_rt.period_ns;
     if (p < 2)
         return;
     uint64_t z = vp_rt_tls_jitter_state;

@@ -109,7 +109,7 @@ static int vp_rt_perf_arm(void)
     a.size = sizeof a;
     a.type = PERF_TYPE_SOFTWARE;
     a.config = PERF_COUNT_SW_TASK_CLOCK;
-    a.sample_period = 1000000000ull / vp_rt.freq_hz; /* task-clock counts ns */
+    a.sample_period = vp_rt.period_ns; /* task-clock counts ns */
     a.sample_type = 0;                                 /* 8-byte records      */
     a.disabled = 1;
     a.exclude_hv = 1;
@@ -229,7 +229,7 @@ static int vp_rt_posix_arm(void)
     if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &vp_rt_tls_timer) != 0)
         return -1;
     struct itimerspec its;
-    long ns = 1000000000L / vp_rt.freq_hz;
+    long ns = (long)vp_rt.period_ns;
     its.it_interval.tv_sec = ns / 1000000000L;
     its.it_interval.tv_nsec = ns % 1000000000L;
     its.it_value = its.it_interval;

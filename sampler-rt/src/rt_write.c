@@ -207,7 +207,7 @@ static void vp_rt_write_sections(struct vp_rt_out *o)
     h.word_size = 8;
     h.clock = (uint8_t)vp_rt.timer_mode; /* enum vp_rt_timer_mode == enum vp_clock */
     h.max_depth = (uint16_t)vp_rt.stack_depth; /* callers; values at most vp_rt.depth */
-    h.period_ns = 1000000000ull / vp_rt.freq_hz;
+    h.period_ns = vp_rt.period_ns;
     h.start_ns = vp_rt.start_ns;
     h.end_ns = vp_rt_now_ns(CLOCK_REALTIME);
     h.pid = (uint32_t)vp_rt.pid;
