@@ -1973,6 +1973,8 @@ static void take_redundancy(const struct vp_red_result *red, const struct vp_loo
         d->measured = 1;
         d->call_callee = shown_dup(best->function); /* freed with the report */
         d->call_line = best->line;
+        d->call_via = best->via ? shown_dup(best->via) : NULL;
+        d->call_via_line = best->via_line;
         d->call_sampled = best->sampled_iterations;
         d->call_distinct = best->distinct_signatures;
         d->call_rate = best->ci_rate;

@@ -122,6 +122,8 @@ int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile 
             nchars += strlen(l->function) + 1;
             if (l->constant_object)
                 nchars += strlen(l->constant_object) + 1;
+            if (l->via)
+                nchars += strlen(l->via) + 1;
         }
     }
     int rc = -1;
@@ -131,7 +133,7 @@ int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile 
         goto done;
     }
     /* One result owning its loops and their strings (function names, the
-       global of constant work). */
+       global of constant work, the helper of a unit's call). */
     r = calloc(1, sizeof *r);
     if (r) {
         r->loops = malloc((nloops ? nloops : 1) * sizeof *r->loops);
@@ -162,6 +164,8 @@ int vp_loopmods_redundancy(const struct vp_loopmods *m, const struct vp_profile 
             l->function = keep_string(&s, l->function);
             if (l->constant_object)
                 l->constant_object = keep_string(&s, l->constant_object);
+            if (l->via)
+                l->via = keep_string(&s, l->via);
         }
     }
     *out = r;

@@ -40,6 +40,7 @@ void vp_lr_free_loops(struct vp_lr_loop *loops, size_t n)
         free((char *)loops[i].in.spin_text);
         free((char *)loops[i].in.constraint.text);
         free((char *)loops[i].in.red.call_callee);
+        free((char *)loops[i].in.red.call_via);
         free((char *)loops[i].in.red.constant_object);
         free((char *)loops[i].in.io_callee);
         free((char *)loops[i].in.wait_callee);

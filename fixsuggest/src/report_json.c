@@ -221,6 +221,11 @@ int vp_lr_write_json(FILE *out, const struct vp_loop_report *r)
             vp_json_begin_object(j);
             vp_json_kv_str(j, "callee", d->call_callee);
             vp_json_kv_uint(j, "line", d->call_line);
+            /* a call made in a helper the loop calls (docs/redundancy.md,
+               "Copies in a helper"): the helper and the line in it */
+            vp_json_kv_str(j, "via", d->call_via);
+            vp_json_key(j, "via_line");
+            d->call_via ? vp_json_uint(j, d->call_via_line) : vp_json_null(j);
             vp_json_kv_uint(j, "sampled_calls", d->call_sampled);
             vp_json_kv_uint(j, "distinct_calls", d->call_distinct);
             vp_json_kv_double(j, "rate", d->call_rate);

@@ -206,6 +206,7 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
         }
         if (l->in.red.measured) {
             const struct vp_fix_redundancy *d = &l->in.red;
+            char at[160];
             fputs("   redundancy: cross-iteration ", out);
             if (vp_fix_ci_measured(d))
                 fprintf(out, "%.2fx", d->cross_iteration_rate);
@@ -215,19 +216,20 @@ int vp_lr_write_text(FILE *out, const struct vp_loop_report *r, int color)
                                       : "not sampled", out);
             if ((d->call_sampled || d->call_pairs) && d->call_copies) {
                 /* a copy's unit has its pairs only */
-                fprintf(out, ", calls of %s (line %u): %.0f%% of %llu pairs of consecutive "
+                fprintf(out, ", calls of %s %s: %.0f%% of %llu pairs of consecutive "
                              "calls %s again%s",
-                        d->call_callee, d->call_line, d->call_rescan_rate * 100.0,
+                        d->call_callee, vp_fix_call_where(at, sizeof at, d),
+                        d->call_rescan_rate * 100.0,
                         (unsigned long long)d->call_pairs,
                         d->call_sorts ? "sort the same elements" : "copy the same bytes",
                         d->call_shifted && !d->call_sorts ? ", shifted" : "");
             } else if (d->call_sampled || d->call_pairs) {
-                fprintf(out, ", repeated %scalls of %s (line %u) %.2fx",
+                fprintf(out, ", repeated %scalls of %s %s %.2fx",
                         d->call_setup  ? "setup "
                         : d->call_pure ? "math "
                                        : "",
                         d->call_callee ? d->call_callee : "?",
-                        d->call_line, d->call_rate);
+                        vp_fix_call_where(at, sizeof at, d), d->call_rate);
                 if (d->call_rescan)
                     fprintf(out, " (%.0f%% of %llu pairs of consecutive calls scan the string "
                                  "again)",

@@ -96,6 +96,18 @@ void vp_fix_input_init(struct vp_fix_input *in)
     memset(in, 0, sizeof *in);
 }
 
+char *vp_fix_call_where(char *buf, size_t n, const struct vp_fix_redundancy *d)
+{
+    if (d->call_via && d->call_via_line)
+        snprintf(buf, n, "(line %u, in %s, called at line %u)", d->call_via_line, d->call_via,
+                 d->call_line);
+    else if (d->call_via)
+        snprintf(buf, n, "(in %s, called at line %u)", d->call_via, d->call_line);
+    else
+        snprintf(buf, n, "(line %u)", d->call_line);
+    return buf;
+}
+
 char *vp_fix_commas(char *buf, size_t n, uint64_t v)
 {
     char digits[32];
@@ -365,6 +377,8 @@ static void evidence_rescan(const struct vp_fix_input *in, struct vp_fix_result 
     const struct vp_fix_redundancy *d = &in->red;
     char a[32], pct[32], rep[32];
     const char *callee = d->call_callee ? d->call_callee : "a function";
+    char at[160];
+    vp_fix_call_where(at, sizeof at, d);
     vp_fix_commas(a, sizeof a, d->call_pairs);
     fmt_pct(pct, sizeof pct, d->call_rescan_rate);
     fmt_pct(rep, sizeof rep, d->call_rescan_repeated);
@@ -389,19 +403,19 @@ static void evidence_rescan(const struct vp_fix_input *in, struct vp_fix_result 
     }
     if (what) {
         cat(r->evidence, sizeof r->evidence,
-            "%seach call of %s (line %u) %s (%s of %s compared pairs of consecutive calls; on "
+            "%seach call of %s %s %s (%s of %s compared pairs of consecutive calls; on "
             "average %s of a call's %s is the previous call's): %s.",
-            r->evidence[0] ? " " : "", callee, d->call_line, what, pct, a, rep, part, why);
+            r->evidence[0] ? " " : "", callee, at, what, pct, a, rep, part, why);
         return;
     }
     if (d->call_copies) {
         int str = strcmp(callee, "std::string::_M_replace") == 0;
         cat(r->evidence, sizeof r->evidence,
-            "%seach call of %s (line %u) copies again the %s the previous call copied (%s of "
+            "%seach call of %s %s copies again the %s the previous call copied (%s of "
             "%s compared pairs of consecutive calls; on average %s of a call's copy is the "
             "previous call's): every %s copies the whole %s again though little of it "
             "changed, so the loop's work grows with the square of its length -- %s.",
-            r->evidence[0] ? " " : "", callee, d->call_line, str ? "string" : "bytes", pct, a,
+            r->evidence[0] ? " " : "", callee, at, str ? "string" : "bytes", pct, a,
             rep, unit(in->kind, 0), str ? "string" : "buffer",
             str ? "append to the string in place (s += x, after s.reserve(n)) instead of "
                   "building a new string from it (s = s + x)"
@@ -410,11 +424,11 @@ static void evidence_rescan(const struct vp_fix_input *in, struct vp_fix_result 
         return;
     }
     cat(r->evidence, sizeof r->evidence,
-        "%seach call of %s (line %u) reads again the string the previous call read (%s of %s "
+        "%seach call of %s %s reads again the string the previous call read (%s of %s "
         "compared pairs of consecutive calls; on average %s of a call's string is the "
         "previous call's): every %s reads the whole string again though little of it "
         "changed, so the loop's work grows with the square of the string's length -- %s.",
-        r->evidence[0] ? " " : "", callee, d->call_line, pct, a, rep, unit(in->kind, 0),
+        r->evidence[0] ? " " : "", callee, at, pct, a, rep, unit(in->kind, 0),
         rescan_fix(callee));
 }
 
@@ -520,13 +534,15 @@ static void evidence_call_wait(const struct vp_fix_input *in, struct vp_fix_resu
         return;
     char a[32], b[32];
     const char *callee = d->call_callee ? d->call_callee : "a function";
+    char at[160];
+    vp_fix_call_where(at, sizeof at, d);
     vp_fix_commas(a, sizeof a, d->call_sampled);
     vp_fix_commas(b, sizeof b, d->call_distinct);
     cat(r->evidence, sizeof r->evidence,
-        "%sits calls of %s (line %u) repeat earlier calls with the same inputs (%s sampled "
+        "%sits calls of %s %s repeat earlier calls with the same inputs (%s sampled "
         "calls, %s distinct), but %s waits in every iteration of its loop at line %u: what "
         "repeats is a wait that got the same answer, which no cache or batch can save.",
-        r->evidence[0] ? " " : "", callee, d->call_line, a, b, callee, d->call_wait_line);
+        r->evidence[0] ? " " : "", callee, at, a, b, callee, d->call_wait_line);
 }
 
 /* What a setup call's repeats do, and how to keep its result instead
@@ -565,7 +581,8 @@ static void setup_advice(const char *callee, const char **what, const char **fix
 static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_result *r)
 {
     const struct vp_fix_redundancy *d = &in->red;
-    char a[32], b[32], rep[32], pct[32];
+    char a[32], b[32], rep[32], pct[32], at[160];
+    vp_fix_call_where(at, sizeof at, d);
     if (!d->cross_iteration && call_work(d)) {
         vp_fix_commas(a, sizeof a, d->call_sampled);
         vp_fix_commas(b, sizeof b, d->call_distinct);
@@ -574,24 +591,24 @@ static void evidence_redundancy(const struct vp_fix_input *in, struct vp_fix_res
         const char *what, *fix;
         setup_advice(d->call_callee, &what, &fix);
         cat(r->evidence, sizeof r->evidence,
-            "%sits calls of %s (line %u) %s, with the same arguments: %s sampled calls, %s "
+            "%sits calls of %s %s %s, with the same arguments: %s sampled calls, %s "
             "distinct (%.1fx redundancy); %s.",
             r->evidence[0] ? " " : "", d->call_callee ? d->call_callee : "a function",
-            d->call_line, what, a, b, d->call_rate, fix);
+            at, what, a, b, d->call_rate, fix);
     } else if (!d->cross_iteration && call_work(d) && d->call_pure) {
         cat(r->evidence, sizeof r->evidence,
-            "%sits calls of %s (line %u) compute again a value an earlier call computed, from "
+            "%sits calls of %s %s compute again a value an earlier call computed, from "
             "the same arguments: %s sampled calls, %s distinct (%.1fx redundancy); compute it "
             "once where its arguments are set (before the loop, when they do not change in "
             "it) or keep its results by argument.",
             r->evidence[0] ? " " : "", d->call_callee ? d->call_callee : "a function",
-            d->call_line, a, b, d->call_rate);
+            at, a, b, d->call_rate);
     } else if (!d->cross_iteration && call_work(d)) {
         cat(r->evidence, sizeof r->evidence,
-            "%sits calls of %s (line %u) repeat earlier calls with the same inputs: %s sampled "
+            "%sits calls of %s %s repeat earlier calls with the same inputs: %s sampled "
             "calls, %s distinct (%.1fx redundancy); %s redo work that earlier ones did%s.",
             r->evidence[0] ? " " : "", d->call_callee ? d->call_callee : "a function",
-            d->call_line, a, b, d->call_rate, unit(in->kind, 1),
+            at, a, b, d->call_rate, unit(in->kind, 1),
             d->call_io ? ", and each call does I/O: caching the call would drop its output; "
                          "compute what it writes once and batch the writes"
                        : "");

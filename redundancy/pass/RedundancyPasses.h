@@ -94,6 +94,13 @@ struct LoopSources {
   /// ("Setup calls made again" in docs/redundancy.md).
   std::string Via;
   std::vector<std::pair<int, llvm::Constant *>> LiftedArgs;
+  /// A copy lifted from the callee `Via` (a loop-free function of the
+  /// module, pop's memmove): the copy call in `Via`, which the unit's probe
+  /// goes before in a copy of `Via` made for this call ("Copies in a
+  /// helper" in docs/redundancy.md); null otherwise.
+  llvm::WeakTrackingVH LiftedCopy;
+  /// The line in `Via` of the call lifted from it (VP_SRC_VIA).
+  unsigned ViaLine = 0;
   llvm::WeakTrackingVH Call; ///< null if the call was deleted meanwhile
   size_t Parent = 0;
   uint32_t ProbeIndex = ~0u;

@@ -81,6 +81,15 @@ static cl::opt<bool> EnablePrefixPairs(
     cl::desc("Sample consecutive calls of a C library string scan as pairs "
              "of chunk hashes, to find a string scanned again from its start "
              "(default on)"));
+static cl::opt<bool> LiftCopies(
+    "vprof-lift-copies", cl::init(true), cl::Hidden,
+    cl::desc("Make the copy (memmove, memcpy, qsort, ...) of a loop-free "
+             "helper a loop calls a unit of that loop, probed in a copy of the "
+             "helper made for the call (default on)"));
+static cl::opt<unsigned> LiftCopyMaxInsts(
+    "vprof-lift-copy-max-insts", cl::init(256), cl::Hidden,
+    cl::desc("The largest helper, in instructions, whose copy is lifted to "
+             "its caller's loop (each lifted call copies the helper)"));
 static cl::opt<unsigned> CopyBudget(
     "vprof-redundancy-copy-budget", cl::init(2), cl::Hidden,
     cl::desc("The loops' recording copies may add at most this many times "
@@ -1855,6 +1864,48 @@ static CallInst *liftableSetupCall(Function &G, LoopInfo &GLI, PostDominatorTree
   return nullptr;
 }
 
+/// The line of \p I in the source of \p SP, the function holding it: of
+/// the call inlined into it from a header, the line that calls the header's
+/// function; 0 without debug information.
+static unsigned lineIn(const Instruction &I, const DISubprogram *SP) {
+  const DILocation *DL = I.getDebugLoc().get();
+  for (const DILocation *D = DL; D && SP; D = D->getInlinedAt())
+    if (D->getScope()->getSubprogram() == SP)
+      return D->getLine();
+  return DL ? DL->getLine() : 0;
+}
+
+/// The copy call (LibScan::Copy: memmove, memcpy, std::string's
+/// _M_replace, qsort) of a helper \p G that a loop calls, to be that loop's
+/// unit: G has no loop and does not call itself, is at most
+/// -vprof-lift-copy-max-insts instructions (each lifted call copies it),
+/// and the first copy call in G's layout is the one.  Pop's memmove, which
+/// moves the rest of an array queue down on every call, is then seen by
+/// the loop that drains the queue ("Copies in a helper" in
+/// docs/redundancy.md).  \p Lib gets its LibScans entry.  Null when G has
+/// none.
+static CallBase *liftableCopyCall(Function &G, LoopInfo &GLI, int &Lib) {
+  if (!LiftCopies || !EnablePrefixPairs || G.isDeclaration() || G.isVarArg() ||
+      G.hasFnAttribute(Attribute::ReturnsTwice) || !GLI.empty() ||
+      G.getInstructionCount() > LiftCopyMaxInsts)
+    return nullptr;
+  CallBase *Found = nullptr;
+  for (Instruction &I : instructions(G)) {
+    auto *S = dyn_cast<CallBase>(&I);
+    if (!S || (!isa<CallInst>(S) && !isa<InvokeInst>(S)))
+      continue;
+    Function *H = S->getCalledFunction();
+    if (H == &G)
+      return nullptr; // recursion: its calls are sampled per call already
+    int K = H && !S->isMustTailCall() ? libScanOf(*S, *H) : -1;
+    if (!Found && K >= 0 && LibScans[K].Copy) {
+      Found = S;
+      Lib = K;
+    }
+  }
+  return Found;
+}
+
 /// Argument \p A of unit \p U's call as its signature sees it: the call's
 /// own, or for a setup call lifted from the callee (LoopSources::Via) the
 /// value \p CB passes for the callee's parameter, or a constant; null for
@@ -1953,7 +2004,8 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, ScalarEvolution 
                   Function &F, function_ref<bool(Function &)> Expensive,
                   function_ref<CallInst *(Function &, int &,
                                           std::vector<std::pair<int, Constant *>> &)>
-                      SetupIn) {
+                      SetupIn,
+                  function_ref<CallBase *(Function &, int &)> CopyIn) {
   std::vector<LoopSources> Units;
   if (!EnableCallUnits)
     return Units;
@@ -1972,12 +2024,6 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, ScalarEvolution 
         continue;
       Function *G = CI ? CI->getCalledFunction() : nullptr;
       int Lib = G && !CI->isMustTailCall() ? libScanOf(*CI, *G) : -1;
-      // An invoke (a call that may throw, in C++) is a unit only as a copy,
-      // whose probe goes before it: the whole-call recording clones a call.
-      if (isa_and_nonnull<InvokeInst>(CI) && (Lib < 0 || !LibScans[Lib].Copy))
-        continue;
-      if (Lib >= 0 && LibScans[Lib].Copy && !EnablePrefixPairs)
-        continue;
       // sin(i * step): a new argument in every iteration, no repeat to find
       if (Lib >= 0 && LibScans[Lib].Pure &&
           any_of(CI->args(), [&](Value *A) { return newEveryIteration(A, L, SE); })) {
@@ -1988,16 +2034,28 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, ScalarEvolution 
       // call (log_event's fopen, not inlined): the setup call's unit, at
       // this call ("Setup calls made again" in docs/redundancy.md).
       CallInst *Lifted = nullptr;
+      CallBase *LiftedCopy = nullptr;
       std::vector<std::pair<int, Constant *>> LiftedArgs;
       if (Lib < 0 &&
           (!G || G == &F || G->isDeclaration() || G->isIntrinsic() || CI->isMustTailCall() ||
            G->hasFnAttribute(Attribute::ReturnsTwice) || !WithSources.count(G) ||
            !Expensive(*G))) {
-        if (!G || G == &F || G->isDeclaration() || G->isIntrinsic() || !isa<CallInst>(CI) ||
-            CI->isMustTailCall() || CI->arg_size() != G->arg_size() ||
-            !(Lifted = SetupIn(*G, Lib, LiftedArgs)))
+        if (!G || G == &F || G->isDeclaration() || G->isIntrinsic() || CI->isMustTailCall() ||
+            CI->arg_size() != G->arg_size())
+          continue;
+        // Else a copy in a loop-free helper (pop's memmove), probed in a
+        // copy of the helper made for this call.
+        if (!(isa<CallInst>(CI) && (Lifted = SetupIn(*G, Lib, LiftedArgs))) &&
+            !(LiftedCopy = CopyIn(*G, Lib)))
           continue;
       }
+      // An invoke (a call that may throw, in C++) is a unit only as a copy,
+      // whose probe goes before it (in the helper, for a lifted one): the
+      // whole-call recording clones a call.
+      if (isa_and_nonnull<InvokeInst>(CI) && (Lib < 0 || !LibScans[Lib].Copy))
+        continue;
+      if (Lib >= 0 && LibScans[Lib].Copy && !EnablePrefixPairs)
+        continue;
       LoopSources U;
       U.CallSite = true;
       U.LibScan = Lib;
@@ -2014,7 +2072,14 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, ScalarEvolution 
         const DISubprogram *VSP = G->getSubprogram();
         U.Via = VSP ? VSP->getName().str() : G->getName().str();
         U.LiftedArgs = std::move(LiftedArgs);
+        U.ViaLine = lineIn(*Lifted, VSP);
         G = Lifted->getCalledFunction();
+      } else if (LiftedCopy) {
+        const DISubprogram *VSP = G->getSubprogram();
+        U.Via = VSP ? VSP->getName().str() : G->getName().str();
+        U.LiftedCopy = LiftedCopy;
+        U.ViaLine = lineIn(*LiftedCopy, VSP);
+        G = LiftedCopy->getCalledFunction();
       }
       const DISubprogram *SP = G->getSubprogram();
       // The callee's linkage name when it has one (C++: reports show it
@@ -2120,6 +2185,28 @@ static void insertPrefixProbe(ProbeModule &PM, CallBase &CB, const LoopSources &
                {PM.desc(B), B.getInt32(U.ProbeIndex), Slot,
                 B.getInt32((E.Copy ? VP_RED_SRC_PREFIX_START : VP_RED_SRC_PREFIX) + E.Ptr[J]), P,
                 B.CreateZExtOrTrunc(N, PM.I64)});
+}
+
+/// A copy lifted from a helper (LoopSources::LiftedCopy): the loop's call
+/// \p CB of the helper calls a copy of it made for this call, whose copy
+/// call gets the unit's probe.  The helper itself, and its other callers,
+/// are left as they are.  False (no probe) when the helper's copy call is
+/// gone.
+static bool instrumentLiftedCopy(ProbeModule &PM, CallBase &CB, const LoopSources &U) {
+  auto *Copy = dyn_cast_or_null<CallBase>(static_cast<Value *>(U.LiftedCopy));
+  Function *G = CB.getCalledFunction();
+  if (!Copy || !G || Copy->getFunction() != G)
+    return false;
+  ValueToValueMapTy VMap;
+  Function *C = cloneForProbes(*G, VMap, ".vprof_copy");
+  auto *CopyInC = dyn_cast_or_null<CallBase>(VMap.lookup(Copy));
+  if (!CopyInC) {
+    C->eraseFromParent();
+    return false;
+  }
+  insertPrefixProbe(PM, *CopyInC, U);
+  CB.setCalledFunction(C);
+  return true;
 }
 
 /// A repeated-call unit's probes around its call:
@@ -2324,6 +2411,9 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
               [&](Function &G, int &Lib, std::vector<std::pair<int, Constant *>> &Args) {
                 return liftableSetupCall(G, FAM.getResult<LoopAnalysis>(G), PDTOf(G), Lib,
                                          Args);
+              },
+              [&](Function &G, int &Lib) {
+                return liftableCopyCall(G, FAM.getResult<LoopAnalysis>(G), Lib);
               });
       size_t Parent = Results.size();
       T.Loops.push_back(Parent);
@@ -2535,7 +2625,10 @@ PreservedAnalyses RedundancyPass::run(Module &M, ModuleAnalysisManager &MAM) {
             continue;
           Value *C = LS.Call;
           Value *Mapped = C ? Map(C) : nullptr;
-          if (auto *CB = dyn_cast_or_null<CallInst>(Mapped)) {
+          if (LS.LiftedCopy) {
+            if (auto *CB = dyn_cast_or_null<CallBase>(Mapped))
+              LS.Probed = instrumentLiftedCopy(PM, *CB, LS);
+          } else if (auto *CB = dyn_cast_or_null<CallInst>(Mapped)) {
             instrumentCallUnit(PM, *CB, LS);
             LS.Probed = true;
           } else if (auto *II = dyn_cast_or_null<InvokeInst>(Mapped);

@@ -64,6 +64,8 @@ static uint16_t loopFlags(const LoopSources &LS) {
     F |= VP_REDF_PURE;
   if (!LS.ConstantObject.empty())
     F |= VP_REDF_CL_CONST;
+  if (LS.CallSite && !LS.Via.empty())
+    F |= VP_REDF_VIA;
   return F;
 }
 
@@ -77,7 +79,8 @@ static std::string buildBlob(const std::vector<LoopSources> &Loops) {
     std::memset(&E, 0, sizeof(E));
     E.loop_id = LS.LoopId;
     E.first_source = SourceCount;
-    E.source_count = LS.Sources.size();
+    bool Via = LS.CallSite && !LS.Via.empty();
+    E.source_count = LS.Sources.size() + Via;
     E.function = Strings.add(LS.Function);
     E.line = LS.Line;
     E.probe_index = LS.Probed ? LS.ProbeIndex : ~0u;
@@ -105,6 +108,17 @@ static std::string buildBlob(const std::vector<LoopSources> &Loops) {
                                                                  : S.ConstantStride);
         R.reserved = S.ConstantStride < 0 ? VP_SRC_STRIDE_BACKWARDS : 0;
       }
+      appendRecord(Sources, R);
+      ++SourceCount;
+    }
+    if (Via) { // the helper the unit's call is in (VP_SRC_VIA)
+      vp_redund_source R;
+      std::memset(&R, 0, sizeof(R));
+      R.kind = VP_SRC_VIA;
+      R.depth = 1;
+      R.line = LS.ViaLine;
+      R.ci = R.cl = VP_SRCD_NONE;
+      R.function = Strings.add(LS.Via);
       appendRecord(Sources, R);
       ++SourceCount;
     }
@@ -163,7 +177,9 @@ void printLoopSources(raw_ostream &OS, const LoopSources &LS) {
   if (LS.Pure)
     OS << " math-call";
   if (!LS.Via.empty())
-    OS << " via=" << LS.Via;
+    OS << " via=" << LS.Via << ":" << LS.ViaLine;
+  if (LS.Copy && !LS.Via.empty())
+    OS << " lifted-copy";
   if (LS.FixedWriteLocations)
     OS << " fixed-write-locations";
   if (!LS.ConstantObject.empty())

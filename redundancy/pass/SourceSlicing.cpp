@@ -941,6 +941,8 @@ const char *sourceKindName(vp_redund_source_kind K) {
     return "callee-load";
   case VP_SRC_STRIDE:
     return "stride";
+  case VP_SRC_VIA:
+    return "via";
   }
   return "?";
 }

@@ -67,26 +67,47 @@ static int vp_red_read_blob(const char *path, const uint8_t *blob, size_t avail,
                 return vp_red_fail(err, errlen, "out of memory");
             r->loops = p;
         }
+        /* a unit of a call in a helper: the helper, from its VP_SRC_VIA */
+        const char *via = "";
+        uint32_t via_line = 0;
+        for (uint32_t k = 0; (e.flags & VP_REDF_VIA) && k < e.source_count; k++) {
+            struct vp_redund_source src;
+            memcpy(&src, blob + sizeof h + (size_t)h.loop_count * sizeof e +
+                             ((size_t)e.first_source + k) * sizeof src,
+                   sizeof src);
+            if (src.kind != VP_SRC_VIA)
+                continue;
+            if (!(e.flags & VP_REDF_CALLSITE) || src.function >= h.strings_size ||
+                st[src.function] == '\0')
+                return vp_red_fail(err, errlen, "%s: .vprof.redund offset %zu: bad loop %u",
+                                   path, off, i);
+            via = st + src.function;
+            via_line = src.line;
+            break;
+        }
         const char *fn = st + e.function;
         const char *obj = (e.flags & VP_REDF_CL_CONST) ? st + e.reserved : "";
-        size_t len = strlen(fn) + 1, olen = strlen(obj) + 1;
-        char *ns = realloc(*strs, *strs_used + len + olen);
+        size_t len = strlen(fn) + 1, olen = strlen(obj) + 1, vlen = strlen(via) + 1;
+        char *ns = realloc(*strs, *strs_used + len + olen + vlen);
         if (!ns)
             return vp_red_fail(err, errlen, "out of memory");
         *strs = ns;
         memcpy(ns + *strs_used, fn, len);
         memcpy(ns + *strs_used + len, obj, olen);
+        memcpy(ns + *strs_used + len + olen, via, vlen);
         struct vp_red_loop_result *lr = &r->loops[r->loop_count++];
         memset(lr, 0, sizeof *lr);
         lr->loop_id = e.loop_id;
         /* offsets, fixed up later */
         lr->function = (const char *)(uintptr_t)*strs_used;
         lr->constant_object = (const char *)(uintptr_t)(*strs_used + len);
-        *strs_used += len + olen;
+        lr->via = (const char *)(uintptr_t)(*strs_used + len + olen);
+        lr->via_line = via_line;
+        *strs_used += len + olen + vlen;
         lr->line = e.line;
         lr->static_flags = e.flags;
         lr->side_effect_sites = e.side_effects;
-        lr->source_count = e.source_count;
+        lr->source_count = e.source_count - (*via != '\0'); /* values only */
         lr->ci_impossible = (e.flags & VP_REDF_CI_IV) != 0;
         lr->mean_pair_distance = -1;
         lr->callsite = (e.flags & VP_REDF_CALLSITE) != 0;
@@ -152,6 +173,7 @@ static void vp_red_fix_strings(struct vp_red_result *r, char *strs)
         l->constant_object = (l->static_flags & VP_REDF_CL_CONST)
                                  ? strs + (uintptr_t)l->constant_object
                                  : NULL;
+        l->via = strs[(uintptr_t)l->via] ? strs + (uintptr_t)l->via : NULL;
     }
     r->strings_ = strs;
 }

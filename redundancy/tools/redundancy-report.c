@@ -75,12 +75,15 @@ int main(int argc, char **argv)
         const struct vp_red_loop_result *l = &r->loops[k];
         if (l->callsite) { /* a repeated-call unit: its calls are its iterations */
             char name[192];
-            printf("%scalls of %s at line %u in loop %016llx id=%016llx sources=%u\n",
+            printf("%scalls of %s at line %u in loop %016llx id=%016llx sources=%u",
                    (l->static_flags & VP_REDF_SETUP)  ? "setup "
                    : (l->static_flags & VP_REDF_PURE) ? "math "
                                                       : "",
                    vp_func_display(l->function, name, sizeof name), l->line, (unsigned long long)l->parent_id,
                    (unsigned long long)l->loop_id, l->source_count);
+            if (l->via) /* made in a helper the loop calls */
+                printf(" via=%s:%u", l->via, l->via_line);
+            putchar('\n');
             printf("  repeated calls: %s rate=%.2f sampled=%llu distinct%c%llu\n",
                    l->ci_redundant ? "yes" : "no", l->ci_rate,
                    (unsigned long long)l->sampled_iterations, l->ci_estimated ? '~' : '=',

@@ -93,6 +93,12 @@ struct vp_fix_redundancy {
        redundant even when its whole-iteration signatures never repeat. */
     const char *call_callee;    /* as reports show it (C++: qualified)      */
     uint32_t call_line;
+    /* The call is made in a helper the loop calls at call_line (a copy or
+       a setup call lifted from it: pop's memmove; docs/redundancy.md,
+       "Copies in a helper"): the helper (as shown) and the call's line in
+       it; NULL and 0 otherwise. */
+    const char *call_via;
+    uint32_t call_via_line;
     uint64_t call_sampled, call_distinct;
     double call_rate;
     int call_redundant;
@@ -423,6 +429,10 @@ extern const unsigned vp_fix_category_order[VP_FIX_CAT_COUNT];
 
 /* "1,234,567".  Returns buf.  Can't fail. */
 char *vp_fix_commas(char *buf, size_t n, uint64_t v);
+/* Where the loop's repeated call is, as the reports say it after its
+   callee: "(line 17)", or for a call made in a helper the loop calls
+   "(line 29, in pop, called at line 17)".  Returns buf. */
+char *vp_fix_call_where(char *buf, size_t n, const struct vp_fix_redundancy *d);
 
 #ifdef __cplusplus
 }

@@ -88,6 +88,12 @@ struct vp_red_loop_result {
        calls (docs/redundancy.md, "Repeated calls"). */
     int callsite;
     uint64_t parent_id;
+    /* A unit whose call is made in a helper the loop calls (VP_REDF_VIA:
+       pop's memmove, log_event's fopen; docs/redundancy.md, "Copies in a
+       helper"): the helper, and the call's line in it; `line` is the
+       loop's call of the helper.  NULL and 0 otherwise. */
+    const char *via;
+    uint32_t via_line;
     /* Constant work (VP_REDF_CL_CONST): the global the loop writes, the same
        values in every instance; NULL otherwise.  Its pairs have no values
        to compare and count as repeats (docs/redundancy.md, "Constant work

@@ -17,11 +17,14 @@
 //               pairs; one in some 20 was not, in some runs).
 //   insert_sorted(): a sorted array kept by moving its tail up to insert
 //               each element: redundant, shifted.
+//   dequeue_via(): dequeue()'s queue popped by a helper that is not
+//               inlined: the helper's memmove is the loop's unit (lifted),
+//               redundant, shifted.
 // grow()'s copies match from the start: of its 100-odd redundant pairs,
 // few are shifted (0 in most runs, 1 in some).  The first and last 128
 // chunks of 64 bytes of a copy are hashed, after its length.
 // RUN: %vprof-cc -O2 %s -o %t
-// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=grow,stamp,records,fixed,dequeue,insert_sorted %t
+// RUN: env LD_PRELOAD=%vprof-rt VPROF_OUTPUT=%t.vprof VPROF_LOOP_FUNCTIONS=grow,stamp,records,fixed,dequeue,insert_sorted,dequeue_via %t
 // RUN: %redundancy-report %t %t.vprof | FileCheck %s
 // RUN: %vprof-cc -O2 -c %s -o %t.o -mllvm -vprof-print-sources 2>&1 | FileCheck %s --check-prefix=STATIC
 #include <stdio.h>
@@ -107,6 +110,27 @@ __attribute__((noinline)) long insert_sorted(long *a, size_t n) {
 // CHECK: calls of memmove at line [[@LINE-5]] in loop
 // CHECK-NEXT: repeated calls: no
 // CHECK-NEXT: rescanned: yes rate={{.*}} shifted={{[1-9][0-9]*}}{{$}}
+
+// The queue again, its front taken by a helper that is not inlined (as
+// one in another file would not be): the memmove is the loop's unit all
+// the same, lifted from the helper (docs/redundancy.md, "Copies in a
+// helper"), at the loop's call, via the helper's line.
+__attribute__((noinline)) static long take_front(long *q, size_t n) {
+  long v = q[0];
+  memmove(q, q + 1, (n - 1) * sizeof *q);
+  return v;
+}
+
+__attribute__((noinline)) long dequeue_via(long *q, size_t n) {
+  long sum = 0;
+  for (; n > 0; n--)
+    sum += take_front(q, n) * (long)n;
+  return sum;
+}
+// CHECK: calls of memmove at line [[@LINE-3]] in loop {{.*}} via=take_front:[[@LINE-10]]{{$}}
+// CHECK-NEXT: repeated calls: no
+// CHECK-NEXT: rescanned: yes rate={{.*}} shifted={{[1-9][0-9]*}}{{$}}
+// STATIC: vprof-sources: memmove copy-again.c:[[@LINE-6]]:{{[0-9]+}} {{.*}}repeated-call-unit via=take_front:[[@LINE-13]] lifted-copy
 // CHECK: loss:
 
 int main(void) {
@@ -135,6 +159,9 @@ int main(void) {
     q[i] = i * 31;
   total += dequeue(q, 8000);
   total += insert_sorted(sorted, 8000);
+  for (int i = 0; i < 8000; i++)
+    q[i] = i * 17;
+  total += dequeue_via(q, 8000);
   printf("total=%ld\n", total);
   return 0;
 }

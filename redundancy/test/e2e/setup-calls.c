@@ -166,7 +166,7 @@ __attribute__((noinline)) int append_via(const char *path, int n) {
     ok += write_record(path, i);
   return ok;
 }
-// CHECK: setup calls of fopen at line [[@LINE-3]] in loop {{.*}} sources=0
+// CHECK: setup calls of fopen at line [[@LINE-3]] in loop {{.*}} sources=0 via=write_record:{{[0-9]+}}{{$}}
 // CHECK-NEXT: repeated calls: yes rate={{.*}} distinct=1{{$}}
 // STATIC: vprof-sources: fopen setup-calls.c:[[@LINE-5]]:{{[0-9]+}} sources=0 {{.*}}setup-call via=write_record
 

@@ -758,6 +758,12 @@ enum vp_redund_loop_flags {
                                       wrote; `reserved` names (string, not
                                       empty) the first such global (docs/redundancy.md,
                                       "Constant work done again")             */
+    VP_REDF_VIA = 1u << 14,        /* VP_REDF_CALLSITE of a call made in a helper
+                                      the loop calls (a setup call or a copy
+                                      lifted from it): one source of kind
+                                      VP_SRC_VIA names the helper and the
+                                      call's line in it (docs/redundancy.md,
+                                      "Copies in a helper")                   */
 };
 
 struct vp_redund_loop {
@@ -793,6 +799,9 @@ enum vp_redund_source_kind {
                                 `reserved2` its bytes, `reserved`
                                 VP_SRC_STRIDE_BACKWARDS when negative, cl
                                 VP_SRCD_NONE (nothing recorded)           */
+    VP_SRC_VIA = 7,          /* not a value: of a unit with VP_REDF_VIA, the
+                                helper its call is in (`function`) and the
+                                call's line there; ci and cl VP_SRCD_NONE    */
 };
 #define VP_SRC_STRIDE_BACKWARDS 1u
 
