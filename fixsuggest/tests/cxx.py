@@ -129,6 +129,7 @@ def main():
     instances(bindir, src, work)
     string_copies(bindir, src, work)
     queue_erase(bindir, src, work)
+    resort(bindir, src, work)
     repeated_call(bindir, src, work)
     router(bindir, src, work)
     bad_hash(bindir, src, work)
@@ -320,6 +321,31 @@ def queue_erase(bindir, src, work):
        "std::deque" in lk["evidence"],
        "vprof-loop: erase() at a vector's front moves the rest again; use a queue",
        loop_detail(r, lk, ("root_cause", "fix", "share", "repeated_call", "evidence")))
+
+
+def resort(bindir, src, work):
+    """A leaderboard sorted again with std::sort after each score: a sort
+    unit at the loop's call of std::__introsort_loop (docs/redundancy.md,
+    "Sorts made again"), cross-loop, change-data-structure.  A fresh
+    random vector sorted each time: no repeat.  Before 2026-11-25 std::sort
+    was no unit (only qsort was) and the loop was 1*, fix none."""
+    r, lk, _ = probe_loop(bindir, src, work, "resort", "// BOARD-LOOP",
+                          ["--function", "leaderboard,ranks", "--", "12000"])
+    rc = lk and lk.get("repeated_call")
+    ok(r.returncode == 0 and lk and "cross-loop" in lk["root_cause"] and
+       lk["fix"] == ["change-data-structure"] and rc and rc["callee"] == "std::sort" and
+       rc["sorts"] and "sorts again the elements the previous call sorted" in lk["evidence"],
+       "vprof-loop: std::sort of the whole board after each score sorts it again",
+       loop_detail(r, lk, ("root_cause", "fix", "repeated_call", "evidence")))
+    cpp = os.path.join(src, "cxx", "resort.cpp")
+    fresh = next((l for l in json.load(open(os.path.join(work, "resort-loop.json")))["loops"]
+                  if l["line"] == line_of(cpp, "// FRESH-LOOP")), None) \
+        if os.path.exists(os.path.join(work, "resort-loop.json")) else None
+    frc = fresh and fresh.get("repeated_call")
+    ok(fresh is not None and "cross-loop" not in fresh["root_cause"] and
+       (not frc or not frc.get("rescans")),
+       "vprof-loop: a fresh vector sorted each time is no repeat",
+       str(fresh and {k: fresh.get(k) for k in ("root_cause", "fix", "repeated_call")}))
 
 
 def repeated_call(bindir, src, work):

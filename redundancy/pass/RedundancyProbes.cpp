@@ -1633,6 +1633,13 @@ struct LibScan {
   /// signature, sampled at the usual rate ("Math calls made again" in
   /// docs/redundancy.md).
   bool Pure = false;
+  /// A C++ library template instantiated in the module, matched by the
+  /// prefix `Name` of its mangled name and defined (not declared): its
+  /// Ptr[0] and Len[0] are a range's first and last pointers, [first,
+  /// last), its bytes last - first (0 when last is before first).
+  /// libstdc++'s std::sort calls __introsort_loop(first, last, depth) for
+  /// more than 16 elements ("Sorts made again" in docs/redundancy.md).
+  bool Range = false;
 };
 static const LibScan LibScans[] = {
     {"strlen", {0, -1}, {-1, -1}, true, 0, false},
@@ -1688,6 +1695,8 @@ static const LibScan LibScans[] = {
     // Sorts: an array sorted again after each element is added.
     {"qsort", {0, -1}, {1, -1}, false, 0, true, true, "qsort", false, 2},
     {"qsort_r", {0, -1}, {1, -1}, false, 0, true, true, "qsort_r", false, 2},
+    {"_ZSt16__introsort_loopI", {0, -1}, {1, -1}, false, 0, true, true, "std::sort", false, 1,
+     false, true},
     // Math functions (and their float and long double forms) with numeric
     // arguments only: a value computed again from the same arguments.  Not
     // sqrt: clang inlines its instruction and calls it only for a negative
@@ -1775,17 +1784,53 @@ static const LibScan LibScans[] = {
     {"fmodl", {-1, -1}, {-1, -1}, false, -1, true, false, nullptr, false, -1, true},
 };
 
+/// The LibScans entry (LibScan::Range) of a call of a C++ library
+/// template defined in the module, or -1: its iterator type is a plain
+/// pointer or a __normal_iterator of one (as its mangled name says), the
+/// call's first two arguments are pointers to the same sized type, not
+/// by value, the third an integer, and there are at most four.  A
+/// call from inside the library's own code (the template's recursion, a
+/// caller in namespace std) is none: its ranges are parts of one sort.
+static int rangeScanOf(const CallBase &CI, const Function &G) {
+  const Function *Caller = CI.getFunction();
+  if (Caller == &G || Caller->getName().startswith("_ZSt") ||
+      Caller->getName().startswith("_ZNSt"))
+    return -1;
+  for (unsigned K = 0; K < std::size(LibScans); ++K) {
+    const LibScan &E = LibScans[K];
+    if (!E.Range || !G.getName().startswith(E.Name) || CI.arg_size() < 3 || CI.arg_size() > 4)
+      continue;
+    // The iterator, the template's first argument: a pointer (P...) or a
+    // std::vector's or std::string's __normal_iterator of one.  Not a
+    // reverse_iterator (its first is after its last), a deque's iterator
+    // (passed by value as a struct), or any other.
+    StringRef It = G.getName().drop_front(strlen(E.Name));
+    if (!It.startswith("P") && !It.startswith("N9__gnu_cxx17__normal_iteratorIP"))
+      return -1;
+    if (CI.paramHasAttr(E.Ptr[0], Attribute::ByVal) ||
+        CI.paramHasAttr(E.Len[0], Attribute::ByVal))
+      return -1;
+    auto *T0 = dyn_cast<PointerType>(CI.getArgOperand(E.Ptr[0])->getType());
+    auto *T1 = dyn_cast<PointerType>(CI.getArgOperand(E.Len[0])->getType());
+    if (!T0 || T0 != T1 || T0->isOpaque() || !T0->getNonOpaquePointerElementType()->isSized() ||
+        !CI.getArgOperand(2)->getType()->isIntegerTy())
+      return -1;
+    return (int)K;
+  }
+  return -1;
+}
+
 /// The LibScans entry of a call of a declared C library function, or -1.
 static int libScanOf(const CallBase &CI, const Function &G) {
   if (!G.isDeclaration())
-    return -1;
+    return rangeScanOf(CI, G);
   Intrinsic::ID IID = G.getIntrinsicID();
   for (unsigned K = 0; K < std::size(LibScans); ++K) {
     const LibScan &E = LibScans[K];
     StringRef Name = IID == Intrinsic::memcpy    ? "memcpy"
                      : IID == Intrinsic::memmove ? "memmove"
                                                  : G.getName();
-    if (Name != E.Name || (!E.Copy && G.getReturnType()->isVoidTy()))
+    if (E.Range || Name != E.Name || (!E.Copy && G.getReturnType()->isVoidTy()))
       continue;
     // a copy of a constant size (a struct) does not grow
     if (E.Copy && ((unsigned)E.Len[0] >= CI.arg_size() ||
@@ -2135,6 +2180,12 @@ repeatedCallUnits(Loop &L, const LoopSources &LS, LoopInfo &LI, ScalarEvolution 
 static Value *scannedLength(ProbeModule &PM, IRBuilder<> &B, const LibScan &E, CallBase &CB,
                             int J, Value *P) {
   Type *SizeT = PM.M.getDataLayout().getIntPtrType(PM.Ctx);
+  if (E.Range && J == 0) { // [first, last): last - first bytes, 0 if negative
+    Value *First = B.CreatePtrToInt(CB.getArgOperand(E.Ptr[0]), SizeT);
+    Value *Last = B.CreatePtrToInt(CB.getArgOperand(E.Len[0]), SizeT);
+    return B.CreateSelect(B.CreateICmpULT(Last, First), ConstantInt::get(SizeT, 0),
+                          B.CreateSub(Last, First));
+  }
   if (E.Len[J] >= 0 && E.Size >= 0 && J == 0) // a sort's elements, in bytes
     return B.CreateMul(B.CreateZExtOrTrunc(CB.getArgOperand(E.Len[J]), SizeT),
                        B.CreateZExtOrTrunc(CB.getArgOperand(E.Size), SizeT));
