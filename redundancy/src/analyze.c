@@ -27,6 +27,18 @@ static int vp_red_fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+/* Source record k of loop entry e (the blob header's check bounds the
+   array). */
+static struct vp_redund_source blob_source(const uint8_t *blob, const struct vp_redund_header *h,
+                                           const struct vp_redund_loop *e, uint32_t k)
+{
+    struct vp_redund_source src;
+    memcpy(&src, blob + sizeof *h + (size_t)h->loop_count * sizeof *e +
+                     ((size_t)e->first_source + k) * sizeof src,
+           sizeof src);
+    return src;
+}
+
 /* Appends the loops of one `.vprof.redund` blob. */
 static int vp_red_read_blob(const char *path, const uint8_t *blob, size_t avail, size_t off,
                             struct vp_red_result *r, size_t *cap, char **strs,
@@ -71,10 +83,7 @@ static int vp_red_read_blob(const char *path, const uint8_t *blob, size_t avail,
         const char *via = "";
         uint32_t via_line = 0;
         for (uint32_t k = 0; (e.flags & VP_REDF_VIA) && k < e.source_count; k++) {
-            struct vp_redund_source src;
-            memcpy(&src, blob + sizeof h + (size_t)h.loop_count * sizeof e +
-                             ((size_t)e.first_source + k) * sizeof src,
-                   sizeof src);
+            struct vp_redund_source src = blob_source(blob, &h, &e, k);
             if (src.kind != VP_SRC_VIA)
                 continue;
             if (!(e.flags & VP_REDF_CALLSITE) || src.function >= h.strings_size ||
@@ -114,10 +123,7 @@ static int vp_red_read_blob(const char *path, const uint8_t *blob, size_t avail,
         lr->parent_id = e.reserved; /* an index until the blob is read */
         /* its strided accesses (the header's check above bounds the array) */
         for (uint32_t k = 0; k < e.source_count; k++) {
-            struct vp_redund_source src;
-            memcpy(&src, blob + sizeof h + (size_t)h.loop_count * sizeof e +
-                             ((size_t)e.first_source + k) * sizeof src,
-                   sizeof src);
+            struct vp_redund_source src = blob_source(blob, &h, &e, k);
             if (src.kind != VP_SRC_STRIDE)
                 continue;
             if (!(src.id & VP_RED_SRC_STRIDE_BIT) || lr->nstrides == VP_RED_STRIDES_PER_LOOP)
