@@ -71,6 +71,17 @@ def by_line(loops, line):
     return next((l for l in loops if l["line"] == line), None)
 
 
+def loops_at(r, loops, tool, lines, what):
+    """Checks that TOOL's run `r` reported loops and that one is at each of
+    `lines`; returns those loops in order, or None when one is missing."""
+    ok(r.returncode == 0 and loops, "%s reports loops" % tool,
+       "exit %d\n%s" % (r.returncode, r.stderr[-1500:]))
+    found = [by_line(loops or [], n) for n in lines]
+    ok(all(l is not None for l in found), "the %s are reported" % what,
+       str([(l["function"], l["line"]) for l in loops or []]))
+    return found if all(l is not None for l in found) else None
+
+
 def record_rank(bindir, work, normal, slow, prefix=""):
     """vprof record of the argv lists `normal` and `slow` (PREFIXn.vprof,
     PREFIXb.vprof in work), then vprof rank --format json into

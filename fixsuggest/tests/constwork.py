@@ -15,19 +15,17 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build_case, by_line, diagnose_json, finish, ok  # noqa: E402
+from common import build_case, diagnose_json, finish, loops_at, ok  # noqa: E402
 
 
 def main():
     bindir, src, work, prog, line = build_case("constwork", ("TABLE-LOOP", "CRC-LOOP"))
     r, loops = diagnose_json(bindir, work, prog + " 300 40960", prog + " 600000 16")
-    ok(r.returncode == 0 and loops, "vprof diagnose reports loops",
-       "exit %d\n%s" % (r.returncode, r.stderr[-1500:]))
-    table, crc = by_line(loops, line["TABLE-LOOP"]), by_line(loops, line["CRC-LOOP"])
-    ok(table is not None and crc is not None, "the table and checksum loops are reported",
-       str([(l["function"], l["line"]) for l in loops]))
-    if table is None or crc is None:
+    found = loops_at(r, loops, "vprof diagnose", (line["TABLE-LOOP"], line["CRC-LOOP"]),
+                     "table and checksum loops")
+    if found is None:
         return finish()
+    table, crc = found
     ok(table["root_cause"] == ["cross-loop"] and table["fix"] == ["memoization"]
        and table.get("constant_work") == "table" and table["cross_loop_rate"] == 1.0,
        "the table loop is constant work: cross-loop, memoization",

@@ -26,7 +26,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build_case, by_line, finish, loop_json, ok  # noqa: E402
+from common import build_case, finish, loop_json, loops_at, ok  # noqa: E402
 
 
 def main():
@@ -34,13 +34,11 @@ def main():
                                                ("FILL-LOOP", "DRAIN-LOOP", "POP", "SHIFT"))
     r, loops = loop_json(bindir, work, ["fill", "drain"], [prog, "60000", "1"],
                          options=["--normal-run", prog + " 100 60000"])
-    ok(r.returncode == 0 and loops, "vprof-loop reports loops",
-       "exit %d\n%s" % (r.returncode, r.stderr[-1500:]))
-    drain, fill = by_line(loops, line["DRAIN-LOOP"]), by_line(loops, line["FILL-LOOP"])
-    ok(drain is not None and fill is not None, "the drain and fill loops are reported",
-       str([(l["function"], l["line"]) for l in loops]))
-    if drain is None or fill is None:
+    found = loops_at(r, loops, "vprof-loop", (line["DRAIN-LOOP"], line["FILL-LOOP"]),
+                     "drain and fill loops")
+    if found is None:
         return finish()
+    drain, fill = found
     g = drain["growth"] or ""
     e = drain.get("growth_exponent")
     ok(e is not None and 1.75 <= e <= 2.25, "draining takes time about as the square of the "

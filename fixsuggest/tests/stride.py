@@ -15,7 +15,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import build_case, by_line, finish, loop_json, ok  # noqa: E402
+from common import build_case, finish, loop_json, loops_at, ok  # noqa: E402
 
 
 def main():
@@ -23,13 +23,11 @@ def main():
         "stride", ("COLUMNS", "COLUMN-LOOP", "COLUMN-READ", "ROW-LOOP"))
     r, loops = loop_json(bindir, work, ["col_sums", "row_sums"], [prog, "4096", "3"],
                          options=["--normal-run", prog + " 256 800"])
-    ok(r.returncode == 0 and loops, "vprof-loop reports loops",
-       "exit %d\n%s" % (r.returncode, r.stderr[-1500:]))
-    col, row = by_line(loops, line["COLUMN-LOOP"]), by_line(loops, line["ROW-LOOP"])
-    ok(col is not None and row is not None, "the column and row loops are reported",
-       str([(l["function"], l["line"]) for l in loops]))
-    if col is None or row is None:
+    found = loops_at(r, loops, "vprof-loop", (line["COLUMN-LOOP"], line["ROW-LOOP"]),
+                     "column and row loops")
+    if found is None:
         return finish()
+    col, row = found
     hot = (col["growth_lines"] or [{}])[0]
     ok(hot.get("line") == line["COLUMN-READ"], "the column loop's added time is at its read",
        str(col["growth_lines"]))
