@@ -930,6 +930,42 @@ const struct vp_func *vp_symtab_funcs(const struct vp_symtab *st, size_t *count)
     return st ? st->funcs : NULL;
 }
 
+/* The range of inline depth d + 1 holding addr, or NULL. */
+static const struct inline_range *inline_at(const struct inline_level *lv, uint64_t addr)
+{
+    size_t lo = 0, hi = lv->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (lv->r[mid].lo <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && addr < lv->r[lo - 1].hi ? &lv->r[lo - 1] : NULL;
+}
+
+/* The innermost inlined call's range holding addr (NULL: the concrete
+   function's own code). */
+static const struct inline_range *inline_scope(const struct vp_symtab *st, uint64_t addr)
+{
+    const struct inline_range *in = NULL, *next;
+    for (size_t d = 0; d < st->ninl && (next = inline_at(&st->inl[d], addr)) != NULL; d++)
+        in = next;
+    return in;
+}
+
+/* How far a line-0 row looks for a row with a line, each way. */
+#define LINE0_ROWS 16
+
+/* Whether row k (line > 0) may stand for line-0 code at addr: the same
+   function, and the same inlined call or none. */
+static int same_scope(const struct vp_symtab *st, size_t k, uint64_t addr,
+                      const struct inline_range *scope, const struct vp_func *f)
+{
+    return st->rows[k].line > 0 && vp_symtab_func(st, st->rows[k].addr) == f &&
+           inline_scope(st, st->rows[k].addr) == scope;
+}
+
 int vp_symtab_line(const struct vp_symtab *st, uint64_t addr, const char **file, int *line)
 {
     if (!st || st->nrows == 0)
@@ -944,27 +980,42 @@ int vp_symtab_line(const struct vp_symtab *st, uint64_t addr, const char **file,
     }
     if (lo == 0)
         return -1;
-    const struct line_row *r = &st->rows[lo - 1];
-    /* Past the end of a sequence, or a row for compiler-generated code. */
-    if (r->end_seq || r->line <= 0)
+    size_t at = lo - 1;
+    const struct line_row *r = &st->rows[at];
+    if (r->end_seq) /* past the end of a sequence */
         return -1;
+    if (r->line <= 0) {
+        /* Compiler-generated code (a merged location: an unrolled loop's
+           induction step, a hoisted load) has line 0 in the scope it sits
+           in.  It takes the line of the nearest row before it in the same
+           sequence, function and inlined call, else the nearest after it:
+           the code around it, usually the same loop (docs/symbols.md,
+           "Line 0"). */
+        const struct vp_func *f = vp_symtab_func(st, addr);
+        const struct inline_range *scope = inline_scope(st, addr);
+        size_t k = at, found = st->nrows;
+        for (int n = 0; n < LINE0_ROWS && k > 0 && found == st->nrows; n++) {
+            k--;
+            if (st->rows[k].end_seq)
+                break;
+            if (same_scope(st, k, addr, scope, f))
+                found = k;
+        }
+        k = at;
+        for (int n = 0; n < LINE0_ROWS && found == st->nrows && k + 1 < st->nrows; n++) {
+            if (st->rows[k].end_seq)
+                break;
+            k++;
+            if (same_scope(st, k, addr, scope, f) && !st->rows[k].end_seq)
+                found = k;
+        }
+        if (found == st->nrows)
+            return -1;
+        r = &st->rows[found];
+    }
     *file = r->file;
     *line = r->line;
     return 0;
-}
-
-/* The range of inline depth d + 1 holding addr, or NULL. */
-static const struct inline_range *inline_at(const struct inline_level *lv, uint64_t addr)
-{
-    size_t lo = 0, hi = lv->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (lv->r[mid].lo <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo > 0 && addr < lv->r[lo - 1].hi ? &lv->r[lo - 1] : NULL;
 }
 
 size_t vp_symtab_inline_chain(const struct vp_symtab *st, uint64_t addr,
