@@ -90,6 +90,13 @@ static void *xrealloc(void *old, size_t size)
     return p;
 }
 
+/* The last component of a path. */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 static char *xstrdup(const char *s)
 {
     char *d = strdup(s ? s : "");
@@ -508,8 +515,7 @@ static int known_functions(const char *exe, const struct vp_loopmods *mods, cons
 
 static int check_same_binary(struct ctx *c, const char *exe, const struct vp_loopmods *mods)
 {
-    const char *base = strrchr(exe, '/');
-    base = base ? base + 1 : exe;
+    const char *base = base_name(exe);
     char real_exe[PATH_MAX];
     if (!realpath(exe, real_exe))
         snprintf(real_exe, sizeof real_exe, "%s", exe);
@@ -533,10 +539,9 @@ static int check_same_binary(struct ctx *c, const char *exe, const struct vp_loo
             const struct vp_prof_module *mod = &p->modules[m];
             const char *mp = vp_profile_str(p, mod->path);
             mp = mp ? mp : "";
-            const char *mb = strrchr(mp, '/');
-            mb = mb ? mb + 1 : mp;
             seen = idlen && mod->build_id_len == idlen && memcmp(mod->build_id, id, idlen) == 0;
-            if (!seen && mod->build_id_len && (strcmp(mp, real_exe) == 0 || strcmp(mb, base) == 0))
+            if (!seen && mod->build_id_len &&
+                (strcmp(mp, real_exe) == 0 || strcmp(base_name(mp), base) == 0))
                 other = mp;
         }
         const char *first = p->module_count ? vp_profile_str(p, p->modules[0].path) : NULL;
@@ -766,17 +771,14 @@ static int same_owner(const struct sel_loop *a, const struct sel_loop *b)
 static const struct rank_anom *anom_of(const struct ctx *c, const struct sel_loop *s)
 {
     const struct vp_loop_info *l = s->info;
-    const char *lb = strrchr(l->file, '/');
-    lb = lb ? lb + 1 : l->file;
+    const char *lb = base_name(l->file);
     for (size_t i = 0; i < c->nanoms; i++) {
         const struct rank_anom *a = &c->anoms[i];
         if (a->loop_line != (int)l->line ||
             (strcmp(a->function, l->function) != 0 && strcmp(a->function, l->linkage) != 0 &&
              (!s->inlined_into || strcmp(a->function, s->inlined_into) != 0)))
             continue;
-        const char *ab = strrchr(a->file, '/');
-        ab = ab ? ab + 1 : a->file;
-        if (strcmp(a->file, l->file) == 0 || strcmp(ab, lb) == 0)
+        if (strcmp(a->file, l->file) == 0 || strcmp(base_name(a->file), lb) == 0)
             return a;
     }
     return NULL;
@@ -896,8 +898,7 @@ static const char *module_base(const struct vp_profile *p, uint64_t pc)
 {
     const struct vp_prof_module *m = vp_profile_module_of(p, pc);
     const char *path = m ? vp_profile_str(p, m->path) : NULL;
-    const char *base = path ? strrchr(path, '/') : NULL;
-    return base ? base + 1 : path;
+    return path ? base_name(path) : NULL;
 }
 
 /* Whether a sample's innermost PC is vprof's own code: the runtime library
@@ -1167,6 +1168,9 @@ static void take_call_site(const struct line_acc *acc, struct vp_lr_loop *L)
     L->call_file = xstrdup(best->file);
     L->call_line = best->line;
     L->call_text = trimmed_line(best->file, best->line);
+    L->in.lib_header = base_name(L->file);
+    L->in.lib_call_file = base_name(L->call_file);
+    L->in.lib_call_line = L->call_line;
 }
 
 static void lines_free(struct line_acc *acc, size_t nsel)
@@ -1509,7 +1513,8 @@ static void take_callees(const struct ctx *c, const struct share_arg *a, const s
         in->callees[in->ncallees++] = (struct vp_fix_callee){
             .function = C->function, .line = C->line, .categories = C->fix.categories,
             .samples = row[order[x]], .instances = C->in.slow.instances,
-            .waits = C->in.wait_line != 0};
+            .waits = C->in.wait_line != 0, .header = C->in.lib_header,
+            .call_file = C->in.lib_call_file, .call_line = C->in.lib_call_line};
     }
     in->callee_samples = a->any[k];
     in->loop_samples = own;
@@ -1679,9 +1684,8 @@ static void idle_messages(struct ctx *c)
     }
     for (size_t i = 0; i < c->rep.nidle; i++) {
         const struct vp_lr_idle *v = &c->rep.idle[i];
-        const char *b = strrchr(v->file, '/');
         msg(c, "the %s in %s at %s:%u %s", v->kind == VP_LOOP_RECURSION ? "recursion" : "loop",
-            v->function, b ? b + 1 : v->file, v->line,
+            v->function, base_name(v->file), v->line,
             v->unprobed ? "was not probed: vprof-cc could not copy its function for the probes"
                         : "never ran in the slow run");
     }
@@ -2651,7 +2655,11 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
     for (size_t k = 0; k < normal.n; k++)
         count_lines(normal.p[k], sel, nsel, normal_samples, normal_lines);
 
-    /* 7. the samples into the diagnoses */
+    /* 7. the samples into the diagnoses; first the call sites of the loops
+       in system headers, which the callee sentences of the loops that call
+       them name */
+    for (size_t i = 0; i < c.rep.nloops; i++)
+        take_call_site(&slow_lines[repsel[i]], &c.rep.loops[i]);
     for (size_t i = 0; i < c.rep.nloops; i++) {
         size_t k = repsel[i];
         struct vp_lr_loop *L = &c.rep.loops[i];
@@ -2670,7 +2678,6 @@ int vp_loopcmd_run(const struct vp_loopcmd_opts *o)
                           in);
         }
         take_strides(red, nred, sel[k].info, in);
-        take_call_site(&slow_lines[k], L);
         take_result_calls(sel[k].info, &slow_lines[k], in);
         take_syscalls(sel[k].info, &slow_lines[k], in);
         take_callees(&c, &shares, repsel, i, callee_order);

@@ -16,6 +16,7 @@
 #include "vprof/fixsuggest.h"
 #include "vprof/format.h"
 #include "vprof/redundancy.h"
+#include "vprof/symbols.h"
 
 const unsigned vp_fix_category_order[VP_FIX_CAT_COUNT] = {
     VP_FIX_CAT_ZERO_STAR,  VP_FIX_CAT_ZERO_STAR_ONE,   VP_FIX_CAT_ZERO_OR_ONE,
@@ -668,9 +669,17 @@ static void evidence_callees(const struct vp_fix_input *in, struct vp_fix_result
         r->evidence[0] ? " " : "", pct);
     for (size_t i = 0; i < in->ncallees && i < VP_FIX_CALLEES_MAX; i++) {
         const struct vp_fix_callee *c = &in->callees[i];
-        cat(r->evidence, sizeof r->evidence, "%s %s's loop at line %u (",
-            i == 0 ? "" : i + 1 == in->ncallees ? " and" : ",",
-            c->function ? c->function : "a function", c->line);
+        char fit[128];
+        const char *name = c->function ? vp_func_fit(c->function, 64, fit, sizeof fit)
+                                       : "a function";
+        /* a system header's loop by its header and the program's call */
+        if (c->header && c->call_file)
+            cat(r->evidence, sizeof r->evidence, "%s %s's loop (%s:%u, called at %s:%u; ",
+                i == 0 ? "" : i + 1 == in->ncallees ? " and" : ",", name, c->header, c->line,
+                c->call_file, c->call_line);
+        else
+            cat(r->evidence, sizeof r->evidence, "%s %s's loop at line %u (",
+                i == 0 ? "" : i + 1 == in->ncallees ? " and" : ",", name, c->line);
         int first = 1;
         for (size_t k = 0; k < VP_FIX_CAT_COUNT; k++)
             if (c->categories & vp_fix_category_order[k]) {
@@ -683,6 +692,29 @@ static void evidence_callees(const struct vp_fix_input *in, struct vp_fix_result
             pct);
     }
     cat(r->evidence, sizeof r->evidence, ".");
+}
+
+/* A verdict on a loop in a system header is a verdict on how the program
+   calls the library: "It is library code (std::__find_if<...>,
+   stl_algobase.h:2065) run by the program's call at dedup.cpp:13: ..."
+   (docs/vprof-loop.md, "Loops in system headers"). */
+static void evidence_library(const struct vp_fix_input *in, struct vp_fix_result *r)
+{
+    if (!in->lib_header || !in->lib_call_file || !in->lib_call_line)
+        return;
+    int advice = 0;
+    for (size_t i = 0; i < r->nfixes; i++)
+        advice |= r->fixes[i] != VP_FIX_NONE;
+    if (!advice)
+        return;
+    char fit[128];
+    cat(r->evidence, sizeof r->evidence,
+        "%sIt is library code (%s, %s) run by the program's call at %s:%u: the waste comes from "
+        "what that call is given or how often it is made, so the change belongs there, not in "
+        "the library.",
+        r->evidence[0] ? " " : "",
+        in->function ? vp_func_fit(in->function, 64, fit, sizeof fit) : "a library function",
+        in->lib_header, in->lib_call_file, in->lib_call_line);
 }
 
 uint64_t vp_fix_source_iterations(const struct vp_fix_input *in)
@@ -1230,6 +1262,7 @@ void vp_fix_suggest(const struct vp_fix_input *in, struct vp_fix_result *r)
     if (syscalls && !(r->categories & VP_FIX_CAT_ZERO_STAR))
         evidence_syscalls(in, r);
     evidence_callees(in, r);
+    evidence_library(in, r);
     growth(in, r);
     sentence_case(r->evidence);
 }

@@ -142,7 +142,12 @@ def system_header_loop(bindir, src, work):
     """A loop in a system header (std::find's, inlined into dedup) is
     reported with the program's line that called it (docs/vprof-loop.md,
     "Loops in system headers"): JSON called_at, the text heading and quote,
-    SARIF's primary location (the header's loop a related one)."""
+    SARIF's primary location (the header's loop a related one).  Its
+    verdict says the change belongs at that call, and the calling loop's
+    callee sentence names it by header and call (before 2026-11-26: "fix
+    change-data-structure, memoization" with no word of where, and
+    "std::__find_if<__gnu_cxx::__normal_iterator<int*, ...>'s loop at line
+    2065", a line of a file the user does not have open)."""
     cpp = os.path.join(src, "cxx", "dedup.cpp")
     call = line_of(cpp, "// FIND-CALL")
     prog = os.path.join(work, "dedup")
@@ -155,9 +160,19 @@ def system_header_loop(bindir, src, work):
        at.get("path") == cpp and at.get("line") == call and "0*1?" in lk["root_cause"],
        "vprof-loop: std::find's loop is called at the program's line",
        loop_detail(r, lk, ("function", "path", "line", "called_at", "root_cause")))
+    ok(lk and ("It is library code (std::__find_if<...>, stl_algobase.h) run by the program's "
+               "call at dedup.cpp:%d: the waste comes from what that call is given" % call)
+       in lk["evidence"],
+       "vprof-loop: the verdict on std::find's loop puts the change at the program's call",
+       loop_detail(r, lk, ("evidence",)))
     own = next((l for l in loops if l["path"] == cpp), None)
     ok(own is not None and own["called_at"] is None,
        "vprof-loop: a loop in the program's own source has no call site", str(own))
+    ok(own is not None and lk and re.search(r"std::__find_if<\.\.\.>'s loop \(stl_algobase\.h:%d, "
+                                     r"called at dedup\.cpp:%d; 0\*1\?" % (lk["line"], call),
+                                     own["evidence"]) and "library code" not in own["evidence"],
+       "vprof-loop: the calling loop names std::find's loop by its header and the call",
+       str(own and own["evidence"]))
     loop = os.path.join(bindir, "vprof-loop")
     r = run([loop] + args[:2] + ["--no-color"] + args[2:], work)
     ok(r.returncode == 0 and re.search(r"\(inlined into dedup, called at \S*dedup\.cpp:%d\)" % call,

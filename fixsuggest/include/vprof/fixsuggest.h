@@ -175,6 +175,11 @@ struct vp_fix_callee {
                                    (its wait_line): alike instances are
                                    waits that got the same answer, not
                                    repeated work                             */
+    /* A loop in a system header: the header's file name and the program's
+       line that called it (NULL, 0 for the program's own loops). */
+    const char *header;
+    const char *call_file;
+    uint32_t call_line;
 };
 
 /* A loop with at least this many samples, this share of them in such
@@ -356,13 +361,21 @@ struct vp_fix_input {
     const char *spin_text;
     struct vp_fix_constraint constraint;
     struct vp_fix_hot_line hot[VP_FIX_HOT_LINES];
+    /* A loop in a system header (libstdc++'s std::__find_if inlined into
+       the program): the header's file name, and the file name and line of
+       the program's call that ran it; NULL, NULL, 0 for the program's own
+       loops.  A verdict on such a loop adds that the change belongs at
+       that call (docs/vprof-loop.md, "Loops in system headers"). */
+    const char *lib_header;
+    const char *lib_call_file;
+    uint32_t lib_call_line;
 };
 
 struct vp_fix_result {
     unsigned categories;        /* enum vp_fix_category bits                   */
     int fixes[VP_FIX_STRATEGY_COUNT]; /* enum vp_fix_strategy, most specific first */
     size_t nfixes;
-    char evidence[768];         /* one or two sentences from the numbers       */
+    char evidence[1024];        /* a few sentences from the numbers            */
     char condition[384];        /* skip-loop: the condition to test, or ""     */
     char growth[1536];          /* normal vs slow counts and times, or ""    */
     size_t growth_lines;        /* how many of in->hot the growth names (0-3) */
