@@ -430,6 +430,20 @@ static uint64_t median_key(const uint64_t *k, size_t n, int by_sample)
     return k[n - 1];
 }
 
+/* Whether the variable never changes within any segment of any of these
+ * profiles: its only runs are the segments themselves. */
+static int constant_segments(const struct vp_rank_var *const *vars, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct vp_rank_var *v = vars[i];
+        for (size_t s = 0; s < v->nseg; s++)
+            for (size_t k = v->seg_start[s] + 1; k < v->seg_start[s + 1]; k++)
+                if (v->values[k] != v->values[v->seg_start[s]])
+                    return 0;
+    }
+    return 1;
+}
+
 static int test_dim(const struct var_group *g, int dim, const struct vp_rank_params *p,
                     struct vp_rank_dim_result *d)
 {
@@ -456,8 +470,14 @@ static int test_dim(const struct var_group *g, int dim, const struct vp_rank_par
         size_t n[2] = {nb.n, sb.n};
         struct vp_stats_ad ad;
         /* Not computable (fewer than 4 observations, or one value in both
-           runs): the test cannot reject, so the default applies. */
-        if (vp_stats_anderson_ksamp_keys(s, n, 2, &ad, NULL, 0) == 0) {
+           runs): the test cannot reject, so the default applies.  Nor when
+           the variable stays the same through every normal profile: its
+           normal run lengths are then the profiles' lengths, which bound
+           how long it stays from below and say nothing more, and a slow
+           profile is longer by definition (docs/rank.md, "Runs that are
+           whole profiles"). */
+        int whole = dim == VP_RANK_DIM_PROC && constant_segments(g->normal, g->nnormal);
+        if (!whole && vp_stats_anderson_ksamp_keys(s, n, 2, &ad, NULL, 0) == 0) {
             d->tested = 1;
             d->statistic = ad.statistic;
             d->pvalue = ad.pvalue;
@@ -911,6 +931,17 @@ static int pattern_dim_of(const struct vp_rank_var_result *v)
             (x->discount == v->dims[best].discount && x->hellinger > v->dims[best].hellinger))
             best = d;
     }
+    /* Deltas and processing cost at the same discount, the variable
+       staying the same longer in the slow run: its deltas differ because
+       more of them are 0, which is what processing cost measures, and rule
+       1 reads that first (vProf's artifact takes processing cost whenever
+       its discount is lower or equal); the Hellinger order between two
+       clamped distances is noise (docs/rank.md, "Bug-pattern inference"). */
+    const struct vp_rank_dim_result *proc = &v->dims[VP_RANK_DIM_PROC];
+    if (best == VP_RANK_DIM_DELTAS && proc->available && proc->rejected &&
+        proc->discount == v->dims[VP_RANK_DIM_DELTAS].discount &&
+        proc->slow_median > proc->normal_median)
+        best = VP_RANK_DIM_PROC;
     return best;
 }
 
