@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #define NOINLINE __attribute__((noinline))
-#define DUMMY_CONN_POLLS 20000  /* the connect/read timeout, polled without sleeping */
+#define DUMMY_CONN_POLLS 60000  /* the connect/read timeout, polled without sleeping */
 
 enum { SERVER_DEAD = 0, SERVER_STARTING, SERVER_READY, SERVER_BUSY_READ, SERVER_GRACEFUL };
 
