@@ -42,13 +42,19 @@ fair() {
 }
 
 # threads_case [VPROF_TIMER [TOL]]: 4 workers with 1:2:3:4 units of CPU work.
-threads_case() {
-  run ${1:+VPROF_TIMER=$1} "$RT_BIN/t_cpu" threads > "$W/out.txt" || fail "exit"
-  dump "$W/p.out"
-  cat "$W/out.txt" >&2
-  [ "$(field "$W/p.out" loss threads)" -ge 5 ] || fail "threads not all armed"
-  [ "$(field "$W/p.out" loss timer_failures)" = 0 ] || fail "timer failures"
-  fair "$W/p.out" "$W/out.txt" "${2:-0.20}" || fail "samples not proportional to CPU time"
+threads_case() { # threads_case TIMER BOUND [RUNS]: RUNS tries (default 1) to be fair
+  local i s0
+  for i in $(seq 1 "${3:-1}"); do
+    s0=$(steal_ms)
+    run ${1:+VPROF_TIMER=$1} "$RT_BIN/t_cpu" threads > "$W/out.txt" || fail "exit"
+    dump "$W/p.out"
+    cat "$W/out.txt" >&2
+    [ "$(field "$W/p.out" loss threads)" -ge 5 ] || fail "threads not all armed"
+    [ "$(field "$W/p.out" loss timer_failures)" = 0 ] || fail "timer failures"
+    fair "$W/p.out" "$W/out.txt" "${2:-0.20}" && break
+    [ "$i" -lt "${3:-1}" ] || fail "samples not proportional to CPU time"
+    echo "fair: not proportional in run $i (the host stole $(( $(steal_ms) - s0 )) ms of CPU): running again" >&2
+  done
   # the check itself must be able to fail: swap the CPU times of the 1-unit
   # and the 4-unit worker (a 4x skew) and expect a failure
   awk '$3 == 1 { one = $4 } $3 == 4 { four = $4 } { l[NR] = $0; u[NR] = $3 }
@@ -290,8 +296,12 @@ valgrind)  # valgrind stops a program at a perf event's SIGTRAP: under it the
   ;;
 threads_timer)  # timer_create: expires on the tick only; on a loaded 2-core VM a short
   # thread loses up to ~30% (the unexpired rest at exit, overruns the kernel
-  # folds while the signal is pending), hence the wider bound
-  threads_case thread 0.35
+  # folds while the signal is pending), hence the wider bound.  On the Intel
+  # VM of 2026-11-26 (kernel 6.18) one CI run in three gave the 300 ms worker
+  # 112 weighted samples of 260 while the total was right (1,299 of 1,300):
+  # the host, not us (0 in 25 runs since), so up to two more runs, as
+  # rate_retry does; a runtime that misweighs does so in every run
+  threads_case thread 0.35 3
   [ "$(field "$W/p.out" header clock)" = 1 ] || fail "clock"
   ;;
 fds)  # perf fds stay out of the target's way and never leak
